@@ -1,0 +1,70 @@
+"""The ``chess-actors`` command line: the only part of the project that prints.
+
+Each subcommand lives in its own module with ``register(subparsers)``; heavy imports happen inside
+the handlers so that small commands start fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from board.errors import ChessActorsError, InputError
+
+COMMAND_MODULES = ("actors.cli.puzzles",)
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line on stderr and exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the parser for every subcommand."""
+    parser = OneLineParser(
+        prog="chess-actors",
+        description="Chess as a message-passing system: replay, study and question chess moves.",
+    )
+    subparsers = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", parser_class=OneLineParser
+    )
+    for module_name in COMMAND_MODULES:
+        importlib.import_module(module_name).register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the process exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        status: int = args.handler(args)
+    except InputError as error:
+        print(f"chess-actors {args.command}: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as error:
+        where = f" {error.filename}" if error.filename else ""
+        print(f"chess-actors {args.command}: cannot read{where}: {error.strerror}", file=sys.stderr)
+        return EXIT_USAGE
+    except ChessActorsError as error:
+        print(f"chess-actors {args.command}: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    except KeyboardInterrupt:
+        print(f"chess-actors {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    return status
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,26 @@
+"""Writing results: plain text for people, one JSON object a line with ``--json``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+
+def add_json_flag(parser: argparse.ArgumentParser) -> None:
+    """Give a subcommand the ``--json`` flag every subcommand takes."""
+    parser.add_argument("--json", action="store_true", help="print one JSON object per result line")
+
+
+def emit(args: argparse.Namespace, record: dict[str, Any], text: str) -> None:
+    """Print ``record`` as a JSON line when ``--json`` was given, else ``text``."""
+    if args.json:
+        sys.stdout.write(json.dumps(record) + "\n")
+    else:
+        sys.stdout.write(text + "\n")
+
+
+def fail(message: str) -> None:
+    """Print a one-line reason on stderr."""
+    sys.stderr.write(message + "\n")

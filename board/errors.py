@@ -1,0 +1,54 @@
+"""The project's error hierarchy: every error chess-actors raises on purpose.
+
+All of them are ``ChessActorsError``s (and ``ValueError``s where the input was at fault), so a
+caller can catch the whole family at once, or tell bad syntax from a bad move.
+"""
+
+from __future__ import annotations
+
+
+class ChessActorsError(Exception):
+    """Base class of every error this project raises deliberately."""
+
+
+class InputError(ChessActorsError, ValueError):
+    """Text or numbers from a user that cannot be understood (the CLI exits 2)."""
+
+
+class SquareError(InputError):
+    """A square name or coordinate that is malformed or off the board."""
+
+
+class BoardSizeError(InputError):
+    """A board size that is not ``N`` or ``WxH`` with positive whole numbers."""
+
+
+class FenError(InputError):
+    """A FEN string that does not describe a valid position; the message names the field."""
+
+
+class MoveSyntaxError(InputError):
+    """A move in SAN or UCI that cannot be parsed at all."""
+
+
+class IllegalMoveError(ChessActorsError, ValueError):
+    """A well-formed move that the rules do not allow in the position; ``reason`` says why."""
+
+    def __init__(self, move: str, reason: str) -> None:
+        super().__init__(f"{move}: {reason}")
+        self.move = move
+        self.reason = reason
+
+
+class AmbiguousMoveError(IllegalMoveError):
+    """A SAN move that more than one piece could make."""
+
+
+class PgnError(InputError):
+    """Malformed or non-standard PGN; the message names line and column."""
+
+    def __init__(self, message: str, line: int, column: int) -> None:
+        super().__init__(f"line {line}, column {column}: {message}")
+        self.line = line
+        self.column = column
+        self.detail = message
