@@ -1,0 +1,33 @@
+#!/usr/bin/env python3
+"""Benchmarks, each measured side by side with a reference in one run and reported as ratios.
+
+    python scripts/bench.py perft|replay|actors|knight|bulk|all [--quick]
+
+Each section lives in ``scripts/benchmarks/<name>.py`` with a ``run(quick: bool) -> None``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from pathlib import Path
+
+SECTIONS = ("perft", "replay", "actors", "knight", "bulk")
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("section", choices=(*SECTIONS, "all"))
+    parser.add_argument("--quick", action="store_true", help="fewer and shorter runs (a smoke test)")
+    args = parser.parse_args()
+    for name in SECTIONS if args.section == "all" else (args.section,):
+        print(f"== {name}", flush=True)
+        importlib.import_module(f"benchmarks.{name}").run(quick=args.quick)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
