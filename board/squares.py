@@ -66,9 +66,7 @@ def parse_square(text: str, size: Size | None = STANDARD) -> Coord:
     """
     match = _SQUARE_RE.fullmatch(text.strip().lower())
     if match is None:
-        raise SquareError(
-            f"{text!r} is not a square name (expected letters then a number, e.g. e4)"
-        )
+        raise SquareError(f"{text!r} is not a square name (expected letters then a number, e.g. e4)")
     file, rank = file_number(match.group(1)), int(match.group(2))
     if size is None:
         if rank < 1:
@@ -95,9 +93,7 @@ def parse_size(text: str) -> Size:
     """
     match = _SIZE_RE.fullmatch(text.strip())
     if match is None:
-        raise BoardSizeError(
-            f"board size {text!r} is not N or WxH with whole numbers (e.g. 8 or 10x12)"
-        )
+        raise BoardSizeError(f"board size {text!r} is not N or WxH with whole numbers (e.g. 8 or 10x12)")
     width = int(match.group(1))
     height = int(match.group(2)) if match.group(2) is not None else width
     if width < 1 or height < 1:

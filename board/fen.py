@@ -1,0 +1,182 @@
+"""Reading and writing FEN, with errors that name the field at fault and why.
+
+A FEN is accepted only if it describes a position that could be on a board: one king each, no
+pawn on the first or last rank, castling rights backed by king and rook at home, an en passant
+square behind a pawn that just moved two, and the side not to move not in check.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from board.bitboards import BIT
+from board.errors import FenError
+from board.movegen import is_attacked, legal_en_passant
+from board.pieces import BLACK, KING, PAWN, ROOK, WHITE, fen_letter
+from board.position import (
+    BLACK_KINGSIDE,
+    BLACK_QUEENSIDE,
+    WHITE_KINGSIDE,
+    WHITE_QUEENSIDE,
+    Position,
+)
+from board.squares import SQUARE_INDEX, SQUARE_NAMES
+
+STARTING_FEN: Final = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+_LETTERS: Final = {letter: kind for kind, letter in enumerate(" pnbrqk") if kind}
+_RIGHTS: Final = (
+    ("K", WHITE_KINGSIDE, WHITE, 7),
+    ("Q", WHITE_QUEENSIDE, WHITE, 0),
+    ("k", BLACK_KINGSIDE, BLACK, 63),
+    ("q", BLACK_QUEENSIDE, BLACK, 56),
+)
+_ALIASES: Final = {"startpos": STARTING_FEN, "start": STARTING_FEN}
+
+
+def parse_fen(text: str) -> Position:
+    """Build a position from FEN (``startpos`` names the initial position).
+
+    The halfmove clock and fullmove number may be left out (they default to 0 and 1).
+
+    Raises:
+        FenError: the FEN is malformed or the position impossible; the message says which field.
+    """
+    text = _ALIASES.get(text.strip(), text)
+    fields = text.split()
+    if len(fields) not in (4, 6):
+        raise FenError(
+            f"FEN {text!r} has {len(fields)} fields; expected 6 (placement, side, castling, "
+            "en passant, halfmove clock, fullmove number)"
+        )
+    position = Position()
+    _parse_placement(position, fields[0])
+    if fields[1] not in ("w", "b"):
+        raise FenError(f"FEN side to move {fields[1]!r} is not w or b")
+    position.turn = WHITE if fields[1] == "w" else BLACK
+    position.castling = _parse_castling(position, fields[2])
+    position.en_passant = _parse_en_passant(position, fields[3])
+    if len(fields) == 6:
+        position.halfmove = _parse_counter(fields[4], "halfmove clock", minimum=0)
+        position.fullmove = _parse_counter(fields[5], "fullmove number", minimum=1)
+    mover = position.turn
+    if is_attacked(position, mover, position.kings[mover ^ 1]):
+        side = "black" if mover == WHITE else "white"
+        raise FenError(f"FEN position is impossible: {side}, not to move, is in check")
+    return position
+
+
+def _parse_placement(position: Position, placement: str) -> None:
+    ranks = placement.split("/")
+    if len(ranks) != 8:
+        raise FenError(f"FEN placement {placement!r} has {len(ranks)} ranks; expected 8")
+    for row, rank_text in enumerate(ranks):
+        rank = 7 - row
+        file = 0
+        for char in rank_text:
+            if char.isdigit() and char not in "09":
+                file += int(char)
+            elif char.lower() in _LETTERS:
+                if file < 8:
+                    colour = WHITE if char.isupper() else BLACK
+                    position.put(rank * 8 + file, colour * 8 + _LETTERS[char.lower()])
+                file += 1
+            else:
+                raise FenError(f"FEN placement: rank {rank + 1} has {char!r}, not a piece or count")
+        if file != 8:
+            raise FenError(f"FEN placement: rank {rank + 1} ({rank_text!r}) covers {file} squares, not 8")
+    for colour, name in ((WHITE, "white"), (BLACK, "black")):
+        kings = position.bitboards[colour * 8 + KING].bit_count()
+        if kings != 1:
+            raise FenError(f"FEN placement has {kings} {name} kings; expected exactly 1")
+        pawns = position.bitboards[colour * 8 + PAWN]
+        if pawns.bit_count() > 8:
+            raise FenError(f"FEN placement has {pawns.bit_count()} {name} pawns; at most 8")
+        if position.occupancy[colour].bit_count() > 16:
+            raise FenError(
+                f"FEN placement has {position.occupancy[colour].bit_count()} {name} pieces; at most 16"
+            )
+        stray = pawns & (0xFF | 0xFF << 56)
+        if stray:
+            square = SQUARE_NAMES[stray.bit_length() - 1]
+            raise FenError(f"FEN placement has a {name} pawn on {square}, on the first or last rank")
+
+
+def _parse_castling(position: Position, field: str) -> int:
+    if field == "-":
+        return 0
+    rights = 0
+    known = {letter: (right, colour, rook) for letter, right, colour, rook in _RIGHTS}
+    for letter in field:
+        if letter not in known or known[letter][0] & rights:
+            raise FenError(
+                f"FEN castling field {field!r}: {letter!r} is not one of K, Q, k, q (each at most once) or -"
+            )
+        right, colour, rook_square = known[letter]
+        king_home = 4 if colour == WHITE else 60
+        if position.squares[king_home] != colour * 8 + KING:
+            raise FenError(f"FEN castling right {letter!r} but the king is not on {SQUARE_NAMES[king_home]}")
+        if position.squares[rook_square] != colour * 8 + ROOK:
+            raise FenError(f"FEN castling right {letter!r} but no rook on {SQUARE_NAMES[rook_square]}")
+        rights |= right
+    return rights
+
+
+def _parse_en_passant(position: Position, field: str) -> int:
+    if field == "-":
+        return -1
+    square = SQUARE_INDEX.get(field)
+    expected_rank = 6 if position.turn == WHITE else 3
+    if square is None or square // 8 + 1 != expected_rank:
+        raise FenError(
+            f"FEN en passant square {field!r} must be '-' or a square on rank "
+            f"{expected_rank} with {'white' if position.turn == WHITE else 'black'} to move"
+        )
+    mover = position.turn
+    pawn_square = square - 8 if mover == WHITE else square + 8
+    origin = square + 8 if mover == WHITE else square - 8
+    if position.squares[pawn_square] != (mover ^ 1) * 8 + PAWN or (
+        position.occupancy[0] | position.occupancy[1]
+    ) & (BIT[square] | BIT[origin]):
+        raise FenError(
+            f"FEN en passant square {field}: no pawn just moved two squares past it "
+            f"(expected one on {SQUARE_NAMES[pawn_square]} and {field}, "
+            f"{SQUARE_NAMES[origin]} empty)"
+        )
+    return square
+
+
+def _parse_counter(field: str, name: str, minimum: int) -> int:
+    if not field.isdigit() or int(field) < minimum:
+        raise FenError(f"FEN {name} {field!r} is not a whole number >= {minimum}")
+    return int(field)
+
+
+def write_fen(position: Position) -> str:
+    """The FEN of a position; the en passant square appears only when that capture is legal."""
+    rows = []
+    for rank in range(7, -1, -1):
+        row, empty = [], 0
+        for file in range(8):
+            code = position.squares[rank * 8 + file]
+            if code:
+                if empty:
+                    row.append(str(empty))
+                    empty = 0
+                row.append(fen_letter(code))
+            else:
+                empty += 1
+        if empty:
+            row.append(str(empty))
+        rows.append("".join(row))
+    rights = "".join(letter for letter, right, _, _ in _RIGHTS if position.castling & right) or "-"
+    en_passant = legal_en_passant(position)
+    return " ".join(
+        (
+            "/".join(rows),
+            "w" if position.turn == WHITE else "b",
+            rights,
+            SQUARE_NAMES[en_passant] if en_passant >= 0 else "-",
+            str(position.halfmove),
+            str(position.fullmove),
+        )
+    )

@@ -1,0 +1,301 @@
+"""Legal move generation: check and pin masks over bitboards, so no move is made to test it.
+
+The generator finds the checkers and the pinned pieces once per position; every candidate is then
+filtered by the squares that answer the check and by its pin line. Only en passant, which can
+expose the king along a rank, is tested by looking at the position after the capture.
+"""
+
+from __future__ import annotations
+
+from board.bitboards import (
+    BETWEEN,
+    BISHOP_EMPTY,
+    BIT,
+    DIAG_ATTACKS,
+    DIAG_MASK,
+    FILE_ATTACKS,
+    FILE_MASK,
+    KING_ATTACKS,
+    KNIGHT_ATTACKS,
+    LINE,
+    PAWN_ATTACKS,
+    RANK_ATTACKS,
+    RANK_MASK,
+    ROOK_EMPTY,
+    bishop_attacks,
+    rook_attacks,
+)
+from board.moves import CASTLE, DOUBLE_PUSH, EN_PASSANT
+from board.pieces import WHITE
+from board.position import (
+    BLACK_KINGSIDE,
+    BLACK_QUEENSIDE,
+    WHITE_KINGSIDE,
+    WHITE_QUEENSIDE,
+    Position,
+)
+
+_ALL = (1 << 64) - 1
+_PROMOTIONS_BY_TURN = ((5, 4, 3, 2), (5, 4, 3, 2))
+# (right, king from, king to, squares that must be empty, squares the king crosses or lands on)
+_CASTLINGS = (
+    (
+        (WHITE_KINGSIDE, 4, 6, BIT[5] | BIT[6], (5, 6)),
+        (WHITE_QUEENSIDE, 4, 2, BIT[1] | BIT[2] | BIT[3], (3, 2)),
+    ),
+    (
+        (BLACK_KINGSIDE, 60, 62, BIT[61] | BIT[62], (61, 62)),
+        (BLACK_QUEENSIDE, 60, 58, BIT[57] | BIT[58] | BIT[59], (59, 58)),
+    ),
+)
+CASTLING_TABLE = _CASTLINGS
+
+
+def attackers(position: Position, by: int, square: int, occupied: int) -> int:
+    """The pieces of colour ``by`` that attack ``square`` when ``occupied`` is the occupancy."""
+    bitboards = position.bitboards
+    base = by * 8
+    queens = bitboards[base + 5]
+    return (
+        (KNIGHT_ATTACKS[square] & bitboards[base + 2])
+        | (PAWN_ATTACKS[by ^ 1][square] & bitboards[base + 1])
+        | (KING_ATTACKS[square] & bitboards[base + 6])
+        | (bishop_attacks(square, occupied) & (bitboards[base + 3] | queens))
+        | (rook_attacks(square, occupied) & (bitboards[base + 4] | queens))
+    )
+
+
+def is_attacked(position: Position, by: int, square: int) -> bool:
+    """Whether colour ``by`` attacks ``square`` in the position as it stands."""
+    occupied = position.occupancy[0] | position.occupancy[1]
+    return attackers(position, by, square, occupied) != 0
+
+
+def checkers(position: Position) -> int:
+    """The enemy pieces giving check to the side to move."""
+    us = position.turn
+    occupied = position.occupancy[0] | position.occupancy[1]
+    return attackers(position, us ^ 1, position.kings[us], occupied)
+
+
+def is_check(position: Position) -> bool:
+    """Whether the side to move is in check."""
+    return checkers(position) != 0
+
+
+def pinned_pieces(position: Position, colour: int) -> dict[int, int]:
+    """Pieces of ``colour`` pinned to their king: square -> the pin line they may move along."""
+    bitboards = position.bitboards
+    them = (colour ^ 1) * 8
+    king = position.kings[colour]
+    occupied = position.occupancy[0] | position.occupancy[1]
+    queens = bitboards[them + 5]
+    snipers = (ROOK_EMPTY[king] & (bitboards[them + 4] | queens)) | (
+        BISHOP_EMPTY[king] & (bitboards[them + 3] | queens)
+    )
+    pins: dict[int, int] = {}
+    ours = position.occupancy[colour]
+    while snipers:
+        sniper_bit = snipers & -snipers
+        snipers ^= sniper_bit
+        sniper = sniper_bit.bit_length() - 1
+        between = BETWEEN[king][sniper] & occupied
+        if between and not between & (between - 1) and between & ours:
+            pins[between.bit_length() - 1] = LINE[king][sniper]
+    return pins
+
+
+def _en_passant_is_safe(position: Position, origin: int, target: int) -> bool:
+    us = position.turn
+    victim_square = target - 8 if us == WHITE else target + 8
+    occupied = (position.occupancy[0] | position.occupancy[1]) ^ BIT[origin] ^ BIT[victim_square]
+    occupied |= BIT[target]
+    found = attackers(position, us ^ 1, position.kings[us], occupied)
+    return not found & ~BIT[victim_square]
+
+
+def legal_moves(position: Position) -> list[int]:
+    """Every legal move of the side to move, encoded (see board.moves)."""
+    bitboards = position.bitboards
+    us = position.turn
+    them = us ^ 1
+    ours = position.occupancy[us]
+    theirs = position.occupancy[them]
+    occupied = ours | theirs
+    king = position.kings[us]
+    base, enemy = us * 8, them * 8
+    enemy_queens = bitboards[enemy + 5]
+    enemy_diagonal = bitboards[enemy + 3] | enemy_queens
+    enemy_straight = bitboards[enemy + 4] | enemy_queens
+    enemy_knights, enemy_pawns, enemy_king = (
+        bitboards[enemy + 2],
+        bitboards[enemy + 1],
+        bitboards[enemy + 6],
+    )
+    pawn_attacks_them = PAWN_ATTACKS[us]
+    moves: list[int] = []
+    append = moves.append
+
+    # The king: every target not attacked once the king has left its square.
+    without_king = occupied ^ BIT[king]
+    targets = KING_ATTACKS[king] & ~ours
+    while targets:
+        bit = targets & -targets
+        targets ^= bit
+        target = bit.bit_length() - 1
+        if (
+            KNIGHT_ATTACKS[target] & enemy_knights
+            or pawn_attacks_them[target] & enemy_pawns
+            or KING_ATTACKS[target] & enemy_king
+            or DIAG_ATTACKS[target][without_king & DIAG_MASK[target]] & enemy_diagonal
+            or (
+                RANK_ATTACKS[target][without_king & RANK_MASK[target]]
+                | FILE_ATTACKS[target][without_king & FILE_MASK[target]]
+            )
+            & enemy_straight
+        ):
+            continue
+        append(king | target << 6)
+
+    check = (
+        (KNIGHT_ATTACKS[king] & enemy_knights)
+        | (pawn_attacks_them[king] & enemy_pawns)
+        | (DIAG_ATTACKS[king][occupied & DIAG_MASK[king]] & enemy_diagonal)
+        | (
+            (RANK_ATTACKS[king][occupied & RANK_MASK[king]] | FILE_ATTACKS[king][occupied & FILE_MASK[king]])
+            & enemy_straight
+        )
+    )
+    if check:
+        if check & (check - 1):
+            return moves  # double check: only the king may move
+        checker = check.bit_length() - 1
+        allowed = (check | BETWEEN[king][checker]) & ~ours
+    else:
+        allowed = ~ours & _ALL
+
+    # Pins: the one piece of ours between the king and an enemy slider on an open line.
+    pinned = 0
+    pin_lines: dict[int, int] = {}
+    snipers = (ROOK_EMPTY[king] & enemy_straight) | (BISHOP_EMPTY[king] & enemy_diagonal)
+    while snipers:
+        bit = snipers & -snipers
+        snipers ^= bit
+        sniper = bit.bit_length() - 1
+        between = BETWEEN[king][sniper] & occupied
+        if between and not between & (between - 1) and between & ours:
+            pinned |= between
+            pin_lines[between.bit_length() - 1] = LINE[king][sniper]
+
+    pieces = bitboards[base + 2] & ~pinned  # a pinned knight can never move
+    while pieces:
+        bit = pieces & -pieces
+        pieces ^= bit
+        origin = bit.bit_length() - 1
+        targets = KNIGHT_ATTACKS[origin] & allowed
+        while targets:
+            target_bit = targets & -targets
+            targets ^= target_bit
+            append(origin | (target_bit.bit_length() - 1) << 6)
+
+    queens = bitboards[base + 5]
+    for sliders, diagonal in (
+        (bitboards[base + 3] | queens, True),
+        (bitboards[base + 4] | queens, False),
+    ):
+        while sliders:
+            bit = sliders & -sliders
+            sliders ^= bit
+            origin = bit.bit_length() - 1
+            if diagonal:
+                targets = DIAG_ATTACKS[origin][occupied & DIAG_MASK[origin]] & allowed
+            else:
+                targets = (
+                    RANK_ATTACKS[origin][occupied & RANK_MASK[origin]]
+                    | FILE_ATTACKS[origin][occupied & FILE_MASK[origin]]
+                ) & allowed
+            if bit & pinned:
+                targets &= pin_lines[origin]
+            while targets:
+                target_bit = targets & -targets
+                targets ^= target_bit
+                append(origin | (target_bit.bit_length() - 1) << 6)
+
+    _pawn_moves(position, moves, allowed, pinned, pin_lines, occupied, theirs)
+
+    if not check and position.castling:
+        for right, origin, target, empty, crossed in _CASTLINGS[us]:
+            if (
+                position.castling & right
+                and not occupied & empty
+                and not any(attackers(position, them, square, occupied) for square in crossed)
+            ):
+                append(origin | target << 6 | CASTLE << 15)
+    return moves
+
+
+def _pawn_moves(
+    position: Position,
+    moves: list[int],
+    allowed: int,
+    pinned: int,
+    pin_lines: dict[int, int],
+    occupied: int,
+    theirs: int,
+) -> None:
+    us = position.turn
+    pawns = position.bitboards[us * 8 + 1]
+    step, home_low, last_low = (8, 8, 56) if us == WHITE else (-8, 48, 0)
+    captures_of = PAWN_ATTACKS[us]
+    en_passant = position.en_passant
+    append = moves.append
+    while pawns:
+        bit = pawns & -pawns
+        pawns ^= bit
+        origin = bit.bit_length() - 1
+        line = pin_lines[origin] if bit & pinned else -1
+        targets = captures_of[origin] & theirs
+        one = origin + step
+        if not occupied & BIT[one]:
+            targets |= BIT[one]
+            if home_low <= origin < home_low + 8 and not occupied & BIT[one + step]:
+                two = one + step
+                if BIT[two] & allowed & line:
+                    append(origin | two << 6 | DOUBLE_PUSH << 15)
+        targets &= allowed & line
+        while targets:
+            target_bit = targets & -targets
+            targets ^= target_bit
+            target = target_bit.bit_length() - 1
+            if last_low <= target < last_low + 8:
+                for kind in (5, 4, 3, 2):
+                    moves.append(origin | target << 6 | kind << 12)
+            else:
+                append(origin | target << 6)
+        if (
+            en_passant >= 0
+            and captures_of[origin] & BIT[en_passant]
+            and _en_passant_is_safe(position, origin, en_passant)
+        ):
+            append(origin | en_passant << 6 | EN_PASSANT << 15)
+
+
+def legal_en_passant(position: Position) -> int:
+    """The en passant square if a legal en passant capture exists there, else -1."""
+    target = position.en_passant
+    if target < 0:
+        return -1
+    us = position.turn
+    pawns = position.bitboards[us * 8 + 1] & PAWN_ATTACKS[us ^ 1][target]
+    while pawns:
+        bit = pawns & -pawns
+        pawns ^= bit
+        move = (bit.bit_length() - 1) | target << 6 | EN_PASSANT << 15
+        if move in legal_moves(position):
+            return target
+    return -1
+
+
+def count_legal_moves(position: Position) -> int:
+    """How many legal moves the side to move has."""
+    return len(legal_moves(position))

@@ -1,0 +1,193 @@
+"""A chess position and the two operations that change it: make a move, take it back.
+
+Placement is kept twice, as a 64-square mailbox and as one bitboard per piece code, so that move
+generation asks bitboards and everything else looks squares up directly.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from board.bitboards import BIT
+from board.moves import CASTLE, DOUBLE_PUSH, EN_PASSANT
+from board.pieces import BLACK, KING, PAWN, ROOK, WHITE
+
+WHITE_KINGSIDE: Final = 1
+WHITE_QUEENSIDE: Final = 2
+BLACK_KINGSIDE: Final = 4
+BLACK_QUEENSIDE: Final = 8
+
+_KEEP_RIGHTS = [15] * 64
+for _square, _lost in (
+    (0, WHITE_QUEENSIDE),
+    (7, WHITE_KINGSIDE),
+    (4, WHITE_KINGSIDE | WHITE_QUEENSIDE),
+    (56, BLACK_QUEENSIDE),
+    (63, BLACK_KINGSIDE),
+    (60, BLACK_KINGSIDE | BLACK_QUEENSIDE),
+):
+    _KEEP_RIGHTS[_square] = 15 & ~_lost
+KEEP_RIGHTS: Final = tuple(_KEEP_RIGHTS)
+"""Castling rights that survive a move from or to each square (rooks and kings leaving home)."""
+
+# For each king destination when castling: the rook's from and to squares.
+CASTLING_ROOK: Final = {6: (7, 5), 2: (0, 3), 62: (63, 61), 58: (56, 59)}
+
+
+class Position:
+    """Placement, side to move, castling rights, en passant square and move clocks.
+
+    ``en_passant`` is the square a pawn just skipped (or -1), whether or not a capture is possible;
+    FEN output shows it only when an en passant capture is legal.
+    """
+
+    __slots__ = (
+        "_undo",
+        "bitboards",
+        "castling",
+        "en_passant",
+        "fullmove",
+        "halfmove",
+        "kings",
+        "occupancy",
+        "squares",
+        "turn",
+    )
+
+    def __init__(self) -> None:
+        self.squares: list[int] = [0] * 64
+        self.bitboards: list[int] = [0] * 16
+        self.occupancy: list[int] = [0, 0]
+        self.kings: list[int] = [-1, -1]
+        self.turn = WHITE
+        self.castling = 0
+        self.en_passant = -1
+        self.halfmove = 0
+        self.fullmove = 1
+        self._undo: list[tuple[int, int, int, int, int]] = []
+
+    # -- placement -----------------------------------------------------------------------------
+
+    def put(self, square: int, code: int) -> None:
+        """Place piece ``code`` on an empty square (for setting up positions)."""
+        self.squares[square] = code
+        self.bitboards[code] |= BIT[square]
+        self.occupancy[code >> 3] |= BIT[square]
+        if code & 7 == KING:
+            self.kings[code >> 3] = square
+
+    def piece_at(self, square: int) -> int:
+        """The piece code on ``square``, 0 when empty."""
+        return self.squares[square]
+
+    def copy(self) -> Position:
+        """An independent copy without the move history."""
+        twin = Position()
+        twin.squares = self.squares[:]
+        twin.bitboards = self.bitboards[:]
+        twin.occupancy = self.occupancy[:]
+        twin.kings = self.kings[:]
+        twin.turn, twin.castling, twin.en_passant = self.turn, self.castling, self.en_passant
+        twin.halfmove, twin.fullmove = self.halfmove, self.fullmove
+        return twin
+
+    def key(self) -> tuple[object, ...]:
+        """What makes two positions the same for repetition: placement, turn, rights, en passant.
+
+        The en passant square counts only when a capture there is legal (FIDE 9.2.3).
+        """
+        from board.movegen import legal_en_passant
+
+        return (bytes(self.squares), self.turn, self.castling, legal_en_passant(self))
+
+    @property
+    def ply_count(self) -> int:
+        """How many moves have been made on this position object."""
+        return len(self._undo)
+
+    # -- make / unmake -------------------------------------------------------------------------
+
+    def push(self, move: int) -> None:
+        """Make an encoded legal move."""
+        origin, target, promoted, special = move & 63, move >> 6 & 63, move >> 12 & 7, move >> 15
+        squares, bitboards, occupancy = self.squares, self.bitboards, self.occupancy
+        us = self.turn
+        piece = squares[origin]
+        captured = squares[target]
+        self._undo.append((move, captured, self.castling, self.en_passant, self.halfmove))
+        travel = BIT[origin] | BIT[target]
+        bitboards[piece] ^= travel
+        occupancy[us] ^= travel
+        squares[origin] = 0
+        squares[target] = piece
+        if captured:
+            bitboards[captured] ^= BIT[target]
+            occupancy[us ^ 1] ^= BIT[target]
+        if special:
+            if special == EN_PASSANT:
+                victim_square = target - 8 if us == WHITE else target + 8
+                victim = squares[victim_square]
+                squares[victim_square] = 0
+                bitboards[victim] ^= BIT[victim_square]
+                occupancy[us ^ 1] ^= BIT[victim_square]
+            elif special == CASTLE:
+                rook_from, rook_to = CASTLING_ROOK[target]
+                rook = squares[rook_from]
+                squares[rook_from] = 0
+                squares[rook_to] = rook
+                rook_travel = BIT[rook_from] | BIT[rook_to]
+                bitboards[rook] ^= rook_travel
+                occupancy[us] ^= rook_travel
+        if promoted:
+            bitboards[piece] ^= BIT[target]
+            new_piece = us * 8 + promoted
+            bitboards[new_piece] |= BIT[target]
+            squares[target] = new_piece
+        if piece & 7 == KING:
+            self.kings[us] = target
+        self.castling &= KEEP_RIGHTS[origin] & KEEP_RIGHTS[target]
+        self.en_passant = (origin + target) >> 1 if special == DOUBLE_PUSH else -1
+        self.halfmove = 0 if captured or piece & 7 == PAWN else self.halfmove + 1
+        if us == BLACK:
+            self.fullmove += 1
+        self.turn = us ^ 1
+
+    def pop(self) -> int:
+        """Take back the last move made with :meth:`push`; return it."""
+        move, captured, self.castling, self.en_passant, self.halfmove = self._undo.pop()
+        origin, target, promoted, special = move & 63, move >> 6 & 63, move >> 12 & 7, move >> 15
+        squares, bitboards, occupancy = self.squares, self.bitboards, self.occupancy
+        us = self.turn ^ 1
+        self.turn = us
+        if us == BLACK:
+            self.fullmove -= 1
+        piece = squares[target]
+        if promoted:
+            bitboards[piece] ^= BIT[target]
+            piece = us * 8 + PAWN
+            bitboards[piece] |= BIT[target]
+        travel = BIT[origin] | BIT[target]
+        bitboards[piece] ^= travel
+        occupancy[us] ^= travel
+        squares[origin] = piece
+        squares[target] = captured
+        if captured:
+            bitboards[captured] |= BIT[target]
+            occupancy[us ^ 1] |= BIT[target]
+        if special == EN_PASSANT:
+            victim_square = target - 8 if us == WHITE else target + 8
+            victim = (us ^ 1) * 8 + PAWN
+            squares[victim_square] = victim
+            bitboards[victim] |= BIT[victim_square]
+            occupancy[us ^ 1] |= BIT[victim_square]
+        elif special == CASTLE:
+            rook_from, rook_to = CASTLING_ROOK[target]
+            rook = us * 8 + ROOK
+            squares[rook_to] = 0
+            squares[rook_from] = rook
+            rook_travel = BIT[rook_from] | BIT[rook_to]
+            bitboards[rook] ^= rook_travel
+            occupancy[us] ^= rook_travel
+        if piece & 7 == KING:
+            self.kings[us] = origin
+        return move
