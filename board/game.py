@@ -1,0 +1,95 @@
+"""A game in progress for the direct engine: a position, its history and how the game stands.
+
+Keeps what the rules need beyond the position itself: the positions seen (threefold repetition)
+and whether checkmate or stalemate has already ended the game.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from board.errors import IllegalMoveError
+from board.fen import STARTING_FEN, parse_fen, write_fen
+from board.judge import Intent
+from board.movegen import is_check, legal_moves
+from board.notation import parse_move_text, resolve, san
+from board.outcome import GAME_OVER, Outcome, decide_outcome, pieces_of
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A move the rules accepted: its encoding, SAN, and the state it left."""
+
+    move: int
+    san: str
+    check: bool
+    outcome: Outcome | None
+
+
+class Game:
+    """A game played with direct function calls over the rules core."""
+
+    def __init__(self, fen: str = STARTING_FEN) -> None:
+        self.position = parse_fen(fen)
+        self.start_fen = write_fen(self.position)
+        self.moves: list[int] = []
+        self._seen: Counter[tuple[object, ...]] = Counter([self.position.key()])
+        self._over: Outcome | None = None
+
+    @property
+    def plies(self) -> int:
+        """Legal plies played so far."""
+        return len(self.moves)
+
+    def fen(self) -> str:
+        """The FEN of the current position."""
+        return write_fen(self.position)
+
+    def ended(self) -> Outcome | None:
+        """'checkmate' or 'stalemate' once the game has ended that way, else None."""
+        return self._over
+
+    def play(self, text: str, want_san: bool = True) -> Played:
+        """Play a move written in SAN or UCI.
+
+        Raises:
+            MoveSyntaxError: the text is not a move.
+            IllegalMoveError: the move is not legal here (or the game is already over).
+        """
+        if self._over is not None:
+            raise IllegalMoveError(text, f"the game is over ({self._over})")
+        return self.play_intent(parse_move_text(self.position, text), want_san)
+
+    def play_intent(self, intent: Intent, want_san: bool = True) -> Played:
+        """Play an already parsed intent (see :meth:`play`)."""
+        if self._over is not None:
+            raise IllegalMoveError(intent.text, f"the game is over ({self._over})")
+        try:
+            move = resolve(self.position, intent)
+        except IllegalMoveError:
+            if not legal_moves(self.position):
+                self.outcome()
+                raise IllegalMoveError(intent.text, f"the game is over ({self._over})") from None
+            raise
+        written = san(self.position, move) if want_san else ""
+        self.push(move)
+        check = written.endswith(("+", "#")) if want_san else is_check(self.position)
+        return Played(move, written, check, self.outcome() if want_san else None)
+
+    def push(self, move: int) -> None:
+        """Make an already legal encoded move."""
+        self.position.push(move)
+        self.moves.append(move)
+        self._seen[self.position.key()] += 1
+
+    def outcome(self) -> Outcome | None:
+        """How the game stands now (see board.outcome.decide_outcome)."""
+        position = self.position
+        has_move = bool(legal_moves(position))
+        result = decide_outcome(
+            has_move, is_check(position), pieces_of(position), position.halfmove, self._seen[position.key()]
+        )
+        if result in GAME_OVER:
+            self._over = result
+        return result

@@ -1,0 +1,201 @@
+"""Moves as people write them: SAN and UCI read into intents, resolved, and written back as SAN.
+
+Resolution has a fast path (match the intent against the legal moves) and, only when that finds
+no single move, asks board.judge for the verdict and its reason over the facts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from board.errors import AmbiguousMoveError, IllegalMoveError, MoveSyntaxError
+from board.facts import candidate_facts, castling_facts, current_checkers
+from board.judge import Intent, decide, decide_castling
+from board.movegen import is_check, legal_moves
+from board.moves import CASTLE
+from board.pieces import COLOUR_NAMES, KIND_BY_LETTER, KIND_LETTERS, KING, PAWN
+from board.position import Position
+from board.san_syntax import SanMove, UciMove, parse_san, parse_uci
+from board.squares import SQUARE_NAMES
+
+_CASTLE_TARGETS = {("K", 0): 6, ("Q", 0): 2, ("K", 1): 62, ("Q", 1): 58}
+_KING_HOMES = (4, 60)
+
+
+def intent_from_san(move: SanMove, colour: int) -> Intent:
+    """The intent of a parsed SAN move for the side ``colour``."""
+    if move.castle is not None:
+        target = _CASTLE_TARGETS[move.castle, colour]
+        return Intent(colour, KING, target, castle=move.castle, text=move.text)
+    assert move.to is not None
+    kind = KIND_BY_LETTER[move.piece]
+    promotion = KIND_BY_LETTER[move.promotion] if move.promotion else 0
+    from_file = move.from_file
+    if kind == PAWN and from_file is None:
+        from_file = move.to & 7  # a pawn push stays on its file
+    return Intent(
+        colour, kind, move.to, promotion, from_file, move.from_rank, capture=move.capture, text=move.text
+    )
+
+
+def intent_from_squares(
+    colour: int, code: int, origin: int, target: int, promotion: int = 0, text: str = ""
+) -> Intent:
+    """The intent of a move given by its squares; ``code`` is the piece on ``origin`` (0: none).
+
+    Raises:
+        IllegalMoveError: there is no piece of the mover's colour on ``origin``.
+    """
+    shown = text or f"{SQUARE_NAMES[origin]}{SQUARE_NAMES[target]}"
+    if not code or code >> 3 != colour:
+        raise IllegalMoveError(shown, f"there is no {COLOUR_NAMES[colour]} piece on {SQUARE_NAMES[origin]}")
+    kind = code & 7
+    if kind == KING and origin == _KING_HOMES[colour] and abs(target - origin) == 2:
+        return Intent(colour, KING, target, castle="K" if target > origin else "Q", text=shown)
+    return Intent(colour, kind, target, promotion, from_square=origin, text=shown)
+
+
+def intent_from_uci(move: UciMove, position: Position, text: str = "") -> Intent:
+    """The intent of a parsed UCI move in ``position``."""
+    promotion = KIND_BY_LETTER[move.promotion] if move.promotion else 0
+    return intent_from_squares(
+        position.turn, position.squares[move.from_square], move.from_square, move.to_square, promotion, text
+    )
+
+
+def parse_move_text(position: Position, text: str) -> Intent:
+    """Read SAN or UCI (whichever the text is) into an intent for the side to move.
+
+    Raises:
+        MoveSyntaxError: neither SAN nor UCI.
+        IllegalMoveError: UCI naming a square without a piece of the side to move.
+    """
+    try:
+        return intent_from_san(parse_san(text), position.turn)
+    except MoveSyntaxError as san_error:
+        try:
+            uci = parse_uci(text)
+        except MoveSyntaxError:
+            raise san_error from None
+        return intent_from_uci(uci, position, text)
+
+
+def matching_moves(position: Position, intent: Intent) -> list[int]:
+    """The legal moves that do what the intent asks."""
+    squares = position.squares
+    if intent.castle is not None:
+        return [m for m in legal_moves(position) if m >> 15 == CASTLE and m >> 6 & 63 == intent.target]
+    kind, target, promotion = intent.kind, intent.target, intent.promotion
+    return [
+        m
+        for m in legal_moves(position)
+        if m >> 6 & 63 == target
+        and squares[m & 63] & 7 == kind
+        and m >> 12 & 7 == promotion
+        and intent.admits(m & 63)
+        and m >> 15 != CASTLE
+    ]
+
+
+def resolve(position: Position, intent: Intent) -> int:
+    """The one legal move the intent names.
+
+    Raises:
+        IllegalMoveError: no legal move does that; the reason says why.
+        AmbiguousMoveError: several pieces could.
+    """
+    found = matching_moves(position, intent)
+    if len(found) == 1:
+        return found[0]
+    reason = explain(position, intent)
+    if len(found) > 1 and reason is not None:
+        raise AmbiguousMoveError(intent.text, reason)
+    raise IllegalMoveError(intent.text, reason or "not a legal move here")
+
+
+def explain(position: Position, intent: Intent) -> str | None:
+    """Why the intended move is not legal (None when it is): board.judge over direct facts."""
+    if intent.castle is not None:
+        return decide_castling(intent, castling_facts(position, intent))
+    checkers = current_checkers(position, intent.colour)
+    decision = decide(intent, candidate_facts(position, intent), position.kings[intent.colour], checkers)
+    return decision.reason
+
+
+def format_san(
+    code: int,
+    origin: int,
+    target: int,
+    capture: bool,
+    promotion: int = 0,
+    castle: bool = False,
+    rivals: Iterable[int] = (),
+    check: bool = False,
+    mate: bool = False,
+) -> str:
+    """Write SAN from what is known about a legal move.
+
+    ``rivals`` are the origins of other pieces of the same kind that could legally go to
+    ``target``; they decide the disambiguation.
+    """
+    suffix = "#" if mate else "+" if check else ""
+    if castle:
+        return ("O-O" if target > origin else "O-O-O") + suffix
+    kind = code & 7
+    destination = SQUARE_NAMES[target]
+    if kind == PAWN:
+        text = f"{SQUARE_NAMES[origin][0]}x{destination}" if capture else destination
+        if promotion:
+            text += "=" + KIND_LETTERS[promotion]
+        return text + suffix
+    others = [r for r in rivals if r != origin]
+    qualifier = ""
+    if others:
+        if all(r & 7 != origin & 7 for r in others):
+            qualifier = SQUARE_NAMES[origin][0]
+        elif all(r >> 3 != origin >> 3 for r in others):
+            qualifier = SQUARE_NAMES[origin][1]
+        else:
+            qualifier = SQUARE_NAMES[origin]
+    return f"{KIND_LETTERS[kind]}{qualifier}{'x' if capture else ''}{destination}{suffix}"
+
+
+def san(position: Position, move: int) -> str:
+    """The SAN of a legal encoded move in ``position``, with + or # when it gives check or mate."""
+    origin, target = move & 63, move >> 6 & 63
+    code = position.squares[origin]
+    moves = legal_moves(position)
+    rivals = [
+        m & 63
+        for m in moves
+        if m >> 6 & 63 == target and position.squares[m & 63] == code and m & 63 != origin
+    ]
+    capture = bool(position.squares[target]) or (code & 7 == PAWN and origin & 7 != target & 7)
+    position.push(move)
+    check = is_check(position)
+    mate = check and not legal_moves(position)
+    position.pop()
+    return format_san(
+        code, origin, target, capture, move >> 12 & 7, move >> 15 == CASTLE, rivals, check, mate
+    )
+
+
+def uci(move: int) -> str:
+    """The UCI text of an encoded move."""
+    promotion = move >> 12 & 7
+    suffix = KIND_LETTERS[promotion].lower() if promotion else ""
+    return f"{SQUARE_NAMES[move & 63]}{SQUARE_NAMES[move >> 6 & 63]}{suffix}"
+
+
+__all__ = [
+    "explain",
+    "format_san",
+    "intent_from_san",
+    "intent_from_squares",
+    "intent_from_uci",
+    "matching_moves",
+    "parse_move_text",
+    "resolve",
+    "san",
+    "uci",
+]
