@@ -159,8 +159,8 @@ def decide_castling(intent: Intent, facts: CastlingFacts) -> str | None:
     if not facts.has_right:
         return f"no right to castle {side} (the king or that rook has moved)"
     if facts.blocker is not None:
-        square = SQUARE_NAMES[facts.blocker[0]]
-        return f"castling {side} needs {square} empty, but {name(facts.blocker)} is there"
+        occupied = SQUARE_NAMES[facts.blocker[0]]
+        return f"castling {side} needs {occupied} empty, but {name(facts.blocker)} is there"
     if facts.checkers:
         return f"the king cannot castle out of check ({name(facts.checkers[0])} gives check)"
     for square, attacker in facts.attacked:

@@ -14,7 +14,12 @@ from typing import NoReturn
 
 from board.errors import ChessActorsError, InputError
 
-COMMAND_MODULES = ("actors.cli.puzzles",)
+COMMAND_MODULES = (
+    "actors.cli.puzzles",
+    "actors.cli.replay",
+    "actors.cli.perft",
+    "actors.cli.trace",
+)
 
 EXIT_OK = 0
 EXIT_FAILED = 1

@@ -1,0 +1,94 @@
+"""Judging whole games: one verdict per PGN game, shared by every engine and the command line.
+
+A game stops at its first illegal (or unreadable) move; the verdict says how far it got, the
+position reached, how the game stood there, and what went wrong where.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from board.errors import ChessActorsError, FenError
+from board.fen import STARTING_FEN
+from board.game import Game
+from board.pgn import MoveToken, PgnGame
+
+
+@dataclass(frozen=True, slots=True)
+class MoveError:
+    """The first move of a game that could not be played: 1-based ply, the move as written, why."""
+
+    ply: int
+    move: str
+    reason: str
+    line: int | None = None
+    column: int | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        """The contract's error object (with the place in the file when known)."""
+        record: dict[str, Any] = {"ply": self.ply, "move": self.move, "reason": self.reason}
+        if self.line is not None:
+            record["line"], record["column"] = self.line, self.column
+        return record
+
+
+@dataclass(frozen=True, slots=True)
+class GameVerdict:
+    """What replaying one game found."""
+
+    game: int
+    white: str
+    black: str
+    plies: int
+    fen: str
+    outcome: str | None
+    result: str
+    error: MoveError | None
+
+    def as_json(self) -> dict[str, Any]:
+        """One line of ``replay --json``."""
+        return {
+            "game": self.game, "white": self.white, "black": self.black, "plies": self.plies,
+            "fen": self.fen, "outcome": self.outcome, "result": self.result,
+            "error": self.error.as_json() if self.error else None,
+        }
+
+
+def start_fen(game: PgnGame) -> str:
+    """The position a PGN game starts from: its FEN tag when it has one."""
+    return game.tags.get("FEN", STARTING_FEN)
+
+
+def verdict(game: PgnGame, plies: int, fen: str, outcome: str | None,
+            error: MoveError | None) -> GameVerdict:
+    """Assemble the verdict of a replayed game, adding the PGN's own syntax error if any."""
+    if error is None and game.error is not None:
+        written = getattr(game.error, "token", "")
+        error = MoveError(plies + 1, written if isinstance(written, str) else "", game.error.detail,
+                          game.error.line, game.error.column)
+    result = game.tags.get("Result") or game.result or "*"
+    return GameVerdict(game.number, game.tags.get("White", "?"), game.tags.get("Black", "?"),
+                       plies, fen, outcome, result, error)
+
+
+def move_error(ply: int, token: MoveToken, error: ChessActorsError) -> MoveError:
+    """The verdict's error for a move token the rules refused."""
+    reason = getattr(error, "reason", None) or str(error)
+    return MoveError(ply, token.text, reason, token.line, token.column)
+
+
+def replay_direct(game: PgnGame) -> GameVerdict:
+    """Replay one PGN game with direct calls over the rules core."""
+    try:
+        board = Game(start_fen(game))
+    except FenError as error:
+        first = game.moves[0].text if game.moves else ""
+        return verdict(game, 0, game.tags.get("FEN", ""), None, MoveError(1, first, f"FEN tag: {error}"))
+    for token in game.moves:
+        try:
+            board.play(token.text, want_san=False)
+        except ChessActorsError as error:
+            return verdict(game, board.plies, board.fen(), board.outcome(),
+                           move_error(board.plies + 1, token, error))
+    return verdict(game, board.plies, board.fen(), board.outcome(), None)
