@@ -22,9 +22,9 @@ def judge_for(engine: str) -> Judge:
     """The function that replays one game with ``engine`` ('actors' or 'direct')."""
     if engine == "direct":
         return replay_direct
-    from actors.game import replay_with_actors
+    import importlib
 
-    judge: Judge = replay_with_actors
+    judge: Judge = importlib.import_module("actors.game").replay_with_actors
     return judge
 
 
