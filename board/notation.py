@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from board.errors import AmbiguousMoveError, IllegalMoveError, MoveSyntaxError
 from board.facts import candidate_facts, castling_facts, current_checkers
 from board.judge import Intent, decide, decide_castling
-from board.movegen import is_check, legal_moves
+from board.movegen import is_check, legal_moves, legal_moves_to
 from board.moves import CASTLE
 from board.pieces import COLOUR_NAMES, KIND_BY_LETTER, KIND_LETTERS, KING, PAWN
 from board.position import Position
@@ -82,18 +82,13 @@ def parse_move_text(position: Position, text: str) -> Intent:
 
 def matching_moves(position: Position, intent: Intent) -> list[int]:
     """The legal moves that do what the intent asks."""
-    squares = position.squares
     if intent.castle is not None:
         return [m for m in legal_moves(position) if m >> 15 == CASTLE and m >> 6 & 63 == intent.target]
-    kind, target, promotion = intent.kind, intent.target, intent.promotion
+    promotion = intent.promotion
     return [
         m
-        for m in legal_moves(position)
-        if m >> 6 & 63 == target
-        and squares[m & 63] & 7 == kind
-        and m >> 12 & 7 == promotion
-        and intent.admits(m & 63)
-        and m >> 15 != CASTLE
+        for m in legal_moves_to(position, intent.kind, intent.target)
+        if m >> 12 & 7 == promotion and intent.admits(m & 63)
     ]
 
 

@@ -1,0 +1,54 @@
+"""Shared helpers for the benchmarks: timing, medians, and a reproducible PGN file of real play."""
+
+from __future__ import annotations
+
+import random
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+
+def best_of(runs: int, work: Callable[[], object]) -> float:
+    """The median wall time of ``runs`` calls of ``work``, in seconds."""
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def alternate(runs: int, ours: Callable[[], object], theirs: Callable[[], object]) -> tuple[float, float]:
+    """Median wall times of two workloads run in turn (ours, theirs, ours, ...), fair on noisy machines."""
+    mine, other = [], []
+    for _ in range(runs):
+        start = time.perf_counter()
+        ours()
+        mine.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        theirs()
+        other.append(time.perf_counter() - start)
+    return statistics.median(mine), statistics.median(other)
+
+
+def random_games_pgn(games: int, seed: int = 7, max_plies: int = 200) -> Path:
+    """Write ``games`` seeded random legal games (python-chess as the oracle) to a temporary PGN."""
+    import chess
+    import chess.pgn
+
+    rng = random.Random(seed)
+    path = Path(tempfile.gettempdir()) / f"chess-actors-bench-{games}-{seed}-{max_plies}.pgn"
+    if path.exists():
+        return path
+    with path.open("w", encoding="utf-8") as out:
+        for number in range(games):
+            board = chess.Board()
+            while not board.is_game_over() and board.ply() < max_plies:
+                board.push(rng.choice(list(board.legal_moves)))
+            game = chess.pgn.Game.from_board(board)
+            game.headers["Event"] = f"bench {number + 1}"
+            game.headers["Result"] = board.result()
+            out.write(str(game) + "\n\n")
+    return path
