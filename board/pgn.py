@@ -46,17 +46,20 @@ _WHITESPACE: Final = " \t\r\n\f\v"
 _TOKEN_RE: Final = re.compile(
     r"[ \t\r\f\v]*(?:"
     r"(?P<result>(?:1-0|0-1|1/2-1/2|\*)(?=[\s{}();\[\]$]|\Z))"
-    r"|(?P<number>[1-9][0-9]*\.*)"
-    r"|(?P<word>[^\s{}();\[\]$.]+)"
-    r"|(?P<dots>\.+)"
+    # A move, with the move number before it if there is one: one match instead of two.
+    r"|(?:[1-9][0-9]*\.*[ \t]*)?"
+    r"(?P<word>(?!0-1(?:[\s{}();\[\]$]|\Z))[^\s{}();\[\]$.!?1-9][^\s{}();\[\]$.]*)"
+    r"|(?P<number>[1-9][0-9]*\.*|\.+|\$[0-9]+|[!?]+)"  # numbers, dots, NAGs, annotations
     r"|(?P<comment>\{[^}]*(?P<closed>\})?)"
     r"|(?P<open>\()"
     r"|(?P<close>\))"
-    r"|(?P<nag>\$[0-9]*)"
+    r"|(?P<nag>\$)"
     r"|(?P<rest>;.*)"
     r"|(?P<bad>\S))",
     re.ASCII,
 )
+_new_token: Final = tuple.__new__
+
 _TAG_RE: Final = re.compile(r'[ \t]*\[[ \t]*([A-Za-z0-9_]+)[ \t]*"((?:[^"\\]|\\.)*)"[ \t]*\]')
 _TAG_LINE_RE: Final = re.compile(_TAG_RE.pattern + r"[ \t\r\n]*\Z")
 # Some writers (python-chess among them) leave quotes inside a value unescaped; on a line that
@@ -111,7 +114,10 @@ def read_games(source: Iterable[str]) -> Iterator[PgnGame]:
     for item in lines:
         newline = item.find("\n")
         if 0 <= newline < len(item) - 1:
-            for part in item.split("\n"):
+            parts = item.split("\n")
+            if not parts[-1]:
+                parts.pop()  # the ending of the item's last line, not a line of its own
+            for part in parts:
                 yield from reader.feed(part)
             continue
         finished = reader.feed(item)
@@ -261,64 +267,65 @@ class _Reader:
         """
         line_number = self.line_number
         moves = self.moves
+        # Kept in a local because it is read for every move: mainline, no error yet.
+        recording = self.started and not self.depth and self.error is None
         for match in _TOKEN_RE.finditer(line, position):
-            kind = match.lastgroup
+            kind = match.lastgroup or "bad"  # never None: every alternative is a named group
             if kind == "word":
-                if not self.started:
+                if not recording:
+                    if self.started:
+                        # In a variation (skipped unchecked: annotators put null moves
+                        # there) or after the game's error: nothing more is recorded.
+                        continue
                     self._start(in_tags=False)
-                if self.depth or self.error is not None:
-                    # Variations are skipped unchecked: annotators write null moves in them.
-                    continue
+                    recording = True
                 text = match.group(kind).rstrip("!?")
-                if not text:
-                    continue
+                column = match.start(kind) + 1
                 try:
                     parse_san(text)
                 except MoveSyntaxError as error:
-                    self._fail(str(error), line_number, match.start(kind) + 1)
+                    self._fail(str(error), line_number, column)
+                    recording = False
                     continue
-                moves.append(MoveToken(text, line_number, match.start(kind) + 1))
-            elif kind == "number" or kind == "dots" or kind == "nag":
-                if not self.started:
-                    self._start(in_tags=False)
-                if kind == "nag" and match.end() - match.start(kind) == 1:
-                    self._fail(
-                        "'$' must be followed by a number", line_number, match.start(kind) + 1
-                    )
-            elif kind == "comment":
+                moves.append(_new_token(MoveToken, (text, line_number, column)))
+                continue
+            if kind == "comment":
                 if match.group("closed") is None:
                     self.in_comment = True
                     self.comment_at = (line_number, match.start(kind) + 1)
-            elif kind == "result":
-                if not self.started:
-                    self._start(in_tags=False)
+                continue
+            if kind == "rest":  # a ';' comment runs to the end of the line
+                continue
+            if not self.started:
+                self._start(in_tags=False)
+                recording = True
+            if kind == "number" or kind == "annotation":
+                continue
+            column = match.start(kind) + 1
+            if kind == "result":
                 if not self.depth:
                     self.result = match.group(kind)
                     return match.end()
             elif kind == "open":
-                if not self.started:
-                    self._start(in_tags=False)
                 self.depth += 1
                 if self.depth == 1:
-                    self.variation_at = (line_number, match.start(kind) + 1)
+                    self.variation_at = (line_number, column)
             elif kind == "close":
-                if not self.started:
-                    self._start(in_tags=False)
                 if self.depth:
                     self.depth -= 1
                 else:
-                    self._fail("')' closes no variation", line_number, match.start(kind) + 1)
-            elif kind == "bad":
-                if not self.started:
-                    self._start(in_tags=False)
+                    self._fail("')' closes no variation", line_number, column)
+            elif kind == "nag":
+                self._fail("'$' must be followed by a number", line_number, column)
+            else:
                 char = match.group(kind)
                 reason = (
                     "a tag pair '[' inside the moves (tags come before the moves)"
                     if char == "["
                     else f"{char!r} cannot appear in the moves"
                 )
-                self._fail(reason, line_number, match.start(kind) + 1)
-            # "rest" (a ';' comment) runs to the end of the line and needs nothing.
+                self._fail(reason, line_number, column)
+            recording = not self.depth and self.error is None
         return -1
 
 

@@ -115,13 +115,10 @@ def _parse_san_uncached(text: str) -> SanMove:
     promotion = _promotion_letter(match["promotion"])
     letter = match["piece"]
     piece: Piece = _PIECES[letter] if letter is not None else "P"
-    reason = (
-        _pawn_problem(from_file, from_rank, capture, to, promotion)
-        if piece == "P"
-        else "only a pawn promotes"
-        if promotion is not None
-        else None
-    )
+    if piece == "P":
+        reason = _pawn_problem(from_file, from_rank, capture, to, promotion)
+    else:
+        reason = None if promotion is None else "only a pawn promotes"
     if reason is not None:
         raise MoveSyntaxError(f"{_shown(text)}: {reason}")
     return SanMove(piece, from_file, from_rank, capture, to, promotion, None, check, text)

@@ -227,6 +227,18 @@ def test_any_iterable_of_lines_works_with_or_without_line_endings() -> None:
         assert [(game.tags, game.moves, game.result) for game in read_games(source)] == expected
 
 
+def test_items_holding_several_lines_keep_the_line_numbers_right() -> None:
+    chunks = ['[Event "a"]\n\n1. e4\n', "e5 2. Nf3\r\nNc6 *\n", "\n1. d4 *"]
+    first, second = read_games(chunks)
+    assert first.moves == (
+        MoveToken("e4", 3, 4),
+        MoveToken("e5", 4, 1),
+        MoveToken("Nf3", 4, 7),
+        MoveToken("Nc6", 5, 1),
+    )
+    assert (second.first_line, second.moves) == (7, (MoveToken("d4", 7, 4),))
+
+
 def test_reading_from_a_file(tmp_path: Path) -> None:
     path = tmp_path / "games.pgn"
     path.write_bytes(b'\xef\xbb\xbf[Event "a"]\r\n\r\n1. e4 e5 1-0\r\n')

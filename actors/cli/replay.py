@@ -9,6 +9,9 @@ from contextlib import ExitStack
 from typing import IO, Any
 
 from actors.cli.output import add_json_flag, emit
+from board.errors import InputError
+from board.pgn import PgnGame, read_games
+from board.replay import GameVerdict
 
 
 def register(subparsers: Any) -> None:
@@ -19,6 +22,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("pgn", nargs="*", metavar="PGN", help="PGN files; '-' reads stdin")
     parser.add_argument("--engine", choices=("actors", "direct"), default="actors",
                         help="judge through piece/board/referee actors (default) or directly")
+    parser.add_argument("--workers", type=int, default=1, metavar="N",
+                        help="judge games in N worker processes (output stays in input order)")
     add_json_flag(parser)
     parser.set_defaults(handler=run)
 
@@ -36,24 +41,35 @@ def _sources(paths: list[str], stack: ExitStack) -> Iterator[IO[str]]:
             yield stack.enter_context(open(path, encoding="utf-8", errors="replace"))  # noqa: SIM115
 
 
+def _games(sources: Iterator[IO[str]]) -> Iterator[PgnGame]:
+    for source in sources:
+        yield from read_games(source)
+
+
 def run(args: argparse.Namespace) -> int:
     """Replay each game; exit 1 if any game has an illegal move."""
-    from actors.replay import replay_stream
+    from actors.replay import judge_for
 
+    if args.workers < 1:
+        raise InputError(f"--workers {args.workers}: needs at least 1 worker")
     for path in args.pgn:
         if path != "-":
             with open(path, encoding="utf-8"):  # fail before any output if a file is unreadable
                 pass
     illegal = 0
-    number = 0
     with ExitStack() as stack:
-        for source in _sources(args.pgn, stack):
-            for verdict in replay_stream(source, args.engine):
-                number += 1
-                record = verdict.as_json()
-                record["game"] = number
-                illegal += verdict.error is not None
-                emit(args, record, _describe(record))
+        games = _games(_sources(args.pgn, stack))
+        if args.workers > 1:
+            from actors.bulk import replay_parallel
+
+            verdicts: Iterator[GameVerdict] = replay_parallel(games, args.engine, args.workers)
+        else:
+            verdicts = map(judge_for(args.engine), games)
+        for number, verdict in enumerate(verdicts, 1):
+            record = verdict.as_json()
+            record["game"] = number
+            illegal += verdict.error is not None
+            emit(args, record, _describe(record))
     return 1 if illegal else 0
 
 

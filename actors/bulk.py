@@ -1,0 +1,82 @@
+"""Bulk replay: many games judged in parallel processes (or Ray actors), verdicts in input order.
+
+The main process streams games out of the PGN reader in chunks; at most a fixed number of chunks
+are in flight at once, so memory stays bounded whatever the size of the file.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Protocol
+
+from board.pgn import PgnGame
+from board.replay import GameVerdict
+
+CHUNK_GAMES = 64
+"""Games sent to a worker at a time: large enough to amortise pickling, small enough to stream."""
+IN_FLIGHT_PER_WORKER = 3
+
+
+def judge_chunk(engine: str, games: list[PgnGame]) -> list[GameVerdict]:
+    """Judge a chunk of games with ``engine`` (runs inside a worker)."""
+    from actors.replay import judge_for
+
+    judge = judge_for(engine)
+    return [judge(game) for game in games]
+
+
+class ChunkRunner(Protocol):
+    """Something that judges chunks of games somewhere else and hands back futures."""
+
+    def submit(self, games: list[PgnGame]) -> Future[list[GameVerdict]]: ...
+
+
+def chunks(games: Iterable[PgnGame], size: int = CHUNK_GAMES) -> Iterator[list[PgnGame]]:
+    """Split a game stream into lists of at most ``size`` games."""
+    iterator = iter(games)
+    while chunk := list(itertools.islice(iterator, size)):
+        yield chunk
+
+
+def ordered(runner: ChunkRunner, games: Iterable[PgnGame], workers: int,
+            chunk_size: int = CHUNK_GAMES) -> Iterator[GameVerdict]:
+    """Judge games through ``runner`` with a bounded window of chunks, yielding in input order."""
+    window: deque[Future[list[GameVerdict]]] = deque()
+    limit = max(1, workers * IN_FLIGHT_PER_WORKER)
+    for chunk in chunks(games, chunk_size):
+        window.append(runner.submit(chunk))
+        if len(window) >= limit:
+            yield from window.popleft().result()
+    while window:
+        yield from window.popleft().result()
+
+
+class ProcessRunner:
+    """Judges chunks in a pool of worker processes."""
+
+    def __init__(self, engine: str, workers: int) -> None:
+        self.engine = engine
+        self.pool = ProcessPoolExecutor(max_workers=workers)
+
+    def submit(self, games: list[PgnGame]) -> Future[list[GameVerdict]]:
+        """Send one chunk to the pool."""
+        return self.pool.submit(judge_chunk, self.engine, games)
+
+    def close(self) -> None:
+        """Stop the worker processes."""
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+def replay_parallel(games: Iterable[PgnGame], engine: str, workers: int) -> Iterator[GameVerdict]:
+    """Judge games on ``workers`` processes; verdicts come back in input order."""
+    runner = ProcessRunner(engine, workers)
+    try:
+        yield from ordered(runner, games, workers)
+    finally:
+        runner.close()
+
+
+RunnerFactory = Callable[[str, int], ChunkRunner]
