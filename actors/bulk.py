@@ -10,8 +10,10 @@ import itertools
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Protocol
 
+from board.errors import ChessActorsError
 from board.pgn import PgnGame
 from board.replay import GameVerdict
 
@@ -71,12 +73,22 @@ class ProcessRunner:
 
 
 def replay_parallel(games: Iterable[PgnGame], engine: str, workers: int) -> Iterator[GameVerdict]:
-    """Judge games on ``workers`` processes; verdicts come back in input order."""
+    """Judge games on ``workers`` processes; verdicts come back in input order.
+
+    Raises:
+        WorkerFailed: a worker process died (the games judged so far have been yielded).
+    """
     runner = ProcessRunner(engine, workers)
     try:
         yield from ordered(runner, games, workers)
+    except BrokenProcessPool as error:
+        raise WorkerFailed(f"a worker process died ({error})") from None
     finally:
         runner.close()
+
+
+class WorkerFailed(ChessActorsError):
+    """A worker judging games in another process or on a cluster failed."""
 
 
 RunnerFactory = Callable[[str, int], ChunkRunner]

@@ -39,6 +39,9 @@ class IllegalMoveError(ChessActorsError, ValueError):
         self.move = move
         self.reason = reason
 
+    def __reduce__(self) -> tuple[type[IllegalMoveError], tuple[str, str]]:
+        return type(self), (self.move, self.reason)
+
 
 class AmbiguousMoveError(IllegalMoveError):
     """A SAN move that more than one piece could make."""
@@ -52,3 +55,6 @@ class PgnError(InputError):
         self.line = line
         self.column = column
         self.detail = message
+
+    def __reduce__(self) -> tuple[type[PgnError], tuple[str, int, int]]:
+        return type(self), (self.detail, self.line, self.column)

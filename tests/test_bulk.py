@@ -1,0 +1,68 @@
+"""Bulk replay: the same verdicts, in the same order, whatever the number of workers."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+DATA = Path(__file__).parent / "data"
+
+BROKEN = """
+[Event "illegal"]
+[White "X"]
+[Black "Y"]
+
+1. e4 e5 2. Nf3 Nf6 3. Nxe5 Nxe4 4. Qe2 Nf6 5. Nc6+ Qe7 6. Ng8 *
+
+[Event "malformed"]
+
+1. d4 d5 2. c4 {never closed
+
+[Event "fine"]
+
+1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 *
+"""
+
+
+def _replay(path: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "actors.cli", "replay", "--engine", "direct", "--json", str(path), *extra],
+        capture_output=True, text=True, check=False, timeout=300,
+    )
+
+
+@pytest.fixture(scope="module")
+def mixed_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    famous = (DATA / "famous.pgn").read_text(encoding="utf-8")
+    path = tmp_path_factory.mktemp("bulk") / "mixed.pgn"
+    # Enough games for several chunks per worker, with illegal and malformed games among them.
+    path.write_text("\n\n".join([famous, BROKEN] * 25), encoding="utf-8")
+    return path
+
+
+def test_two_workers_print_exactly_what_one_worker_prints(mixed_file: Path) -> None:
+    single, double = _replay(mixed_file), _replay(mixed_file, "--workers", "2")
+    assert single.returncode == double.returncode == 1  # some games are illegal
+    assert single.stdout == double.stdout
+    lines = single.stdout.splitlines()
+    assert len(lines) == 25 * 10
+    assert [line.count('"error": null') for line in lines[7:10]] == [0, 0, 1]
+
+
+def test_zero_workers_is_a_usage_error(mixed_file: Path) -> None:
+    result = _replay(mixed_file, "--workers", "0")
+    assert result.returncode == 2
+    assert result.stderr.strip().count("\n") == 0 and "--workers" in result.stderr
+
+
+def test_errors_survive_the_trip_between_processes() -> None:
+    import pickle
+
+    from board.errors import AmbiguousMoveError, IllegalMoveError, PgnError
+
+    for error in (PgnError("bad", 3, 4), IllegalMoveError("Nf7", "no"), AmbiguousMoveError("Rd1", "two")):
+        copy = pickle.loads(pickle.dumps(error))
+        assert type(copy) is type(error) and str(copy) == str(error)
