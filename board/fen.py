@@ -46,7 +46,7 @@ def parse_fen(text: str) -> Position:
     if len(fields) not in (4, 6):
         raise FenError(
             f"FEN {text!r} has {len(fields)} fields; expected 6 (placement, side, castling, "
-            "en passant, halfmove clock, fullmove number)"
+            "en passant, halfmove clock, fullmove number), or 4 without the clocks"
         )
     position = Position()
     _parse_placement(position, fields[0])
@@ -72,8 +72,11 @@ def _parse_placement(position: Position, placement: str) -> None:
     for row, rank_text in enumerate(ranks):
         rank = 7 - row
         file = 0
+        previous_digit = False
         for char in rank_text:
             if char.isdigit() and char not in "09":
+                if previous_digit:
+                    raise FenError(f"FEN placement: rank {rank + 1} ({rank_text!r}) has two counts in a row")
                 file += int(char)
             elif char.lower() in _LETTERS:
                 if file < 8:
@@ -82,6 +85,7 @@ def _parse_placement(position: Position, placement: str) -> None:
                 file += 1
             else:
                 raise FenError(f"FEN placement: rank {rank + 1} has {char!r}, not a piece or count")
+            previous_digit = char.isdigit()
         if file != 8:
             raise FenError(f"FEN placement: rank {rank + 1} ({rank_text!r}) covers {file} squares, not 8")
     for colour, name in ((WHITE, "white"), (BLACK, "black")):
@@ -107,9 +111,10 @@ def _parse_castling(position: Position, field: str) -> int:
     rights = 0
     known = {letter: (right, colour, rook) for letter, right, colour, rook in _RIGHTS}
     for letter in field:
-        if letter not in known or known[letter][0] & rights:
+        if letter not in known or known[letter][0] & rights or known[letter][0] < rights:
             raise FenError(
-                f"FEN castling field {field!r}: {letter!r} is not one of K, Q, k, q (each at most once) or -"
+                f"FEN castling field {field!r}: {letter!r} is out of place (expected a subset of KQkq, "
+                "in that order, or -)"
             )
         right, colour, rook_square = known[letter]
         king_home = 4 if colour == WHITE else 60
@@ -139,8 +144,8 @@ def _parse_en_passant(position: Position, field: str) -> int:
     ) & (BIT[square] | BIT[origin]):
         raise FenError(
             f"FEN en passant square {field}: no pawn just moved two squares past it "
-            f"(expected one on {SQUARE_NAMES[pawn_square]} and {field}, "
-            f"{SQUARE_NAMES[origin]} empty)"
+            f"(a {'black' if mover == WHITE else 'white'} pawn on {SQUARE_NAMES[pawn_square]}, "
+            f"with {field} and {SQUARE_NAMES[origin]} empty)"
         )
     return square
 
