@@ -111,10 +111,12 @@ def _parse_castling(position: Position, field: str) -> int:
     rights = 0
     known = {letter: (right, colour, rook) for letter, right, colour, rook in _RIGHTS}
     for letter in field:
-        if letter not in known or known[letter][0] & rights or known[letter][0] < rights:
+        if letter not in known:
+            raise FenError(f"FEN castling field {field!r}: {letter!r} is not one of K, Q, k, q (or - alone)")
+        if known[letter][0] <= rights:
             raise FenError(
-                f"FEN castling field {field!r}: {letter!r} is out of place (expected a subset of KQkq, "
-                "in that order, or -)"
+                f"FEN castling field {field!r}: {letter!r} is repeated or out of order "
+                "(expected a subset of KQkq in that order)"
             )
         right, colour, rook_square = known[letter]
         king_home = 4 if colour == WHITE else 60

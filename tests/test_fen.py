@@ -113,7 +113,7 @@ MALFORMED = [
     (
         "castling twice",
         "r3k2r/8/8/8/8/8/8/R3K2R w KK - 0 1",
-        "'K' is not one of K, Q, k, q (each at most once)",
+        "'K' is repeated or out of order",
     ),
     ("castling with a dash", "r3k2r/8/8/8/8/8/8/R3K2R w -K - 0 1", "'-' is not one of K, Q, k, q"),
     ("king moved", "r3k2r/8/8/8/8/8/8/R4K1R w K - 0 1", "castling right 'K' but the king is not on e1"),
@@ -177,5 +177,10 @@ def test_fen_errors_are_input_errors_and_value_errors() -> None:
 
 
 def test_two_adjacent_digits_in_a_rank_are_rejected() -> None:
-    with pytest.raises(FenError):
+    with pytest.raises(FenError, match="two counts in a row"):
         parse_fen("4k3/8/8/8/44/8/8/4K3 w - - 0 1")
+
+
+def test_castling_letters_out_of_order_are_rejected() -> None:
+    with pytest.raises(FenError, match="'k' is repeated or out of order"):
+        parse_fen("r3k2r/8/8/8/8/8/8/R3K2R w qkQK - 0 1")
