@@ -6,14 +6,15 @@ are in flight at once, so memory stays bounded whatever the size of the file.
 
 from __future__ import annotations
 
+import importlib
 import itertools
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Protocol
+from typing import Any, Protocol
 
-from board.errors import ChessActorsError
+from board.errors import ChessActorsError, InputError
 from board.pgn import PgnGame
 from board.replay import GameVerdict
 
@@ -91,4 +92,65 @@ class WorkerFailed(ChessActorsError):
     """A worker judging games in another process or on a cluster failed."""
 
 
-RunnerFactory = Callable[[str, int], ChunkRunner]
+
+class _RayReplayer:
+    """The body of one Ray actor: judges the chunks of games it is sent."""
+
+    def __init__(self, engine: str) -> None:
+        self.engine = engine
+
+    def judge(self, games: list[PgnGame]) -> list[GameVerdict]:
+        return judge_chunk(self.engine, games)
+
+
+class RayRunner:
+    """Judges chunks on Ray actors, round robin; ``address`` is 'local', 'auto' or a cluster address."""
+
+    def __init__(self, engine: str, workers: int, address: str) -> None:
+        try:
+            ray: Any = importlib.import_module("ray")  # optional extra: typed as Any
+        except ImportError:
+            raise MissingExtra(
+                "--ray needs Ray, which is not installed: pip install 'chess-actors[cluster]' "
+                "(or, in a checkout, pip install -e '.[cluster]')"
+            ) from None
+        self._ray = ray
+        self._started = not ray.is_initialized()
+        if self._started:
+            ray.init(address=None if address == "local" else address, include_dashboard=False,
+                     log_to_driver=False, configure_logging=False)
+        if workers < 2:
+            workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        self.workers = workers
+        remote = ray.remote(num_cpus=1)(_RayReplayer)
+        self._actors = [remote.remote(engine) for _ in range(workers)]
+        self._turn = itertools.cycle(self._actors)
+
+    def submit(self, games: list[PgnGame]) -> Future[list[GameVerdict]]:
+        """Send one chunk to the next Ray actor."""
+        future: Future[list[GameVerdict]] = next(self._turn).judge.remote(games).future()
+        return future
+
+    def close(self) -> None:
+        """Stop the Ray actors, and the local Ray if this runner started it."""
+        for actor in self._actors:
+            self._ray.kill(actor)
+        if self._started:
+            self._ray.shutdown()
+
+
+class MissingExtra(InputError):
+    """An optional dependency the command needs is not installed."""
+
+
+def replay_on_ray(games: Iterable[PgnGame], engine: str, workers: int, address: str) -> Iterator[GameVerdict]:
+    """Judge games on Ray actors ('local' starts a Ray on this machine); verdicts in input order."""
+    runner = RayRunner(engine, workers, address)
+    try:
+        yield from ordered(runner, games, runner.workers)
+    except Exception as error:
+        if isinstance(error, ChessActorsError):
+            raise
+        raise WorkerFailed(f"a Ray worker failed: {type(error).__name__}: {error}") from None
+    finally:
+        runner.close()

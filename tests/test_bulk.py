@@ -66,3 +66,22 @@ def test_errors_survive_the_trip_between_processes() -> None:
     for error in (PgnError("bad", 3, 4), IllegalMoveError("Nf7", "no"), AmbiguousMoveError("Rd1", "two")):
         copy = pickle.loads(pickle.dumps(error))
         assert type(copy) is type(error) and str(copy) == str(error)
+
+
+def test_a_local_ray_prints_exactly_what_one_worker_prints(mixed_file: Path) -> None:
+    single = _replay(mixed_file)
+    on_ray = _replay(mixed_file, "--ray", "local", "--workers", "2")
+    assert on_ray.returncode == single.returncode == 1, on_ray.stderr[-2000:]
+    assert on_ray.stdout == single.stdout
+
+
+def test_ray_missing_is_one_line_saying_how_to_install_it(mixed_file: Path) -> None:
+    code = (
+        "import sys; sys.modules['ray'] = None\n"
+        "from actors.cli import main\n"
+        f"sys.exit(main(['replay', '--engine', 'direct', '--ray', 'local', {str(mixed_file)!r}]))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "pip install" in result.stderr and "cluster" in result.stderr
+    assert "Traceback" not in result.stderr

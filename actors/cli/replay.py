@@ -24,6 +24,9 @@ def register(subparsers: Any) -> None:
                         help="judge through piece/board/referee actors (default) or directly")
     parser.add_argument("--workers", type=int, default=1, metavar="N",
                         help="judge games in N worker processes (output stays in input order)")
+    parser.add_argument("--ray", metavar="ADDRESS",
+                        help="judge games on a Ray cluster: 'auto', a cluster address, or 'local' "
+                             "to start Ray on this machine (needs the 'cluster' extra)")
     add_json_flag(parser)
     parser.set_defaults(handler=run)
 
@@ -59,10 +62,14 @@ def run(args: argparse.Namespace) -> int:
     illegal = 0
     with ExitStack() as stack:
         games = _games(_sources(args.pgn, stack))
-        if args.workers > 1:
+        if args.ray:
+            from actors.bulk import replay_on_ray
+
+            verdicts: Iterator[GameVerdict] = replay_on_ray(games, args.engine, args.workers, args.ray)
+        elif args.workers > 1:
             from actors.bulk import replay_parallel
 
-            verdicts: Iterator[GameVerdict] = replay_parallel(games, args.engine, args.workers)
+            verdicts = replay_parallel(games, args.engine, args.workers)
         else:
             verdicts = map(judge_for(args.engine), games)
         for number, verdict in enumerate(verdicts, 1):
