@@ -1,0 +1,257 @@
+"""The actor engine's front door: a game played by piece, board and referee actors, as a context manager.
+
+The facade is the client: it asks only the referee (and, for study, a piece directly); when an actor
+dies it asks the supervisor to heal and retries the proposal once, unless the journal shows it was made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from types import TracebackType
+from typing import Any
+
+from actors.actor_base import DEFAULT_TIMEOUT, ActorFailure, ActorUnavailable, ask, post, tell, wait_one
+from actors.messages import (
+    Accepted,
+    Crash,
+    CrashOnNext,
+    Description,
+    FenQuery,
+    LegalTargets,
+    LegalTargetsQuery,
+    MoveQuery,
+    No,
+    Propose,
+    Rejected,
+    Targets,
+    TargetsQuery,
+    Yes,
+)
+from actors.referee import JournalEntry
+from actors.supervisor import REFEREE, Supervisor
+from actors.tracing import TraceRecorder
+from board.errors import ChessActorsError, FenError
+from board.fen import STARTING_FEN
+from board.pgn import PgnGame
+from board.replay import GameVerdict, MoveError, start_fen, verdict
+from board.squares import SQUARE_NAMES, parse_standard_square
+
+CLIENT = "client"
+
+ReplayResult = tuple[int, str, str | None, tuple[int, str, str] | None]
+"""(plies played, FEN reached, outcome there, (ply, move, reason) of the first illegal move or None)."""
+
+
+class PieceHandle:
+    """A piece actor on a square, to talk to directly (the seed's ``Bishop ! {move, ...}``)."""
+
+    def __init__(self, game: ActorGame, name: str) -> None:
+        self.game = game
+        self.name = name
+
+    def move_query(self, start: str, end: str, colour: int | None = None) -> Yes | No:
+        """Ask the piece whether its move function allows start -> end (square names).
+
+        ``colour`` defaults to the piece's own (read from its name).
+        """
+        own = 0 if self.name.startswith("white") else 1
+        message = MoveQuery(
+            CLIENT, self.game.plies + 1, parse_standard_square(start), parse_standard_square(end),
+            own if colour is None else colour,
+        )
+        reply: Yes | No = self.game.ask(self.name, message)
+        return reply
+
+    def targets(self, square: str) -> Targets:
+        """Every geometric move of the piece from ``square``."""
+        reply: Targets = self.game.ask(self.name, TargetsQuery(CLIENT, self.game.plies + 1,
+                                                               parse_standard_square(square)))
+        return reply
+
+
+class ActorGame:
+    """A game judged by actors: one per piece, a board, a referee, under a supervisor.
+
+    Args:
+        fen: the starting position ('startpos' or a FEN).
+        timeout: every ask's timeout in seconds; a late or dead actor becomes an
+            :class:`~actors.actor_base.ActorFailure`, never a hang.
+        recorder: records one trace event per delivered message when given.
+        max_restarts, period: the supervisor's restart intensity limit.
+
+    Raises:
+        FenError: the FEN is malformed or impossible.
+    """
+
+    def __init__(
+        self,
+        fen: str = "startpos",
+        timeout: float = DEFAULT_TIMEOUT,
+        recorder: TraceRecorder | None = None,
+        max_restarts: int = 10,
+        period: float = 5.0,
+    ) -> None:
+        self.recorder = recorder
+        self.timeout = timeout
+        self.supervisor = Supervisor(fen, recorder, timeout, max_restarts, period)
+        self._started = False
+
+    # -- lifetime
+
+    def __enter__(self) -> ActorGame:
+        self.start()
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def start(self) -> None:
+        """Start every actor of the game."""
+        if self._started:
+            return
+        self._started = True
+        try:
+            self.supervisor.start()
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        """Stop every actor the game started and wait for each."""
+        self.supervisor.stop_all()
+
+    # -- playing
+
+    def propose(self, text: str) -> Accepted | Rejected:
+        """Propose a move in SAN or UCI for the side to move.
+
+        Returns Accepted (uci, san, check, outcome) or Rejected (text, reason, kind); a text that is
+        neither SAN nor UCI is Rejected with kind 'syntax' and the syntax error as reason.
+
+        Raises:
+            ActorFailure: an actor failed twice, or the restart intensity was exceeded.
+        """
+        return self._request(Propose(CLIENT, self.plies + 1, text=text))
+
+    def propose_squares(self, origin: str, target: str, promotion: int | None = None) -> Accepted | Rejected:
+        """Propose the move of the piece on ``origin`` to ``target`` (square names)."""
+        message = Propose(
+            CLIENT, self.plies + 1, origin=parse_standard_square(origin),
+            target=parse_standard_square(target), promotion=promotion or 0,
+        )
+        return self._request(message)
+
+    def _request(self, message: Propose) -> Accepted | Rejected:
+        supervisor = self.supervisor
+        if supervisor.failed is not None:
+            raise supervisor.failed
+        before = len(supervisor.heir)
+        try:
+            reply: Accepted | Rejected = self.ask(REFEREE, message)
+            return reply
+        except ActorFailure:
+            supervisor.heal()
+        if len(supervisor.heir) > before:
+            entry = supervisor.heir.entries()[before]
+            return Accepted(REFEREE, before + 1, entry.uci, entry.san, entry.check, entry.outcome)
+        try:
+            retried: Accepted | Rejected = self.ask(REFEREE, message)
+            return retried
+        except ActorFailure:
+            supervisor.heal()
+            raise
+
+    def ask(self, name: str, message: object) -> Any:
+        """Ask the actor ``name`` as the client and wait (up to the timeout) for its reply."""
+        envelope = post(self.recorder, CLIENT, name, message, None, self.plies + 1)
+        return wait_one(*ask(self.supervisor.ref(name), name, envelope), self.timeout)
+
+    # -- looking
+
+    @property
+    def plies(self) -> int:
+        """Legal plies played so far."""
+        return len(self.supervisor.heir)
+
+    @property
+    def journal(self) -> tuple[JournalEntry, ...]:
+        """Every accepted move, oldest first."""
+        return self.supervisor.heir.entries()
+
+    @property
+    def outcome(self) -> str | None:
+        """How the game stands after the last move (None before any move: see :meth:`status`)."""
+        entries = self.journal
+        return entries[-1].outcome if entries else self.supervisor.heir.start_outcome
+
+    def fen(self) -> str:
+        """The FEN of the current position (the board's placement, the referee's game state)."""
+        description: Description = self.ask(REFEREE, FenQuery(CLIENT, self.plies + 1))
+        return description.fen
+
+    def legal_targets(self, square: str) -> tuple[str, ...]:
+        """Where the piece on ``square`` may legally go now (none if it is not its side's turn)."""
+        reply: LegalTargets = self.ask(REFEREE, LegalTargetsQuery(CLIENT, self.plies + 1,
+                                                                 parse_standard_square(square)))
+        return tuple(SQUARE_NAMES[target] for target in reply.targets)
+
+    def piece(self, square: str) -> PieceHandle:
+        """A handle to the piece actor on ``square``.
+
+        Raises:
+            ActorUnavailable: there is no piece on that square.
+        """
+        index = parse_standard_square(square)
+        for entry in self.supervisor.roster().entries:
+            if entry.square == index:
+                return PieceHandle(self, entry.name)
+        raise ActorUnavailable(f"there is no piece on {square}")
+
+    # -- fault injection (for tests and demonstrations)
+
+    def crash(self, name: str) -> None:
+        """Make the actor ``name`` crash now."""
+        envelope = post(self.recorder, CLIENT, name, Crash(CLIENT, self.plies + 1), None, self.plies + 1)
+        tell(self.supervisor.ref(name), envelope)
+
+    def crash_on_next(self, name: str, kind: str) -> None:
+        """Make the actor ``name`` raise on the next message of class ``kind`` it receives."""
+        self.ask(name, CrashOnNext(CLIENT, self.plies + 1, kind))
+
+
+def replay_moves(
+    moves: Sequence[str], fen: str = STARTING_FEN, timeout: float = DEFAULT_TIMEOUT,
+    recorder: TraceRecorder | None = None,
+) -> ReplayResult:
+    """Play ``moves`` through the actors until the first illegal one.
+
+    Returns (plies, fen, outcome, error) where error is (1-based ply, move, reason) or None.
+    """
+    with ActorGame(fen, timeout, recorder) as game:
+        for number, move in enumerate(moves, start=1):
+            reply = game.propose(move)
+            if isinstance(reply, Rejected):
+                return game.plies, game.fen(), game.outcome, (number, move, reply.reason)
+        return game.plies, game.fen(), game.outcome, None
+
+
+def replay_with_actors(game: PgnGame) -> GameVerdict:
+    """Replay one PGN game through the actors (the ``--engine actors`` judge of actors.replay)."""
+    try:
+        actor_game = ActorGame(start_fen(game))
+    except FenError as error:
+        first = game.moves[0].text if game.moves else ""
+        return verdict(game, 0, game.tags.get("FEN", ""), None, MoveError(1, first, f"FEN tag: {error}"))
+    with actor_game:
+        for token in game.moves:
+            try:
+                reply = actor_game.propose(token.text)
+            except ChessActorsError as error:
+                failure = MoveError(actor_game.plies + 1, token.text, str(error), token.line, token.column)
+                return verdict(game, actor_game.plies, actor_game.fen(), actor_game.outcome, failure)
+            if isinstance(reply, Rejected):
+                error_at = MoveError(actor_game.plies + 1, token.text, reply.reason, token.line, token.column)
+                return verdict(game, actor_game.plies, actor_game.fen(), actor_game.outcome, error_at)
+        return verdict(game, actor_game.plies, actor_game.fen(), actor_game.outcome, None)

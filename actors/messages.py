@@ -1,0 +1,435 @@
+"""Every message the actors exchange, and every reply: the whole protocol at a glance.
+
+Squares are 0..63 (a1 = 0), piece codes ``colour * 8 + kind`` (board.pieces). Each message names its
+``sender`` and carries ``corr``, the ply (or proposal) it serves, so that traces can be stitched.
+
+client -> referee (asks)
+    Propose            -> Accepted | Rejected
+    FenQuery           -> Description
+    LegalTargetsQuery  -> LegalTargets
+    Begin              -> Ready             (the supervisor, after (re)starting the referee)
+referee -> piece (asks, several at once)
+    MoveQuery          -> Yes | No          (the piece's move function: traversed squares)
+    CastleQuery        -> Yes | No          (only a king or rook that has never moved says yes)
+    TargetsQuery       -> Targets           (every geometric move from a square)
+referee -> board (asks)
+    Survey             -> SurveyReport      (blockers, target, who might reach our king)
+    Assess             -> Assessment        (check candidates, en passant, a proof of mobility)
+    Apply              -> Applied           (the board moves pieces and tells them)
+    RosterQuery        -> Roster
+    Describe           -> Description       (the FEN, from the referee's game state)
+board -> piece (tells)
+    Moved, Captured; the supervisor tells Resync after healing
+anyone -> any actor
+    Crash (raise now), CrashOnNext (raise on the next message of a kind) -> Armed
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from board.judge import Sighting
+from board.squares import SQUARE_NAMES
+
+PathEntry = tuple[int, tuple[int, ...], str]
+"""One geometric move from a square: (target, traversed squares nearest first, target rule)."""
+
+
+# --- values carried inside messages ---------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Probe:
+    """A move the board is asked about: the piece on ``origin`` going to ``target``."""
+
+    origin: int
+    target: int
+    traversed: tuple[int, ...] = ()
+    en_passant: bool = False
+    target_rule: str = "any"
+
+
+@dataclass(frozen=True, slots=True)
+class ProbeReport:
+    """What the board sees for a probe.
+
+    ``blocker``: the first occupied traversed square; ``target_code``: what stands on the target;
+    ``candidates``: the enemy pieces that might reach the mover's king once the move is made
+    (surveyed only when the path is clear and the target is not the mover's own piece).
+    """
+
+    blocker: Sighting | None
+    target_code: int
+    candidates: tuple[Sighting, ...]
+    king_square: int
+
+
+@dataclass(frozen=True, slots=True)
+class CastleSurvey:
+    """Castling's questions: the squares between king and rook, the squares the king crosses."""
+
+    king_square: int
+    between: tuple[int, ...]
+    crossed: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CastleReport:
+    """Castling's facts from the board: a blocker, who might reach the king and each crossed square."""
+
+    blocker: Sighting | None
+    king_candidates: tuple[Sighting, ...]
+    crossed_candidates: tuple[tuple[int, tuple[Sighting, ...]], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RosterEntry:
+    """One piece on the board: where it stands, what it is, its actor's name, whether it has moved."""
+
+    square: int
+    code: int
+    name: str
+    has_moved: bool
+
+
+# --- client -> referee ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Propose:
+    """Play a move: SAN or UCI ``text``, or ``origin``/``target`` squares (then ``promotion``)."""
+
+    sender: str
+    corr: int
+    text: str = ""
+    origin: int = -1
+    target: int = -1
+    promotion: int = 0
+    colour: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Accepted:
+    """The move was legal and is made."""
+
+    sender: str
+    corr: int
+    uci: str
+    san: str
+    check: bool
+    outcome: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Rejected:
+    """The move was refused. ``kind`` is 'illegal', 'ambiguous', 'syntax' or 'over'."""
+
+    sender: str
+    corr: int
+    text: str
+    reason: str
+    kind: str = "illegal"
+
+
+@dataclass(frozen=True, slots=True)
+class FenQuery:
+    """Ask for the FEN of the current position."""
+
+    sender: str
+    corr: int
+
+
+@dataclass(frozen=True, slots=True)
+class LegalTargetsQuery:
+    """Ask where the piece on ``square`` may legally go now."""
+
+    sender: str
+    corr: int
+    square: int
+
+
+@dataclass(frozen=True, slots=True)
+class LegalTargets:
+    """The squares the piece may legally move to (castling: the king's target), ascending."""
+
+    sender: str
+    corr: int
+    square: int
+    targets: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Begin:
+    """(Re)build the referee's state: the heir's journal, the board's roster, the pieces' targets."""
+
+    sender: str
+    corr: int
+
+
+@dataclass(frozen=True, slots=True)
+class Ready:
+    """The referee is ready for the next proposal."""
+
+    sender: str
+    corr: int
+    plies: int
+
+
+# --- referee -> piece -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MoveQuery:
+    """Can a piece of ``colour`` go start -> end by its geometry? (The seed's move message.)"""
+
+    sender: str
+    corr: int
+    start: int
+    end: int
+    colour: int
+
+
+@dataclass(frozen=True, slots=True)
+class Yes:
+    """The move function says yes: the traversed squares (nearest first) and the target rule.
+
+    ``onward`` is every geometric move from ``end``, so a referee that accepts the move already
+    knows the piece's targets there. For castling, ``traversed`` is what the piece crosses.
+    """
+
+    sender: str
+    corr: int
+    kind: int
+    start: int
+    end: int
+    traversed: tuple[int, ...]
+    target_rule: str = "any"
+    onward: tuple[PathEntry, ...] = ()
+
+    @property
+    def traversed_names(self) -> tuple[str, ...]:
+        """The traversed squares by name ('d2', ...)."""
+        return tuple(SQUARE_NAMES[square] for square in self.traversed)
+
+
+@dataclass(frozen=True, slots=True)
+class No:
+    """The piece cannot make that move; ``reason`` says why."""
+
+    sender: str
+    corr: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class CastleQuery:
+    """Castle to ``side`` ('K' or 'Q'): asked of the king and of that rook."""
+
+    sender: str
+    corr: int
+    side: str
+    square: int
+
+
+@dataclass(frozen=True, slots=True)
+class TargetsQuery:
+    """Every geometric move of the piece from ``square`` (where the referee's roster has it)."""
+
+    sender: str
+    corr: int
+    square: int
+
+
+@dataclass(frozen=True, slots=True)
+class Targets:
+    """The piece's geometric moves from ``square``: its own answer, memoised by the referee."""
+
+    sender: str
+    corr: int
+    square: int
+    paths: tuple[PathEntry, ...]
+
+
+# --- referee -> board -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Survey:
+    """Report blockers, targets and king-reach candidates for each probe (or castling's squares)."""
+
+    sender: str
+    corr: int
+    colour: int
+    probes: tuple[Probe, ...] = ()
+    castle: CastleSurvey | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SurveyReport:
+    """One report per probe, in order, and the castling report when asked."""
+
+    sender: str
+    corr: int
+    reports: tuple[ProbeReport, ...]
+    castle: CastleReport | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Assess:
+    """How does ``colour`` (to move) stand: who might check its king, can it capture en passant,
+    and is one of its moves (from the referee's memoised targets, per square) plainly open?"""
+
+    sender: str
+    corr: int
+    colour: int
+    pieces: tuple[tuple[int, tuple[PathEntry, ...]], ...]
+    en_passant: tuple[Probe, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Assessment:
+    """The board's answer to Assess.
+
+    ``open_probe``: the first probe with a clear path, an admissible target and no candidate
+    attacker (a legal move, by board.judge's reading); ``unclear``: clear probes that have
+    candidates (the pieces must confirm); ``en_passant``: a report per en passant probe.
+    """
+
+    sender: str
+    corr: int
+    king_square: int
+    check_candidates: tuple[Sighting, ...]
+    en_passant: tuple[ProbeReport, ...]
+    open_probe: Probe | None
+    unclear: tuple[tuple[Probe, ProbeReport], ...]
+    placement: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Apply:
+    """Make an accepted move, then assess the position for the side to move next.
+
+    ``rook`` is castling's rook (from, to); ``victim`` the en passant capture's square (-1: none);
+    ``ply`` the 1-based ply (it names a promoted piece).
+    """
+
+    sender: str
+    corr: int
+    origin: int
+    target: int
+    promotion: int
+    rook: tuple[int, int] | None
+    victim: int
+    ply: int
+    assess: Assess
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """The move is on the board: the squares that changed (square, code, name) and the assessment."""
+
+    sender: str
+    corr: int
+    changes: tuple[tuple[int, int, str], ...]
+    captured: str | None
+    assessment: Assessment
+
+
+@dataclass(frozen=True, slots=True)
+class RosterQuery:
+    """Ask the board for every piece with its actor name."""
+
+    sender: str
+    corr: int
+
+
+@dataclass(frozen=True, slots=True)
+class Roster:
+    """Every piece on the board, how many moves the board has applied, and the placement."""
+
+    sender: str
+    corr: int
+    entries: tuple[RosterEntry, ...]
+    plies: int
+    placement: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Describe:
+    """Write the FEN: the board's placement with the referee's game state."""
+
+    sender: str
+    corr: int
+    turn: int
+    castling: int
+    en_passant: int
+    halfmove: int
+    fullmove: int
+
+
+@dataclass(frozen=True, slots=True)
+class Description:
+    """A FEN."""
+
+    sender: str
+    corr: int
+    fen: str
+
+
+# --- board -> piece (tells) -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """You now stand on ``to`` (you have moved)."""
+
+    sender: str
+    corr: int
+    to: int
+
+
+@dataclass(frozen=True, slots=True)
+class Captured:
+    """You were captured: stop."""
+
+    sender: str
+    corr: int
+
+
+@dataclass(frozen=True, slots=True)
+class Resync:
+    """After healing: you stand on ``square`` and have (not) moved, as the board says."""
+
+    sender: str
+    corr: int
+    square: int
+    has_moved: bool
+
+
+# --- fault injection ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Crash:
+    """Raise now (the actor dies; its supervisor may restart it)."""
+
+    sender: str
+    corr: int
+
+
+@dataclass(frozen=True, slots=True)
+class CrashOnNext:
+    """Raise when the next message of class ``kind`` arrives."""
+
+    sender: str
+    corr: int
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class Armed:
+    """The fault is armed."""
+
+    sender: str
+    corr: int
+    kind: str

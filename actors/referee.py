@@ -1,0 +1,607 @@
+"""The referee actor: judges each proposed move by asking the pieces and the board, never a position.
+
+Legality emerges from the conversation: pieces say which squares a move traverses, the board says what
+stands there and who might reach a king, those pieces confirm; board.judge decides over the facts.
+
+How you talk to me (only the client and the supervisor ask me; I ask pieces and the board):
+    Propose(text | origin, target, promotion) -> Accepted(uci, san, check, outcome) | Rejected(text, reason)
+    FenQuery()                 -> Description(fen)
+    LegalTargetsQuery(square)  -> LegalTargets(square, targets)
+    Begin()                    -> Ready(plies)       (rebuild from the heir's journal and the board)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import pykka
+
+from actors.actor_base import DEFAULT_TIMEOUT, TracedActor, ask, wait_all
+from actors.messages import (
+    Accepted,
+    Applied,
+    Apply,
+    Assess,
+    Assessment,
+    Begin,
+    CastleQuery,
+    CastleSurvey,
+    Describe,
+    Description,
+    FenQuery,
+    LegalTargets,
+    LegalTargetsQuery,
+    MoveQuery,
+    PathEntry,
+    Probe,
+    ProbeReport,
+    Propose,
+    Ready,
+    Rejected,
+    Roster,
+    RosterQuery,
+    Survey,
+    SurveyReport,
+    Targets,
+    TargetsQuery,
+    Yes,
+)
+from actors.occupancy import JournalMove
+from actors.tracing import TraceRecorder
+from board.bitboards import BETWEEN_SQUARES
+from board.errors import IllegalMoveError, MoveSyntaxError
+from board.judge import CandidateFacts, CastlingFacts, Intent, Sighting, decide, decide_castling
+from board.notation import format_san, intent_from_san, intent_from_squares
+from board.outcome import GAME_OVER, decide_outcome
+from board.pieces import (
+    BISHOP,
+    COLOUR_NAMES,
+    KIND_BY_LETTER,
+    KIND_LETTERS,
+    KING,
+    KNIGHT,
+    PAWN,
+    QUEEN,
+    ROOK,
+    WHITE,
+)
+from board.position import KEEP_RIGHTS
+from board.san_syntax import parse_san, parse_uci
+from board.squares import SQUARE_NAMES
+
+CASTLE_ROOK = {6: (7, 5), 2: (0, 3), 62: (63, 61), 58: (56, 59)}
+"""For each castling king target: the rook's from and to squares."""
+_KING_HOMES = (4, 60)
+# Mobility is proved soonest by pieces with few, short moves; the king's moves cost most.
+_MOBILITY_ORDER = (KNIGHT, BISHOP, ROOK, QUEEN, PAWN, KING)
+
+PositionKey = tuple[bytes, int, int, int]
+"""What makes positions the same for repetition: placement, turn, castling, legal en passant."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """The game state beside the placement, as the referee keeps it."""
+
+    turn: int
+    castling: int
+    en_passant: int
+    halfmove: int
+    fullmove: int
+    legal_en_passant: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class JournalEntry:
+    """One accepted move: what was said about it, what the board did, and the state it left."""
+
+    uci: str
+    san: str
+    check: bool
+    outcome: str | None
+    move: JournalMove
+    key: PositionKey
+    state: GameState
+
+
+class Heir(Protocol):
+    """The referee's state kept outside it (in the supervisor), so that a restart can replay it."""
+
+    start_state: GameState
+    initial_key: PositionKey | None
+    start_outcome: str | None
+
+    def entries(self) -> tuple[JournalEntry, ...]:
+        """The journal of accepted moves, oldest first."""
+
+    def append(self, entry: JournalEntry) -> None:
+        """Record an accepted move."""
+
+
+class RefereeRegistry(Protocol):
+    """What the referee needs from its supervisor."""
+
+    heir: Heir
+
+    def ref(self, name: str) -> pykka.ActorRef[Any] | None:
+        """The running actor called ``name``."""
+
+    def retire(self, name: str) -> None:
+        """Stop supervising a captured piece (it is not to be restarted)."""
+
+
+@dataclass(slots=True)
+class _Verdict:
+    """What judging a move found: the legal origin, or the reason and kind of refusal."""
+
+    origin: int = -1
+    reason: str | None = None
+    kind: str = "illegal"
+    facts: list[CandidateFacts] = dataclasses.field(default_factory=list)
+    onward: dict[int, tuple[PathEntry, ...]] = dataclasses.field(default_factory=dict)
+
+
+class RefereeActor(TracedActor):
+    """The referee of one game: a roster learnt from the board, the game state, memoised targets."""
+
+    def __init__(
+        self,
+        registry: RefereeRegistry,
+        recorder: TraceRecorder | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        name: str = "referee",
+        board: str = "board",
+    ) -> None:
+        super().__init__(name, recorder, timeout)
+        self.registry = registry
+        self.board = board
+        self.codes: list[int] = [0] * 64
+        self.names: list[str] = [""] * 64
+        self.by_code: list[set[int]] = [set() for _ in range(16)]
+        self.memo: dict[int, tuple[PathEntry, ...]] = {}
+        self.state = registry.heir.start_state
+        self.seen: Counter[PositionKey] = Counter()
+        self.checkers: tuple[Sighting, ...] = ()
+        self.has_move = True
+        self.over: str | None = None
+        self.ply = 0
+
+    def handle(self, message: object) -> object:
+        """What I do on each message."""
+        match message:
+            case Propose():
+                return self._propose(message)
+            case FenQuery():
+                state = self.state
+                describe = Describe(
+                    self.name, message.corr, state.turn, state.castling, state.legal_en_passant,
+                    state.halfmove, state.fullmove,
+                )
+                description: Description = self._ask_board(describe)
+                return description
+            case LegalTargetsQuery(square=square):
+                return LegalTargets(self.name, message.corr, square, self._legal_targets(square))
+            case Begin():
+                self._begin()
+                return Ready(self.name, message.corr, self.ply)
+            case _:
+                raise TypeError(f"{self.name} cannot handle {type(message).__name__}")
+
+    # -- asking others
+
+    def _ask_many(self, questions: Sequence[tuple[str, object]]) -> list[Any]:
+        """Ask several actors at once and wait for every reply (one round)."""
+        registry = self.registry
+        futures = [ask(registry.ref(name), name, self.envelope(name, message)) for name, message in questions]
+        return wait_all(futures, self.timeout)
+
+    def _ask_board(self, message: object) -> Any:
+        return self._ask_many([(self.board, message)])[0]
+
+    def _confirm(self, pairs: Iterable[tuple[Sighting, int]]) -> set[tuple[int, int]]:
+        """Ask each candidate piece whether it can move to the king square: the confirmed pairs."""
+        wanted = list(dict.fromkeys((sighting[0], king) for sighting, king in pairs))
+        if not wanted:
+            return set()
+        questions = [
+            (self.names[square], MoveQuery(self.name, self.ply, square, king, self.codes[square] >> 3))
+            for square, king in wanted
+        ]
+        replies = self._ask_many(questions)
+        return {pair for pair, reply in zip(wanted, replies, strict=True) if isinstance(reply, Yes)}
+
+    # -- (re)building
+
+    def _begin(self) -> None:
+        heir = self.registry.heir
+        entries = heir.entries()
+        roster: Roster = self._ask_board(RosterQuery(self.name, len(entries)))
+        self.codes, self.names = [0] * 64, [""] * 64
+        self.by_code = [set() for _ in range(16)]
+        for entry in roster.entries:
+            self.codes[entry.square], self.names[entry.square] = entry.code, entry.name
+            self.by_code[entry.code].add(entry.square)
+        self.ply = len(entries)
+        self.state = entries[-1].state if entries else heir.start_state
+        last_outcome = entries[-1].outcome if entries else None
+        self.over = last_outcome if last_outcome in GAME_OVER else None
+        self.memo = {}
+        self._fetch_targets([square for square, code in enumerate(self.codes) if code])
+        colour = self.state.turn
+        assessment: Assessment = self._ask_board(
+            Assess(
+                self.name, self.ply, colour, self._mobility_pieces(colour), self._en_passant_probes(colour)
+            )
+        )
+        self._absorb(assessment, colour)
+        if heir.initial_key is None:
+            heir.initial_key = self._key(roster.placement)
+        self.seen = Counter([heir.initial_key, *(entry.key for entry in entries)])
+        if not entries:
+            pieces = [(square, code) for square, code in enumerate(self.codes) if code]
+            heir.start_outcome = decide_outcome(
+                self.has_move, bool(self.checkers), pieces, self.state.halfmove, self.seen[heir.initial_key]
+            )
+
+    def _fetch_targets(self, squares: Sequence[int]) -> None:
+        questions = [(self.names[s], TargetsQuery(self.name, self.ply, s)) for s in squares]
+        for reply in self._ask_many(questions):
+            assert isinstance(reply, Targets)
+            self.memo[reply.square] = reply.paths
+
+    def _key(self, placement: bytes) -> PositionKey:
+        state = self.state
+        return (placement, state.turn, state.castling, state.legal_en_passant)
+
+    # -- judging a proposal
+
+    def _propose(self, message: Propose) -> Accepted | Rejected:
+        corr = self.ply + 1
+        text = message.text or self._squares_text(message)
+        if self.over is not None:
+            return Rejected(self.name, corr, text, f"the game is over ({self.over})", "over")
+        try:
+            intent = self._intent(message)
+        except MoveSyntaxError as error:
+            return Rejected(self.name, corr, text, str(error), "syntax")
+        except IllegalMoveError as error:
+            return Rejected(self.name, corr, text, error.reason, "illegal")
+        if message.colour is not None and message.colour != self.state.turn:
+            return Rejected(self.name, corr, text, f"it is {COLOUR_NAMES[self.state.turn]}'s turn to move")
+        verdict = self._judge_castling(intent) if intent.castle is not None else self._judge(intent)
+        if verdict.reason is not None:
+            if not self.has_move:
+                self.over = "checkmate" if self.checkers else "stalemate"
+                return Rejected(self.name, corr, text, f"the game is over ({self.over})", "over")
+            return Rejected(self.name, corr, text, verdict.reason, verdict.kind)
+        return self._apply(intent, verdict)
+
+    @staticmethod
+    def _squares_text(message: Propose) -> str:
+        if message.origin < 0 or message.target < 0:
+            return ""
+        suffix = KIND_LETTERS[message.promotion].lower() if message.promotion else ""
+        return f"{SQUARE_NAMES[message.origin]}{SQUARE_NAMES[message.target]}{suffix}"
+
+    def _intent(self, message: Propose) -> Intent:
+        turn = self.state.turn
+        if not message.text:
+            if not (0 <= message.origin < 64 and 0 <= message.target < 64):
+                raise MoveSyntaxError("a move needs a text or two squares")
+            origin, target = message.origin, message.target
+            return intent_from_squares(turn, self.codes[origin], origin, target, message.promotion)
+        try:
+            return intent_from_san(parse_san(message.text), turn)
+        except MoveSyntaxError as san_error:
+            try:
+                uci = parse_uci(message.text)
+            except MoveSyntaxError:
+                raise san_error from None
+            promotion = KIND_BY_LETTER[uci.promotion] if uci.promotion else 0
+            origin = uci.from_square
+            code = self.codes[origin]
+            return intent_from_squares(turn, code, origin, uci.to_square, promotion, message.text)
+
+    def _king_square(self, colour: int) -> int:
+        return next(iter(self.by_code[colour * 8 + KING]))
+
+    def _judge(self, intent: Intent) -> _Verdict:
+        """Gather the facts about every candidate piece by messages, then board.judge decides."""
+        colour, kind, target = intent.colour, intent.kind, intent.target
+        code = colour * 8 + kind
+        origins = sorted(self.by_code[code])
+        if kind == PAWN:
+            origins = [origin for origin in origins if intent.admits(origin)]
+        facts, onward = self._candidate_facts(colour, code, origins, target)
+        king = self._king_square(colour)
+        found = decide(dataclasses.replace(intent, capture=False), facts, king, self.checkers).origins
+        if len(found) == 1:
+            return _Verdict(found[0], None, "illegal", facts, onward)
+        reason = decide(intent, facts, king, self.checkers).reason
+        if len(found) > 1 and reason is not None:
+            return _Verdict(-1, reason, "ambiguous", facts)
+        return _Verdict(-1, reason or "not a legal move here", "illegal", facts)
+
+    def _candidate_facts(
+        self, colour: int, code: int, origins: Sequence[int], target: int
+    ) -> tuple[list[CandidateFacts], dict[int, tuple[PathEntry, ...]]]:
+        if not origins:
+            return [], {}
+        corr = self.ply + 1
+        replies = self._ask_many(
+            [(self.names[origin], MoveQuery(self.name, corr, origin, target, colour)) for origin in origins]
+        )
+        probes: list[Probe] = []
+        yeses: list[Yes] = []
+        for reply in replies:
+            if isinstance(reply, Yes):
+                en_passant = self._is_en_passant(code, target, reply.target_rule)
+                probes.append(Probe(reply.start, target, reply.traversed, en_passant, reply.target_rule))
+                yeses.append(reply)
+        reports: tuple[ProbeReport, ...] = ()
+        if probes:
+            survey: SurveyReport = self._ask_board(Survey(self.name, corr, colour, tuple(probes)))
+            reports = survey.reports
+        confirmed = self._confirm(
+            (candidate, report.king_square) for report in reports for candidate in report.candidates
+        )
+        by_origin = {
+            probe.origin: (probe, report, yes)
+            for probe, report, yes in zip(probes, reports, yeses, strict=True)
+        }
+        facts: list[CandidateFacts] = []
+        onward: dict[int, tuple[PathEntry, ...]] = {}
+        for origin in origins:
+            found = by_origin.get(origin)
+            if found is None:
+                facts.append(CandidateFacts(origin, code, None))
+                continue
+            probe, report, yes = found
+            onward[origin] = yes.onward
+            exposers = tuple(c for c in report.candidates if (c[0], report.king_square) in confirmed)
+            facts.append(
+                CandidateFacts(
+                    origin, code, probe.traversed, probe.target_rule, report.blocker, report.target_code,
+                    probe.en_passant, exposers,
+                )
+            )
+        return facts, onward
+
+    def _judge_castling(self, intent: Intent) -> _Verdict:
+        colour, side = intent.colour, intent.castle
+        assert side is not None
+        king = _KING_HOMES[colour]
+        rook = king + 3 if side == "K" else king - 4
+        codes, corr = self.codes, self.ply + 1
+        has_right = codes[king] == colour * 8 + KING and codes[rook] == colour * 8 + ROOK
+        replies: list[Any] = []
+        if has_right:
+            replies = self._ask_many(
+                [
+                    (self.names[king], CastleQuery(self.name, corr, side, king)),
+                    (self.names[rook], CastleQuery(self.name, corr, side, rook)),
+                ]
+            )
+            has_right = all(isinstance(reply, Yes) for reply in replies)
+        if not has_right:
+            return _Verdict(-1, decide_castling(intent, CastlingFacts(king, False, None, (), ())))
+        king_yes, rook_yes = replies
+        crossed = king_yes.traversed
+        survey = CastleSurvey(king, BETWEEN_SQUARES[king][rook], crossed)
+        report = self._ask_board(Survey(self.name, corr, colour, (), survey)).castle
+        pairs = [(c, king) for c in report.king_candidates]
+        pairs += [(c, square) for square, found in report.crossed_candidates for c in found]
+        confirmed = self._confirm(pairs)
+        checkers = tuple(c for c in report.king_candidates if (c[0], king) in confirmed)
+        attacked = []
+        for square, found in report.crossed_candidates:
+            hits = [c for c in found if (c[0], square) in confirmed]
+            if hits:
+                attacked.append((square, hits[0]))
+        facts = CastlingFacts(king, True, report.blocker, checkers, tuple(attacked))
+        reason = decide_castling(intent, facts)
+        onward = {king: king_yes.onward, rook: rook_yes.onward}
+        return _Verdict(king if reason is None else -1, reason, "illegal", [], onward)
+
+    # -- making the move
+
+    def _apply(self, intent: Intent, verdict: _Verdict) -> Accepted:
+        colour, target, origin = intent.colour, intent.target, verdict.origin
+        codes, state = self.codes, self.state
+        code = codes[origin]
+        kind = code & 7
+        castle = intent.castle is not None
+        rook = CASTLE_ROOK[target] if castle else None
+        en_passant = any(f.origin == origin and f.en_passant for f in verdict.facts)
+        victim = (target - 8 if colour == WHITE else target + 8) if en_passant else -1
+        captured_code = codes[victim] if en_passant else codes[target]
+        promotion = intent.promotion if kind == PAWN else 0
+        ply = self.ply + 1
+        double_push = kind == PAWN and abs(target - origin) == 16
+        new_state = GameState(
+            colour ^ 1,
+            state.castling & KEEP_RIGHTS[origin] & KEEP_RIGHTS[target],
+            (origin + target) >> 1 if double_push else -1,
+            0 if captured_code or kind == PAWN else state.halfmove + 1,
+            state.fullmove + (1 if colour != WHITE else 0),
+        )
+        memo = self.memo
+        memo.pop(origin, None)
+        memo.pop(victim, None)
+        if promotion:
+            memo.pop(target, None)
+        else:
+            memo[target] = verdict.onward[origin]
+        if rook is not None:
+            memo.pop(rook[0], None)
+            memo[rook[1]] = verdict.onward[rook[0]]
+        move = JournalMove(origin, target, promotion, rook, victim, ply)
+        rivals: tuple[int, ...] = ()
+        if kind != PAWN and not castle:
+            anyone = dataclasses.replace(
+                intent, from_file=None, from_rank=None, from_square=None, capture=False
+            )
+            rivals = decide(anyone, verdict.facts, self._king_square(colour), ()).origins
+        # What the opponent may answer with, from its pieces' memoised targets on the new board.
+        self._move_roster(origin, target, code, rook, victim, promotion)
+        self.state = new_state
+        opponent = colour ^ 1
+        assess = Assess(
+            self.name, ply, opponent, self._mobility_pieces(opponent),
+            self._en_passant_probes(opponent),
+        )
+        applied: Applied = self._ask_board(
+            Apply(self.name, ply, origin, target, promotion, rook, victim, ply, assess)
+        )
+        for square, new_code, name in applied.changes:
+            self.codes[square], self.names[square] = new_code, name
+        if applied.captured is not None:
+            self.registry.retire(applied.captured)
+        self.ply = ply
+        self._absorb(applied.assessment, opponent)
+        key = self._key(applied.assessment.placement)
+        self.seen[key] += 1
+        in_check = bool(self.checkers)
+        pieces = [(square, piece) for square, piece in enumerate(self.codes) if piece]
+        outcome = decide_outcome(self.has_move, in_check, pieces, new_state.halfmove, self.seen[key])
+        capture = bool(captured_code) or (kind == PAWN and origin & 7 != target & 7)
+        mate = outcome == "checkmate"
+        san = format_san(code, origin, target, capture, promotion, castle, rivals, in_check, mate)
+        suffix = KIND_LETTERS[promotion].lower() if promotion else ""
+        uci = f"{SQUARE_NAMES[origin]}{SQUARE_NAMES[target]}{suffix}"
+        self.registry.heir.append(JournalEntry(uci, san, in_check, outcome, move, key, self.state))
+        if outcome in GAME_OVER:
+            self.over = outcome
+        return Accepted(self.name, ply, uci, san, in_check, outcome)
+
+    def _move_roster(
+        self, origin: int, target: int, code: int, rook: tuple[int, int] | None, victim: int, promotion: int
+    ) -> None:
+        """Keep the per-code squares in step with the move (codes and names come from the board)."""
+        by_code, codes = self.by_code, self.codes
+        by_code[code].discard(origin)
+        for square in (target, victim):
+            if square >= 0 and codes[square]:
+                by_code[codes[square]].discard(square)
+        by_code[(code & 8) | promotion if promotion else code].add(target)
+        if rook is not None:
+            rook_code = codes[rook[0]]
+            by_code[rook_code].discard(rook[0])
+            by_code[rook_code].add(rook[1])
+
+    def _mobility_pieces(self, colour: int) -> tuple[tuple[int, tuple[PathEntry, ...]], ...]:
+        memo = self.memo
+        base = colour * 8
+        return tuple(
+            (square, memo[square])
+            for kind in _MOBILITY_ORDER
+            for square in self.by_code[base + kind]
+            if square in memo
+        )
+
+    def _en_passant_probes(self, colour: int) -> tuple[Probe, ...]:
+        square = self.state.en_passant
+        if square < 0:
+            return ()
+        return tuple(
+            Probe(pawn, square, (), True, "enemy")
+            for pawn in sorted(self.by_code[colour * 8 + PAWN])
+            if any(entry[0] == square and entry[2] == "enemy" for entry in self.memo.get(pawn, ()))
+        )
+
+    def _absorb(self, assessment: Assessment, colour: int) -> None:
+        """Learn from the board's assessment (confirming candidates with pieces): check, en passant,
+        whether ``colour`` has a legal move."""
+        king = assessment.king_square
+        pairs = [(c, king) for c in assessment.check_candidates]
+        for report in assessment.en_passant:
+            pairs += [(c, report.king_square) for c in report.candidates]
+        missing = self._unmemoised(colour)
+        own_missing = self._unmemoised(colour ^ 1)
+        confirmed = self._confirm(pairs)
+        if own_missing:
+            self._fetch_targets(own_missing)
+        self.checkers = tuple(c for c in assessment.check_candidates if (c[0], king) in confirmed)
+        legal_en_passant = -1
+        for report in assessment.en_passant:
+            exposers = [c for c in report.candidates if (c[0], report.king_square) in confirmed]
+            if report.blocker is None and not exposers:
+                legal_en_passant = self.state.en_passant
+        self.state = dataclasses.replace(self.state, legal_en_passant=legal_en_passant)
+        self.has_move = (
+            assessment.open_probe is not None
+            or legal_en_passant >= 0
+            or self._some_move_survives(assessment, colour, missing)
+        )
+
+    def _unmemoised(self, colour: int) -> list[int]:
+        """The squares of ``colour``'s pieces whose targets the referee has not yet been told."""
+        memo, base = self.memo, colour * 8
+        by_code = self.by_code
+        return [square for kind in _MOBILITY_ORDER for square in by_code[base + kind] if square not in memo]
+
+    def _some_move_survives(self, assessment: Assessment, colour: int, missing: list[int]) -> bool:
+        """The rare path: no plainly open move was found among the memoised ones."""
+        pairs = [(c, report.king_square) for _, report in assessment.unclear for c in report.candidates]
+        confirmed = self._confirm(pairs)
+        for _, report in assessment.unclear:
+            if not any((c[0], report.king_square) in confirmed for c in report.candidates):
+                return True
+        if not missing:
+            return False
+        self._fetch_targets(missing)
+        pieces = tuple((square, self.memo[square]) for square in missing)
+        second: Assessment = self._ask_board(Assess(self.name, self.ply, colour, pieces))
+        if second.open_probe is not None:
+            return True
+        return self._some_move_survives(second, colour, [])
+
+    # -- legal targets of one piece
+
+    def _legal_targets(self, square: int) -> tuple[int, ...]:
+        code = self.codes[square]
+        colour = code >> 3
+        if not code or colour != self.state.turn or self.over is not None:
+            return ()
+        kind = code & 7
+        if square not in self.memo:
+            self._fetch_targets([square])
+        codes, corr = self.codes, self.ply + 1
+        probes = tuple(
+            Probe(square, target, traversed, self._is_en_passant(code, target, rule), rule)
+            for target, traversed, rule in self.memo[square]
+            if not (codes[target] and codes[target] >> 3 == colour)
+        )
+        survey: SurveyReport = self._ask_board(Survey(self.name, corr, colour, probes))
+        confirmed = self._confirm(
+            (candidate, report.king_square) for report in survey.reports for candidate in report.candidates
+        )
+        king = self._king_square(colour)
+        legal: set[int] = set()
+        for probe, report in zip(probes, survey.reports, strict=True):
+            target = probe.target
+            exposers = tuple(c for c in report.candidates if (c[0], report.king_square) in confirmed)
+            facts = CandidateFacts(
+                square, code, probe.traversed, probe.target_rule, report.blocker, report.target_code,
+                probe.en_passant, exposers,
+            )
+            last_rank = kind == PAWN and target >> 3 in (0, 7)
+            intent = Intent(colour, kind, target, QUEEN if last_rank else 0, from_square=square)
+            if decide(intent, [facts], king, self.checkers).legal:
+                legal.add(target)
+        if kind == KING and square == _KING_HOMES[colour]:
+            for side, target in (("K", square + 2), ("Q", square - 2)):
+                castle = Intent(colour, KING, target, castle=side)
+                if self._judge_castling(castle).reason is None:
+                    legal.add(target)
+        return tuple(sorted(legal))
+
+    def _is_en_passant(self, code: int, target: int, rule: str) -> bool:
+        """A pawn's diagonal step onto the empty square a pawn just skipped."""
+        if code & 7 != PAWN or rule != "enemy" or self.codes[target]:
+            return False
+        return target == self.state.en_passant
