@@ -33,7 +33,7 @@ from actors.tracing import TraceRecorder
 from board.errors import ChessActorsError, FenError
 from board.fen import STARTING_FEN
 from board.pgn import PgnGame
-from board.replay import GameVerdict, MoveError, start_fen, verdict
+from board.replay import GameVerdict, MoveError, bad_start, start_fen, verdict
 from board.squares import SQUARE_NAMES, parse_standard_square
 
 CLIENT = "client"
@@ -242,8 +242,7 @@ def replay_with_actors(game: PgnGame) -> GameVerdict:
     try:
         actor_game = ActorGame(start_fen(game))
     except FenError as error:
-        first = game.moves[0].text if game.moves else ""
-        return verdict(game, 0, game.tags.get("FEN", ""), None, MoveError(1, first, f"FEN tag: {error}"))
+        return bad_start(game, error)
     with actor_game:
         for token in game.moves:
             try:

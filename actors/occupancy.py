@@ -40,12 +40,11 @@ from actors.messages import (
 )
 from actors.tracing import TraceRecorder
 from board.candidates import reach_candidates, reach_candidates_after
-from board.fen import parse_fen
+from board.fen import format_fen, parse_fen
 from board.judge import Sighting
-from board.pieces import COLOUR_NAMES, KIND_NAMES, KING, WHITE, fen_letter
+from board.pieces import COLOUR_NAMES, KIND_NAMES, KING, WHITE
 from board.squares import SQUARE_NAMES
 
-_RIGHT_LETTERS = (("K", 1), ("Q", 2), ("k", 4), ("q", 8))
 # Which castling right keeps a king or rook on its home square unmoved.
 _HOME_RIGHTS = {(4, 6): 3, (0, 4): 2, (7, 4): 1, (60, 14): 12, (56, 12): 8, (63, 12): 4}
 
@@ -262,23 +261,6 @@ class BoardActor(TracedActor):
         )
 
     def _fen(self, message: Describe) -> str:
-        rows = []
-        for rank in range(7, -1, -1):
-            row, empty = [], 0
-            for file in range(8):
-                code = self.squares[rank * 8 + file]
-                if code:
-                    if empty:
-                        row.append(str(empty))
-                        empty = 0
-                    row.append(fen_letter(code))
-                else:
-                    empty += 1
-            if empty:
-                row.append(str(empty))
-            rows.append("".join(row))
-        rights = "".join(letter for letter, right in _RIGHT_LETTERS if message.castling & right) or "-"
-        en_passant = SQUARE_NAMES[message.en_passant] if message.en_passant >= 0 else "-"
-        side = "w" if message.turn == WHITE else "b"
-        return f"{'/'.join(rows)} {side} {rights} {en_passant} {message.halfmove} {message.fullmove}"
+        return format_fen(self.squares, message.turn, message.castling, message.en_passant,
+                          message.halfmove, message.fullmove)
 

@@ -7,6 +7,7 @@ square behind a pawn that just moved two, and the side not to move not in check.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from board.bitboards import BIT
@@ -160,11 +161,18 @@ def _parse_counter(field: str, name: str, minimum: int) -> int:
 
 def write_fen(position: Position) -> str:
     """The FEN of a position; the en passant square appears only when that capture is legal."""
+    return format_fen(position.squares, position.turn, position.castling, legal_en_passant(position),
+                      position.halfmove, position.fullmove)
+
+
+def format_fen(squares: Sequence[int], turn: int, castling: int, en_passant: int, halfmove: int,
+               fullmove: int) -> str:
+    """FEN from its parts: 64 piece codes (a1 first), side, rights, en passant square (-1: none)."""
     rows = []
     for rank in range(7, -1, -1):
         row, empty = [], 0
         for file in range(8):
-            code = position.squares[rank * 8 + file]
+            code = squares[rank * 8 + file]
             if code:
                 if empty:
                     row.append(str(empty))
@@ -175,15 +183,7 @@ def write_fen(position: Position) -> str:
         if empty:
             row.append(str(empty))
         rows.append("".join(row))
-    rights = "".join(letter for letter, right, _, _ in _RIGHTS if position.castling & right) or "-"
-    en_passant = legal_en_passant(position)
-    return " ".join(
-        (
-            "/".join(rows),
-            "w" if position.turn == WHITE else "b",
-            rights,
-            SQUARE_NAMES[en_passant] if en_passant >= 0 else "-",
-            str(position.halfmove),
-            str(position.fullmove),
-        )
-    )
+    rights = "".join(letter for letter, right, _, _ in _RIGHTS if castling & right) or "-"
+    passant = SQUARE_NAMES[en_passant] if en_passant >= 0 else "-"
+    side = "w" if turn == WHITE else "b"
+    return f"{'/'.join(rows)} {side} {rights} {passant} {halfmove} {fullmove}"

@@ -78,13 +78,18 @@ def move_error(ply: int, token: MoveToken, error: ChessActorsError) -> MoveError
     return MoveError(ply, token.text, reason, token.line, token.column)
 
 
+def bad_start(game: PgnGame, error: FenError) -> GameVerdict:
+    """The verdict of a game whose FEN tag cannot be read: it fails before its first move."""
+    first = game.moves[0].text if game.moves else ""
+    return verdict(game, 0, game.tags.get("FEN", ""), None, MoveError(1, first, f"FEN tag: {error}"))
+
+
 def replay_direct(game: PgnGame) -> GameVerdict:
     """Replay one PGN game with direct calls over the rules core."""
     try:
         board = Game(start_fen(game))
     except FenError as error:
-        first = game.moves[0].text if game.moves else ""
-        return verdict(game, 0, game.tags.get("FEN", ""), None, MoveError(1, first, f"FEN tag: {error}"))
+        return bad_start(game, error)
     for token in game.moves:
         try:
             board.play(token.text, want_san=False)
