@@ -33,6 +33,8 @@ def exposers_after(
         occupied &= ~BIT[victim]
         removed |= BIT[victim]
     king = target if position.squares[origin] & 7 == KING else position.kings[colour]
+    if king < 0:
+        return ()  # a side without a king (ChessMoveQ allows it) has no king to expose
     return sightings(position, attackers(position, colour ^ 1, king, occupied) & ~removed)
 
 
@@ -87,5 +89,7 @@ def castling_facts(position: Position, intent: Intent) -> CastlingFacts:
 
 def current_checkers(position: Position, colour: int) -> tuple[Sighting, ...]:
     """The enemy pieces giving check to ``colour``'s king now."""
+    if position.kings[colour] < 0:
+        return ()
     occupied = position.occupancy[0] | position.occupancy[1]
     return sightings(position, attackers(position, colour ^ 1, position.kings[colour], occupied))

@@ -1,0 +1,519 @@
+"""ChessMoveQ: the seed's seven cases with their reasons, the rules one by one, bad input, and python-chess.
+
+python-chess is the oracle: the mover to move, no castling rights, no en passant square; a move is
+valid iff some legal move of a piece of that colour and kind lands on the target (promotions count).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import chess
+import pytest
+
+from board.chessmoveq import (
+    Answer,
+    ChessMoveQError,
+    answer,
+    answer_from_facts,
+    build_position,
+    explain,
+    gather_facts,
+    intent_for,
+    is_valid_move,
+    parse_json_case,
+    parse_json_move,
+    parse_json_position,
+    parse_move,
+    parse_position,
+)
+from board.errors import InputError
+from board.judge import CandidateFacts, Intent, decide
+from board.pieces import QUEEN, ROOK, WHITE
+
+Piece = list[Any]
+
+# -- the seed's cases (data only) ----------------------------------------------------------------
+
+OPENING: list[Piece] = [
+    ["B", "K", 3, 8], ["B", "Q", 1, 5], ["B", "N", 4, 7], ["B", "N", 7, 8], ["B", "B", 2, 4],
+    ["B", "R", 4, 8], ["B", "R", 8, 8], ["B", "P", 1, 7], ["B", "P", 2, 7], ["B", "P", 3, 6],
+    ["B", "P", 5, 6], ["B", "P", 6, 7], ["B", "P", 7, 7], ["B", "P", 8, 7], ["W", "K", 5, 1],
+    ["W", "Q", 6, 3], ["W", "N", 3, 3], ["W", "B", 5, 2], ["W", "B", 6, 4], ["W", "R", 1, 1],
+    ["W", "R", 8, 1], ["W", "P", 1, 3], ["W", "P", 2, 2], ["W", "P", 3, 2], ["W", "P", 4, 4],
+    ["W", "P", 6, 2], ["W", "P", 7, 2], ["W", "P", 8, 3],
+]
+KNIGHTS_FAR: list[Piece] = [
+    ["B", "K", 6, 8], ["B", "Q", 1, 7], ["B", "N", 1, 3], ["B", "N", 7, 1], ["B", "B", 8, 8],
+    ["B", "B", 2, 5], ["B", "R", 4, 3], ["B", "R", 1, 5], ["B", "P", 5, 5], ["B", "P", 7, 2],
+    ["B", "P", 5, 7], ["B", "P", 5, 6], ["B", "P", 4, 4], ["W", "K", 7, 3], ["W", "Q", 3, 2],
+    ["W", "N", 4, 8], ["W", "N", 7, 5], ["W", "B", 1, 1], ["W", "B", 8, 1], ["W", "R", 1, 8],
+    ["W", "R", 3, 7], ["W", "P", 8, 2], ["W", "P", 6, 3], ["W", "P", 4, 2], ["W", "P", 1, 4],
+    ["W", "P", 8, 7],
+]
+KING_STEP: list[Piece] = [
+    ["B", "K", 7, 3], ["B", "Q", 2, 4], ["B", "N", 5, 2], ["B", "N", 1, 6], ["B", "B", 7, 7],
+    ["B", "B", 1, 8], ["W", "K", 7, 1], ["W", "Q", 6, 1], ["W", "N", 5, 6], ["W", "N", 3, 3],
+    ["W", "B", 2, 2], ["W", "B", 6, 5],
+]
+IN_CHECK: list[Piece] = [
+    ["B", "K", 7, 6], ["B", "Q", 8, 3], ["B", "N", 7, 7], ["B", "N", 8, 7], ["B", "B", 2, 2],
+    ["B", "B", 3, 8], ["B", "R", 1, 1], ["B", "R", 1, 6], ["B", "P", 8, 5], ["B", "P", 4, 3],
+    ["B", "P", 8, 6], ["W", "K", 7, 8], ["W", "Q", 7, 2], ["W", "N", 5, 1], ["W", "N", 4, 6],
+    ["W", "B", 1, 2], ["W", "B", 2, 6], ["W", "R", 4, 4], ["W", "R", 3, 6], ["W", "P", 5, 2],
+    ["W", "P", 6, 2],
+]
+CAPTURE: list[Piece] = [
+    ["B", "K", 8, 3], ["B", "Q", 6, 5], ["B", "N", 7, 8], ["B", "N", 3, 7], ["B", "B", 4, 1],
+    ["B", "B", 1, 1], ["W", "K", 7, 7], ["W", "Q", 7, 1], ["W", "N", 2, 2], ["W", "N", 1, 3],
+    ["W", "B", 3, 5],
+]
+SMALLEST_MATE: list[Piece] = [["B", "K", 6, 1], ["B", "Q", 6, 2], ["W", "K", 8, 1]]
+
+SEED_CASES = [
+    # (position, move, expected, the line about the deciding piece must contain all of these)
+    pytest.param(OPENING, ["W", "R", 8, 2], True, ["rook on h1: can go to h2"], id="1-rook-h1-up-one"),
+    pytest.param(
+        KNIGHTS_FAR, ["W", "N", 1, 5], False, ["knight on d8: cannot reach a5"], id="2-no-knight-reaches-a5"
+    ),
+    pytest.param(
+        KING_STEP, ["B", "K", 8, 3], False, ["king on g3:", "h3 is attacked", "white bishop on f5"],
+        id="3-bishop-guards-h3",
+    ),
+    pytest.param(
+        IN_CHECK, ["B", "N", 5, 8], False,
+        ["knight on g7:", "in check from the white queen on g2", "does not answer it"],
+        id="4-queen-gives-check",
+    ),
+    pytest.param(
+        IN_CHECK, ["B", "N", 7, 5], True,
+        ["knight on h7: can go to g5", "answering the check from the white queen on g2"],
+        id="5-knight-blocks-the-check",
+    ),
+    pytest.param(
+        CAPTURE, ["B", "B", 2, 2], True, ["bishop on a1: can take the white knight on b2"],
+        id="6-bishop-takes-knight",
+    ),
+    pytest.param(SMALLEST_MATE, ["B", "Q", 7, 1], True, ["queen on f2: can go to g1"], id="7-smallest-mate"),
+]
+
+
+@pytest.mark.parametrize(("position", "move", "expected", "needles"), SEED_CASES)
+def test_the_seed_cases_answer_and_explain(
+    position: list[Piece], move: Piece, expected: bool, needles: list[str]
+) -> None:
+    assert is_valid_move(position, move) is expected
+    lines = explain(position, move)
+    deciding = [line for line in lines if line.startswith(needles[0].split(":")[0] + ":")]
+    assert deciding, f"no line about the {needles[0].split(':')[0]} in {lines}"
+    assert all(needle in deciding[0] for needle in needles), f"{needles} not all in {deciding[0]!r}"
+
+
+def test_the_seed_statement_examples() -> None:
+    assert is_valid_move(OPENING, ["W", "B", 4, 3]), "the bishop on e2 steps to d3"
+    assert not is_valid_move(OPENING, ["B", "R", 4, 1])
+    assert "rook on d8: blocked by the black knight on d7" in explain(OPENING, ["B", "R", 4, 1])
+
+
+# -- the rules, one at a time ------------------------------------------------------------------
+
+FEN_KINDS = {"p": "P", "n": "N", "b": "B", "r": "R", "q": "Q", "k": "K"}
+
+
+def pieces(placement: str) -> list[Piece]:
+    """ChessMoveQ pieces from the placement field of a FEN (rank 8 first)."""
+    found: list[Piece] = []
+    for row, text in enumerate(placement.split("/")):
+        file = 1
+        for char in text:
+            if char.isdigit():
+                file += int(char)
+                continue
+            found.append(["W" if char.isupper() else "B", FEN_KINDS[char.lower()], file, 8 - row])
+            file += 1
+    return found
+
+
+def square(name: str) -> tuple[int, int]:
+    return ord(name[0]) - ord("a") + 1, int(name[1])
+
+
+def valid(placement: str, colour: str, kind: str, target: str) -> bool:
+    return is_valid_move(pieces(placement), [colour, kind, *square(target)])
+
+
+def reasons(placement: str, colour: str, kind: str, target: str) -> list[str]:
+    return explain(pieces(placement), [colour, kind, *square(target)])
+
+
+def test_a_pawn_pushes_two_squares_only_from_its_start_rank() -> None:
+    assert valid("4k3/8/8/8/8/8/4P3/4K3", "W", "P", "e4")
+    assert not valid("4k3/8/8/8/8/4P3/8/4K3", "W", "P", "e5")
+    assert valid("4k3/4p3/8/8/8/8/8/4K3", "B", "P", "e5")
+
+
+def test_a_double_push_needs_both_squares_empty() -> None:
+    assert not valid("4k3/8/8/8/8/4n3/4P3/4K3", "W", "P", "e4")
+    assert "blocked by the black knight on e3" in reasons("4k3/8/8/8/8/4n3/4P3/4K3", "W", "P", "e4")[0]
+    assert not valid("4k3/8/8/8/4n3/8/4P3/4K3", "W", "P", "e4")
+
+
+def test_a_pawn_captures_diagonally_forward_onto_an_enemy_only() -> None:
+    assert valid("4k3/8/8/8/8/3n4/4P3/4K3", "W", "P", "d3")
+    assert not valid("4k3/8/8/8/8/8/4P3/4K3", "W", "P", "d3")
+    assert not valid("4k3/8/8/8/8/3N4/4P3/4K3", "W", "P", "d3"), "not onto its own knight"
+    assert not valid("4k3/8/8/8/8/4n3/4P3/4K3", "W", "P", "e3"), "a push cannot capture"
+    assert "cannot push onto e3" in reasons("4k3/8/8/8/8/4n3/4P3/4K3", "W", "P", "e3")[0]
+
+
+def test_a_pawn_reaching_the_last_rank_is_valid_by_push_or_capture() -> None:
+    assert valid("3rk3/4P3/8/8/8/8/8/4K3", "W", "P", "d8")
+    assert valid("6k1/P7/8/8/8/8/8/4K3", "W", "P", "a8")
+    assert "promoting" in reasons("6k1/P7/8/8/8/8/8/4K3", "W", "P", "a8")[0]
+    assert valid("4k3/8/8/8/8/8/p7/4K3", "B", "P", "a1")
+
+
+def test_castling_is_never_valid() -> None:
+    assert not valid("4k3/8/8/8/8/8/8/4K2R", "W", "K", "g1")
+    assert not valid("r3k3/8/8/8/8/8/8/4K3", "B", "K", "c8")
+
+
+def test_en_passant_is_never_valid() -> None:
+    assert not valid("4k3/8/8/3Pp3/8/8/8/4K3", "W", "P", "e6")
+
+
+def test_a_pinned_piece_cannot_leave_the_pin_line() -> None:
+    position = "4k3/4r3/8/8/8/8/4N3/4K3"
+    assert not valid(position, "W", "N", "c3")
+    assert "pinned: moving would expose the king on e1 to the black rook on e7" in reasons(
+        position, "W", "N", "c3"
+    )[0]
+
+
+def test_a_pinned_enemy_piece_still_gives_check() -> None:
+    # The black bishop on g7 is pinned to its king by the rook on g1, yet it guards f6.
+    assert not valid("6k1/6b1/8/4K3/8/8/8/6R1", "W", "K", "f6")
+    assert valid("6k1/6b1/8/4K3/8/8/8/6R1", "W", "K", "e4")
+
+
+def test_a_king_may_not_step_next_to_the_enemy_king() -> None:
+    assert not valid("8/8/8/3k4/8/3K4/8/8", "W", "K", "d4")
+
+
+def test_a_side_without_a_king_has_no_king_to_keep_safe() -> None:
+    assert valid("4k3/8/8/8/8/8/8/R3r3", "W", "R", "a8")
+    assert valid("4r3/8/8/8/8/8/4N3/8", "W", "N", "c3")
+
+
+def test_the_enemy_king_can_be_captured_like_any_piece() -> None:
+    assert valid("4k3/8/8/8/8/8/8/K3R3", "W", "R", "e8")
+    assert "can take the black king on e8" in reasons("4k3/8/8/8/8/8/8/K3R3", "W", "R", "e8")[0]
+
+
+def test_either_colour_may_move() -> None:
+    # In the smallest mate the white king has no move at all, while black still moves freely.
+    white_king_moves = [["W", "K", x, y] for x in range(1, 9) for y in range(1, 9)]
+    assert not any(is_valid_move(SMALLEST_MATE, move) for move in white_king_moves)
+    assert is_valid_move(SMALLEST_MATE, ["B", "Q", 6, 8])
+
+
+def test_knights_jump_and_sliders_are_blocked() -> None:
+    position = "4k3/8/8/8/8/8/PPPPPPPP/RN2K3"
+    assert valid(position, "W", "N", "c3")
+    assert not valid(position, "W", "R", "a3")
+
+
+def test_several_capable_pieces_still_make_a_valid_move() -> None:
+    result = answer(parse_position(pieces("4k3/8/8/8/8/8/4K3/R6R")), parse_move(["W", "R", 4, 1]))
+    assert result.valid
+    assert len(result.origins) == 2
+
+
+def test_in_double_check_only_the_king_may_move() -> None:
+    # The king on e1 is checked by the rook on e8 and the bishop on b4 at once: taking one checker
+    # leaves the other, so only a king move can help.
+    double_check = "4r1k1/8/8/8/Rb6/8/8/4K3"
+    assert not valid(double_check, "W", "R", "b4")
+    assert valid(double_check, "W", "K", "f2")
+
+
+def test_a_piece_cannot_move_onto_its_own_square() -> None:
+    assert not valid("4k3/8/8/8/8/8/8/R3K3", "W", "R", "a1")
+    assert reasons("4k3/8/8/8/8/8/8/R3K3", "W", "R", "a1") == ["rook on a1: already stands on a1"]
+
+
+def test_no_piece_of_that_kind_is_said_plainly() -> None:
+    assert explain(SMALLEST_MATE, ["W", "N", 1, 1]) == ["no white knight on the board"]
+    assert not is_valid_move(SMALLEST_MATE, ["W", "N", 1, 1])
+
+
+def test_an_empty_position_answers_false() -> None:
+    assert not is_valid_move([], ["W", "K", 1, 1])
+
+
+def test_zero_based_coordinates_give_the_same_answers() -> None:
+    shifted = [[colour, kind, x - 1, y - 1] for colour, kind, x, y in IN_CHECK]
+    assert is_valid_move(shifted, ["B", "N", 6, 4], zero_based=True)
+    assert not is_valid_move(shifted, ["B", "N", 4, 7], zero_based=True)
+    assert explain(shifted, ["B", "N", 6, 4], zero_based=True) == explain(IN_CHECK, ["B", "N", 7, 5])
+
+
+# -- the answer is a pure function of the facts (what the actor engine will call) --------------
+
+
+def test_answer_from_hand_made_facts_needs_no_position() -> None:
+    intent = Intent(WHITE, ROOK, 15)  # a rook to h2
+    free = CandidateFacts(7, ROOK, (), "any")
+    pinned = CandidateFacts(0, ROOK, None)
+    result = answer_from_facts(intent, [pinned, free], 4, ())
+    assert result == Answer(
+        True, (7,), ("rook on a1: cannot reach h2: not on its file or rank", "rook on h1: can go to h2")
+    )
+    exposed = CandidateFacts(7, ROOK, (), "any", exposers=((60, 8 + QUEEN),))
+    refused = answer_from_facts(intent, [exposed], 4, ())
+    assert not refused.valid
+    assert refused.reasons == (
+        "rook on h1: pinned: moving would expose the king on e1 to the black queen on e8",
+    )
+
+
+def test_a_promotion_intent_stands_for_every_promotion() -> None:
+    assert intent_for(parse_move(["W", "P", 1, 8])).promotion == QUEEN
+    assert intent_for(parse_move(["B", "P", 1, 1])).promotion == QUEEN
+    assert intent_for(parse_move(["W", "P", 1, 7])).promotion == 0
+    assert intent_for(parse_move(["W", "Q", 1, 8])).promotion == 0
+
+
+def test_a_missing_king_means_no_exposers_and_no_checkers() -> None:
+    position = build_position(parse_position(pieces("4r3/8/8/8/8/8/4N3/8")), WHITE)
+    candidates, king_square, checkers = gather_facts(position, intent_for(parse_move(["W", "N", 3, 3])))
+    assert king_square == -1 and checkers == ()
+    assert [facts.exposers for facts in candidates] == [()]
+
+
+# -- bad input -----------------------------------------------------------------------------------
+
+BAD_POSITIONS = [
+    pytest.param({"W": 1}, "position must be a list of pieces", id="not-a-list"),
+    pytest.param([["W", "K", 5]], "position piece 1 must be a list", id="three-items"),
+    pytest.param(
+        [["W", "K", 5, 1], "e4"],
+        'position piece 2 must be a list [colour, kind, x, y], got "e4"',
+        id="string",
+    ),
+    pytest.param([["W", "K", x % 8 + 1, x // 8 + 1] for x in range(33)], "33 pieces", id="too-many"),
+    pytest.param(
+        [["W", "K", 5, 1], ["W", "N", 2, 1], ["B", "Q", 5, 1]],
+        'position pieces 1 ["W", "K", 5, 1] and 3 ["B", "Q", 5, 1] are both on e1',
+        id="two-on-one-square",
+    ),
+    pytest.param([["W", "K", 9, 1]], "x = 9 is off the board (1..8)", id="file-off"),
+    pytest.param([["W", "K", 1, 0]], "y = 0 is off the board (1..8)", id="rank-off"),
+    pytest.param([["X", "K", 1, 1]], 'colour "X" is not "W" or "B"', id="colour"),
+    pytest.param([["w", "K", 1, 1]], 'colour "w" is not "W" or "B"', id="lower-case-colour"),
+    pytest.param([["W", "Z", 1, 1]], 'kind "Z" is not one of', id="kind"),
+    pytest.param([["W", "K", 1.0, 1]], "x 1.0 is not a whole number", id="float"),
+    pytest.param([["W", "K", True, 1]], "x true is not a whole number", id="bool"),
+    pytest.param([["W", "K", 1, "2"]], 'y "2" is not a whole number', id="string-coordinate"),
+    pytest.param(
+        [["W", "K", 5, 1], ["W", "K", 4, 4]],
+        "two white kings (piece 1 on e1 and piece 2 on d4); at most one king per colour",
+        id="two-kings",
+    ),
+]
+
+
+@pytest.mark.parametrize(("data", "needle"), BAD_POSITIONS)
+def test_a_bad_position_is_refused_with_what_and_where(data: object, needle: str) -> None:
+    with pytest.raises(ChessMoveQError) as caught:
+        parse_position(data)
+    assert needle in str(caught.value)
+
+
+def test_zero_based_positions_run_from_0_to_7() -> None:
+    assert parse_position([["W", "K", 0, 7]], zero_based=True)[0].square == 56
+    with pytest.raises(ChessMoveQError, match=r"x = 8 is off the board \(0\.\.7\)"):
+        parse_position([["W", "K", 8, 1]], zero_based=True)
+
+
+@pytest.mark.parametrize(
+    ("data", "needle"),
+    [
+        (["W", "R", 8], "move must be a list [colour, kind, x, y]"),
+        ("e4", 'move must be a list [colour, kind, x, y], got "e4"'),
+        (["W", "R", 8, 9], "move"),
+        (["W", "R", None, 2], "x null is not a whole number"),
+    ],
+)
+def test_a_bad_move_is_refused(data: object, needle: str) -> None:
+    with pytest.raises(ChessMoveQError) as caught:
+        parse_move(data)
+    assert needle in str(caught.value)
+
+
+def test_json_text_errors_say_where() -> None:
+    with pytest.raises(ChessMoveQError, match="position is not JSON: Expecting ',' delimiter at column 16"):
+        parse_json_position('[["W","K",5,1] ["W","Q",4,1]]')
+    with pytest.raises(ChessMoveQError, match="move is not JSON"):
+        parse_json_move("[W, R, 8, 2]")
+    with pytest.raises(ChessMoveQError, match="nested too deeply"):
+        parse_json_position("[" * 100_000)
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ("", "empty"),
+        ("   ", "empty"),
+        ("[]", "expected an object"),
+        ('{"position": []}', 'no "move"'),
+        ('{"position": [], "move": ["W","K",1,1], "colour": "W"}', 'unknown key "colour"'),
+        ('{"position": [], "position": [], "move": ["W","K",1,1]}', 'key "position" appears twice'),
+        ('{"position": [["W","K",1,1]], "move": ["W","K",9,1]}', "move"),
+    ],
+)
+def test_a_bad_case_line_is_refused(text: str, needle: str) -> None:
+    with pytest.raises(ChessMoveQError) as caught:
+        parse_json_case(text)
+    assert needle in str(caught.value)
+
+
+def test_chessmoveq_errors_are_input_errors() -> None:
+    assert issubclass(ChessMoveQError, InputError)
+    assert issubclass(ChessMoveQError, ValueError)
+
+
+# -- against python-chess --------------------------------------------------------------------------
+
+CHESS_TYPES = {
+    "P": chess.PAWN, "N": chess.KNIGHT, "B": chess.BISHOP, "R": chess.ROOK, "Q": chess.QUEEN, "K": chess.KING,
+}
+LETTERS = {piece_type: letter for letter, piece_type in CHESS_TYPES.items()}
+
+
+def oracle_board(position: list[Piece], colour: str) -> chess.Board:
+    board = chess.Board(None)
+    for piece_colour, kind, x, y in position:
+        board.set_piece_at(chess.square(x - 1, y - 1), chess.Piece(CHESS_TYPES[kind], piece_colour == "W"))
+    board.turn = colour == "W"
+    board.castling_rights = chess.BB_EMPTY
+    board.ep_square = None
+    return board
+
+
+def oracle(position: list[Piece], move: Piece) -> bool:
+    """python-chess's answer, less one quirk of its own.
+
+    python-chess generates a two-square push for any pawn whose first step lands on rank 2 (3 for
+    black: rank 7 and 6), so a white pawn standing on rank 1 may jump to rank 3; ChessMoveQ allows
+    the double step only from ranks 2 and 7. Positions with pawns on the first rank are not chess,
+    so python-chess never needed to care; those moves are left out here.
+    """
+    colour, kind, x, y = move
+    board = oracle_board(position, colour)
+    target = chess.square(x - 1, y - 1)
+    for legal in board.generate_legal_moves(to_mask=chess.BB_SQUARES[target]):
+        if board.piece_type_at(legal.from_square) != CHESS_TYPES[kind]:
+            continue
+        from_rank = chess.square_rank(legal.from_square)
+        if kind == "P" and abs(legal.to_square - legal.from_square) == 16 and from_rank not in (1, 6):
+            continue
+        return True
+    return False
+
+
+def coordinates(at: chess.Square) -> tuple[int, int]:
+    return chess.square_file(at) + 1, chess.square_rank(at) + 1
+
+
+def random_move(rng: random.Random, position: list[Piece]) -> Piece:
+    """Half the time the destination of some piece's pseudo-legal move (to find valid moves), else any."""
+    colour = rng.choice("WB")
+    if rng.random() < 0.5:
+        board = oracle_board(position, colour)
+        options = list(board.generate_pseudo_legal_moves())
+        if options:
+            choice = rng.choice(options)
+            kind = LETTERS[board.piece_type_at(choice.from_square) or chess.PAWN]
+            return [colour, kind, *coordinates(choice.to_square)]
+    return [colour, rng.choice("PNBRQK"), rng.randint(1, 8), rng.randint(1, 8)]
+
+
+def sparse_position(rng: random.Random) -> list[Piece]:
+    """0..32 pieces scattered anywhere, pawns on any rank, at most one king per colour (maybe none)."""
+    found: list[Piece] = []
+    kings: set[str] = set()
+    for where in rng.sample(range(64), rng.randint(0, 32)):
+        colour, kind = rng.choice("WB"), rng.choice("PPPNNBBRRQK")
+        if kind == "K":
+            if colour in kings:
+                kind = "Q"
+            kings.add(colour)
+        found.append([colour, kind, where % 8 + 1, where // 8 + 1])
+    return found
+
+
+def played_position(rng: random.Random) -> list[Piece]:
+    """The position after a seeded random game of 0..120 plies."""
+    board = chess.Board()
+    for _ in range(rng.randint(0, 120)):
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        board.push(rng.choice(moves))
+    return [
+        ["W" if piece.color else "B", LETTERS[piece.piece_type], *coordinates(at)]
+        for at, piece in board.piece_map().items()
+    ]
+
+
+def disagreements(
+    make: Callable[[random.Random], list[Piece]], seed: int, positions: int
+) -> tuple[list[str], int]:
+    """Cases (three moves a position) where we and python-chess differ, and how many were valid."""
+    rng = random.Random(seed)
+    found: list[str] = []
+    valid_count = 0
+    for _ in range(positions):
+        position = make(rng)
+        for _ in range(3):
+            move = random_move(rng, position)
+            ours = answer(parse_position(position), parse_move(move))
+            valid_count += ours.valid
+            expected = oracle(position, move)
+            capable = [line for line in ours.reasons if ": can " in line]
+            if ours.valid != expected or bool(capable) != ours.valid:
+                found.append(
+                    f"position {position} move {move}: ours {ours.valid}, python-chess {expected};"
+                    f" {ours.reasons}"
+                )
+    return found, valid_count
+
+
+def test_sparse_random_positions_agree_with_python_chess() -> None:
+    found, valid_count = disagreements(sparse_position, seed=2024, positions=4000)
+    assert not found, f"{len(found)} disagreements, e.g.:\n" + "\n".join(found[:5])
+    assert valid_count > 1000, "too few valid moves sampled for the comparison to mean much"
+
+
+def test_positions_from_play_agree_with_python_chess() -> None:
+    found, valid_count = disagreements(played_position, seed=1851, positions=2000)
+    assert not found, f"{len(found)} disagreements, e.g.:\n" + "\n".join(found[:5])
+    assert valid_count > 500, "too few valid moves sampled for the comparison to mean much"
+
+
+def test_the_answer_agrees_with_the_judges_decision_over_all_candidates() -> None:
+    rng = random.Random(7)
+    for _ in range(500):
+        position = sparse_position(rng)
+        move = parse_move(random_move(rng, position))
+        intent = intent_for(move)
+        board = build_position(parse_position(position), move.colour)
+        candidates, king_square, checkers = gather_facts(board, intent)
+        result = answer_from_facts(intent, candidates, king_square, checkers)
+        decision = decide(intent, candidates, king_square, checkers)
+        assert result.origins == decision.origins, f"{position} {move}"
+        assert len(result.reasons) == max(1, len(candidates))
+
