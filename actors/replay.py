@@ -1,17 +1,25 @@
 """Replaying PGN games with either engine, game by game, in input order.
 
 The direct engine calls the rules core; the actor engine sends every move through the piece,
-board and referee actors. Both produce the same :class:`board.replay.GameVerdict`.
+board and referee actors. Both produce the same :class:`board.replay.GameVerdict`; :func:`watch_game`
+also reports every move as it is judged (for the command line's move lines, boards and traces).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from importlib import resources
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
-from board.pgn import PgnGame, read_games
-from board.replay import GameVerdict, replay_direct
+from board.errors import AmbiguousMoveError, ChessActorsError, FenError, MoveSyntaxError
+from board.game import Game
+from board.notation import uci
+from board.pgn import MoveToken, PgnGame, read_games
+from board.replay import GameVerdict, MoveError, bad_start, move_error, replay_direct, start_fen, verdict
+
+if TYPE_CHECKING:
+    from actors.tracing import TraceRecorder
 
 Judge = Callable[[PgnGame], GameVerdict]
 ENGINES = ("actors", "direct")
@@ -38,3 +46,148 @@ def replay_stream(lines: Iterable[str], engine: str = "actors") -> Iterator[Game
     judge = judge_for(engine)
     for game in read_games(lines):
         yield judge(game)
+
+
+# --- watching a game move by move -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MoveReport:
+    """One move of a replayed game as the judge saw it.
+
+    ``ply`` is 1-based; ``number`` and ``colour`` (0 white, 1 black) place it in the move list
+    (``number`` 4 and ``colour`` 1 is ``4... Nf7``). An accepted move has ``san`` (with its
+    ``+``/``#``), ``uci``, ``check`` and the ``outcome`` it left; a refused one has ``reason``
+    and ``kind`` ('illegal', 'ambiguous', 'syntax', 'over' or 'failure' when an actor failed).
+    ``fen`` is the position after an accepted move, filled only when positions were asked for.
+    """
+
+    ply: int
+    number: int
+    colour: int
+    text: str
+    san: str | None = None
+    uci: str | None = None
+    check: bool = False
+    outcome: str | None = None
+    reason: str | None = None
+    kind: str | None = None
+    fen: str | None = None
+
+    @property
+    def accepted(self) -> bool:
+        """Whether the judge accepted the move."""
+        return self.reason is None
+
+
+MoveListener = Callable[[MoveReport], None]
+
+
+def watch_game(
+    game: PgnGame,
+    engine: str = "actors",
+    recorder: TraceRecorder | None = None,
+    on_move: MoveListener | None = None,
+    positions: bool = False,
+) -> GameVerdict:
+    """Replay one game like :func:`judge_for` (same verdict), calling ``on_move`` after each move.
+
+    Args:
+        game: the PGN game.
+        engine: 'actors' or 'direct'.
+        recorder: traces every message of the actor engine when given.
+        on_move: called with a :class:`MoveReport` for every move judged, the refused one included.
+        positions: fill each accepted report's ``fen`` (the actor engine reads it from a mirror
+            that follows the accepted moves, so that no extra message changes the trace).
+
+    Raises:
+        ValueError: an unknown engine, or a recorder with the direct engine.
+    """
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r} (expected one of {', '.join(ENGINES)})")
+    if engine == "direct" and recorder is not None:
+        raise ValueError("only the actor engine can be traced")
+    report = on_move or _ignore
+    try:
+        board = Game(start_fen(game))
+    except FenError as error:
+        return bad_start(game, error)
+    if engine == "direct":
+        return _watch_direct(game, board, report, positions)
+    return _watch_actors(game, board, recorder, report, positions)
+
+
+def _ignore(report: MoveReport) -> None:
+    return None
+
+
+def _placed(start: str, ply: int) -> tuple[int, int]:
+    """(move number, colour) of the ``ply``-th ply of a game starting at the FEN ``start``."""
+    fields = start.split()
+    index = ply - 1 + (fields[1] == "b")
+    return int(fields[5]) + index // 2, index % 2
+
+
+def _watch_direct(game: PgnGame, board: Game, report: MoveListener, positions: bool) -> GameVerdict:
+    for token in game.moves:
+        ply = board.plies + 1
+        number, colour = _placed(board.start_fen, ply)
+        try:
+            played = board.play(token.text)
+        except ChessActorsError as error:
+            failure = move_error(ply, token, error)
+            report(MoveReport(ply, number, colour, token.text, reason=failure.reason, kind=_kind(error)))
+            return verdict(game, board.plies, board.fen(), board.outcome(), failure)
+        report(MoveReport(ply, number, colour, token.text, played.san, uci(played.move), played.check,
+                          played.outcome, fen=board.fen() if positions else None))
+    return verdict(game, board.plies, board.fen(), board.outcome(), None)
+
+
+def _kind(error: ChessActorsError) -> str:
+    if isinstance(error, MoveSyntaxError):
+        return "syntax"
+    if isinstance(error, AmbiguousMoveError):
+        return "ambiguous"
+    return "over" if "the game is over" in str(error) else "illegal"
+
+
+def _watch_actors(
+    game: PgnGame, mirror: Game, recorder: TraceRecorder | None, report: MoveListener, positions: bool
+) -> GameVerdict:
+    # The same steps as actors.game.replay_with_actors, so that both give the same verdict
+    # (tests/test_cli_replay.py holds them together).
+    from actors.game import ActorGame
+    from actors.messages import Rejected
+
+    actor_game = ActorGame(start_fen(game), recorder=recorder)
+    start = actor_game.supervisor.start_fen
+
+    def fen() -> str:
+        # Actors past asking (the supervisor gave up) still leave the journal: the mirror follows it.
+        try:
+            return actor_game.fen()
+        except ChessActorsError:
+            return mirror.fen()
+
+    with actor_game:
+        for token in game.moves:
+            ply = actor_game.plies + 1
+            number, colour = _placed(start, ply)
+            try:
+                reply = actor_game.propose(token.text)
+            except ChessActorsError as error:
+                failure = _failure(ply, token, str(error))
+                report(MoveReport(ply, number, colour, token.text, reason=str(error), kind="failure"))
+                return verdict(game, actor_game.plies, fen(), actor_game.outcome, failure)
+            if isinstance(reply, Rejected):
+                report(MoveReport(ply, number, colour, token.text, reason=reply.reason, kind=reply.kind))
+                failure = _failure(ply, token, reply.reason)
+                return verdict(game, actor_game.plies, fen(), actor_game.outcome, failure)
+            mirror.play(reply.uci, want_san=False)
+            report(MoveReport(ply, number, colour, token.text, reply.san, reply.uci, reply.check,
+                              reply.outcome, fen=mirror.fen() if positions else None))
+        return verdict(game, actor_game.plies, fen(), actor_game.outcome, None)
+
+
+def _failure(ply: int, token: MoveToken, reason: str) -> MoveError:
+    return MoveError(ply, token.text, reason, token.line, token.column)

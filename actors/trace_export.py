@@ -255,6 +255,8 @@ def _mermaid_aliases(names: Sequence[str]) -> dict[str, str]:
 def _square_text(value: Any) -> str | None:
     if isinstance(value, str):
         return value
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 64:
+        return square_name((value % 8 + 1, value // 8 + 1))
     if (
         isinstance(value, list | tuple)
         and len(value) == 2
@@ -267,11 +269,12 @@ def _square_text(value: Any) -> str | None:
 def describe_move(payload: Mapping[str, Any]) -> str | None:
     """Return the move a proposal's payload names (``"g1-f3"``, ``"e7-e8=q"``, a SAN), or None.
 
-    Looks for ``san`` / ``move`` / ``uci`` text, else a from and a to square under the usual
-    field names; squares may be names or ``[file, rank]`` pairs.
+    Looks for ``san`` / ``move`` / ``uci`` / ``text`` (a Propose's SAN or UCI) text, else a from
+    and a to square under the usual field names; squares may be names, ``[file, rank]`` pairs or
+    0..63 indexes (a1 = 0, as in actors.messages).
     """
-    for key in ("san", "move", "uci"):
-        if isinstance(payload.get(key), str):
+    for key in ("san", "move", "uci", "text"):
+        if isinstance(payload.get(key), str) and payload[key]:
             return str(payload[key])
     start = next(
         (

@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "actors.cli.replay",
     "actors.cli.perft",
     "actors.cli.trace",
+    "actors.cli.run",
     "actors.cli.check_move",
 )
 

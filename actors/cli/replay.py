@@ -1,17 +1,33 @@
-"""``chess-actors replay``: judge every move of PGN games through the actors (or directly)."""
+"""``chess-actors replay``: judge every move of PGN games through the actors (or directly).
+
+Plain output shows the game: a line per judged move, a board, a verdict line per game and a summary of
+the messages the actors exchanged; ``--json`` prints one verdict object per game and nothing else.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import ExitStack
-from typing import IO, Any
+from dataclasses import dataclass, field
+from itertools import chain, islice
+from typing import IO, TYPE_CHECKING, Any, TextIO
 
 from actors.cli.output import add_json_flag, emit
 from board.errors import InputError
-from board.pgn import PgnGame, read_games
-from board.replay import GameVerdict
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress, TaskID
+
+    from actors.replay import MoveReport
+    from actors.tracing import TraceRecorder, TraceSink
+    from board.pgn import PgnGame
+    from board.replay import GameVerdict
+
+BOARD_MODES = ("each", "end", "none")
 
 
 def register(subparsers: Any) -> None:
@@ -27,6 +43,16 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--ray", metavar="ADDRESS",
                         help="judge games on a Ray cluster: 'auto', a cluster address, or 'local' "
                              "to start Ray on this machine (needs the 'cluster' extra)")
+    parser.add_argument("--board", choices=BOARD_MODES, default=None,
+                        help="draw the board after each move, at the end of each game, or never "
+                             "(default: 'end' for one game through the actors, else 'none')")
+    parser.add_argument("--moves", action=argparse.BooleanOptionalAction, default=None,
+                        help="print a line per judged move (default: on for one game through the "
+                             "actors, and with --board each)")
+    parser.add_argument("--trace", metavar="PATH",
+                        help="write every delivered message as a JSON line to PATH (actor engine)")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress display on stderr for several games")
     add_json_flag(parser)
     parser.set_defaults(handler=run)
 
@@ -45,39 +71,219 @@ def _sources(paths: list[str], stack: ExitStack) -> Iterator[IO[str]]:
 
 
 def _games(sources: Iterator[IO[str]]) -> Iterator[PgnGame]:
+    from board.pgn import read_games
+
     for source in sources:
         yield from read_games(source)
 
 
-def run(args: argparse.Namespace) -> int:
-    """Replay each game; exit 1 if any game has an illegal move."""
-    from actors.replay import judge_for
-
+def _check_options(args: argparse.Namespace) -> None:
+    """Refuse combinations that cannot do what they say (usage errors, exit 2)."""
     if args.workers < 1:
         raise InputError(f"--workers {args.workers}: needs at least 1 worker")
+    in_process = args.workers == 1 and not args.ray
+    if args.trace is not None:
+        if args.engine != "actors":
+            raise InputError("--trace needs the actor engine (the direct engine sends no messages)")
+        if not in_process:
+            raise InputError("--trace needs the games judged in this process (drop --workers/--ray)")
+    if args.json and args.board in ("each", "end"):
+        raise InputError(f"--board {args.board}: --json never prints boards")
+    if args.json and args.moves:
+        raise InputError("--moves: --json prints one object per game, not move lines")
+    if not in_process and (args.board == "each" or args.moves):
+        shown = "--board each" if args.board == "each" else "--moves"
+        raise InputError(f"{shown} needs the games judged in this process (drop --workers/--ray)")
+
+
+@dataclass(slots=True)
+class _Plan:
+    """What this run shows and how it judges."""
+
+    in_process: bool
+    board: str
+    moves: bool
+    summary: bool
+
+    @property
+    def watched(self) -> bool:
+        """Whether games are judged move by move here (rather than whole, possibly elsewhere)."""
+        return self.in_process and (self.moves or self.board == "each" or self.summary)
+
+
+def _plan(args: argparse.Namespace, several: bool) -> _Plan:
+    in_process = args.workers == 1 and not args.ray
+    # The face is for one game through the actors; bulk runs and --engine direct keep their one line a game.
+    showcase = not args.json and args.engine == "actors" and in_process and not several
+    board = args.board or ("end" if showcase else "none")
+    moves = args.moves if args.moves is not None else (showcase or board == "each")
+    summary = not args.json and args.engine == "actors" and in_process
+    return _Plan(in_process, board, moves, summary)
+
+
+@dataclass(slots=True)
+class _Messages:
+    """Message counts and handling latencies gathered game by game (the recorder is cleared between)."""
+
+    counts: Counter[str] = field(default_factory=Counter)
+    latencies: dict[str, list[int]] = field(default_factory=dict)
+
+    def harvest(self, recorder: TraceRecorder) -> None:
+        """Add the recorder's events to the totals and forget them."""
+        self.counts.update(recorder.counts_by_kind())
+        for role, samples in recorder.latencies_by_receiver_kind().items():
+            self.latencies.setdefault(role, []).extend(samples)
+        recorder.clear()
+
+
+class _Watcher:
+    """Judges games one by one in this process, printing move lines and boards as moves are judged."""
+
+    def __init__(self, args: argparse.Namespace, plan: _Plan, out: Console | None,
+                 recorder: TraceRecorder | None, sink: TraceSink | None) -> None:
+        self.args = args
+        self.plan = plan
+        self.out = out
+        self.recorder = recorder
+        self.sink = sink
+        self.messages = _Messages()
+        self.last: MoveReport | None = None
+
+    def verdicts(self, games: Iterator[PgnGame]) -> Iterator[GameVerdict]:
+        """Judge each game, yielding its verdict."""
+        from actors.replay import watch_game
+
+        for number, game in enumerate(games, 1):
+            self.last = None
+            bound = self.sink.bind(game=number) if self.sink is not None else None
+            recorder = self.recorder
+            if recorder is not None and bound is not None:
+                recorder.attach(bound)
+            try:
+                verdict = watch_game(game, self.args.engine, recorder, self.on_move,
+                                     positions=self.plan.board == "each")
+            finally:
+                if recorder is not None and bound is not None:
+                    recorder.detach(bound)
+            if recorder is not None and self.plan.summary:
+                self.messages.harvest(recorder)
+            yield verdict
+
+    def on_move(self, report: MoveReport) -> None:
+        """Print one judged move (and the board after it, with ``--board each``)."""
+        if report.accepted:
+            self.last = report
+        if self.out is None:
+            return
+        from actors.display import BoardView, move_line
+
+        if self.plan.moves:
+            self.out.print(move_line(report))
+        if self.plan.board == "each" and report.accepted and report.fen:
+            self.out.print(BoardView(report.fen, report.uci, report.check))
+
+
+def run(args: argparse.Namespace) -> int:
+    """Replay each game; exit 1 if any game has an illegal move."""
+    _check_options(args)
     for path in args.pgn:
         if path != "-":
             with open(path, encoding="utf-8"):  # fail before any output if a file is unreadable
                 pass
-    illegal = 0
     with ExitStack() as stack:
         games = _games(_sources(args.pgn, stack))
-        if args.ray:
-            from actors.bulk import replay_on_ray
+        head = list(islice(games, 2))  # one game or several decides what is shown by default
+        games = chain(head, games)
+        plan = _plan(args, several=len(head) > 1)
+        trace_file = _open_trace(args.trace, stack) if args.trace is not None else None
+        out: Console | None = None
+        if not args.json and (plan.watched or plan.board != "none"):
+            from actors.display import console
 
-            verdicts: Iterator[GameVerdict] = replay_on_ray(games, args.engine, args.workers, args.ray)
-        elif args.workers > 1:
-            from actors.bulk import replay_parallel
-
-            verdicts = replay_parallel(games, args.engine, args.workers)
+            out = console()
+        watcher: _Watcher | None = None
+        if plan.watched or trace_file is not None:
+            watcher = _start_watcher(args, plan, out, trace_file)
+            verdicts = watcher.verdicts(games)
         else:
-            verdicts = map(judge_for(args.engine), games)
-        for number, verdict in enumerate(verdicts, 1):
-            record = verdict.as_json()
-            record["game"] = number
-            illegal += verdict.error is not None
-            emit(args, record, _describe(record))
+            verdicts = _judged_whole(args, games)
+        progress = _progress(args, several=len(head) > 1, stack=stack)
+        illegal = _report(args, plan, verdicts, out, watcher, progress)
     return 1 if illegal else 0
+
+
+def _open_trace(path: str, stack: ExitStack) -> TextIO:
+    try:
+        return stack.enter_context(open(path, "w", encoding="utf-8"))
+    except OSError as error:
+        raise InputError(f"--trace {path}: cannot write: {error.strerror}") from None
+
+
+def _start_watcher(args: argparse.Namespace, plan: _Plan, out: Console | None,
+                   trace_file: TextIO | None) -> _Watcher:
+    recorder: TraceRecorder | None = None
+    sink: TraceSink | None = None
+    if args.engine == "actors" and (plan.summary or trace_file is not None):
+        from actors.tracing import TraceRecorder, jsonl_sink
+
+        # Events are kept only for the summary's statistics, and cleared after every game.
+        recorder = TraceRecorder(keep=plan.summary)
+        if trace_file is not None:
+            sink = jsonl_sink(trace_file)
+    return _Watcher(args, plan, out, recorder, sink)
+
+
+def _judged_whole(args: argparse.Namespace, games: Iterator[PgnGame]) -> Iterator[GameVerdict]:
+    if args.ray:
+        from actors.bulk import replay_on_ray
+
+        return replay_on_ray(games, args.engine, args.workers, args.ray)
+    if args.workers > 1:
+        from actors.bulk import replay_parallel
+
+        return replay_parallel(games, args.engine, args.workers)
+    from actors.replay import judge_for
+
+    return map(judge_for(args.engine), games)
+
+
+def _progress(args: argparse.Namespace, several: bool, stack: ExitStack) -> tuple[Progress, TaskID] | None:
+    if not several or args.quiet or not sys.stderr.isatty():
+        return None
+    from actors.display import progress_text, replay_progress
+
+    progress = stack.enter_context(replay_progress(sys.stdout.isatty()))
+    task = progress.add_task(progress_text(0, 0, 0), total=None)
+    return progress, task
+
+
+def _report(args: argparse.Namespace, plan: _Plan, verdicts: Iterator[GameVerdict], out: Console | None,
+            watcher: _Watcher | None, progress: tuple[Progress, TaskID] | None) -> int:
+    """Print every verdict (and the boards and summary the plan asks for); return the illegal games."""
+    games = plies = illegal = 0
+    for number, verdict in enumerate(verdicts, 1):
+        record = verdict.as_json()
+        record["game"] = number
+        games, plies, illegal = number, plies + verdict.plies, illegal + (verdict.error is not None)
+        if out is not None and plan.board == "end" and verdict.fen:
+            from actors.display import BoardView
+
+            last = watcher.last if watcher is not None else None
+            out.print(BoardView(verdict.fen, last.uci if last else None, bool(last and last.check)))
+            out.print(f"FEN {verdict.fen}")
+        emit(args, record, _describe(record))
+        if progress is not None:
+            from actors.display import progress_text
+
+            progress[0].update(progress[1], description=progress_text(games, plies, illegal))
+    if out is not None and plan.summary and watcher is not None and games:
+        from actors.display import summary_view
+
+        messages = watcher.messages
+        latencies = {role: sorted(samples) for role, samples in messages.latencies.items()}
+        out.print()
+        out.print(summary_view((games, plies, illegal), dict(messages.counts.most_common()), latencies))
+    return illegal
 
 
 def _describe(record: dict[str, Any]) -> str:

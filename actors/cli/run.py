@@ -1,0 +1,90 @@
+"""``chess-actors run``: run a scenario script against the actors, a ✓ or ✗ line per step.
+
+Exit 0 when every step passes, 1 at the first that fails (named on stderr), 2 for a malformed script.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from contextlib import ExitStack
+from typing import TYPE_CHECKING, Any
+
+from actors.cli.output import add_json_flag, emit
+
+if TYPE_CHECKING:
+    from actors.scenario import StepResult
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``run`` subcommand."""
+    parser = subparsers.add_parser(
+        "run",
+        help="run a scenario script: play moves, message actors, crash them, check what they say",
+        description="Run a scenario script (format: scripts/scenarios/README.md) step by step.",
+    )
+    parser.add_argument("scenario", metavar="SCENARIO", help="a scenario file; '-' reads stdin")
+    parser.add_argument("--trace", metavar="PATH",
+                        help="write every delivered message as a JSON line to PATH")
+    add_json_flag(parser)
+    parser.set_defaults(handler=run_scenario_command)
+
+
+def run_scenario_command(args: argparse.Namespace) -> int:
+    """Run the scenario at ``args.scenario``; return 0 if every step passed, 1 if one failed."""
+    from actors.scenario import parse_scenario, run_scenario
+    from board.errors import InputError
+
+    if args.scenario == "-":
+        scenario = parse_scenario(sys.stdin.read(), source="<stdin>")
+    else:
+        with open(args.scenario, encoding="utf-8") as file:
+            scenario = parse_scenario(file.read(), source=args.scenario)
+    with ExitStack() as stack:
+        recorder = None
+        if args.trace is not None:
+            from actors.tracing import TraceRecorder, jsonl_sink
+
+            try:
+                trace_file = stack.enter_context(open(args.trace, "w", encoding="utf-8"))
+            except OSError as error:
+                raise InputError(f"--trace {args.trace}: cannot write: {error.strerror}") from None
+            recorder = TraceRecorder(keep=False)
+            recorder.attach(jsonl_sink(trace_file))
+        show = _printer(args)
+        results = run_scenario(scenario, show, recorder)
+    failed = next((result for result in results if not result.ok), None)
+    if not args.json:
+        from actors.display import console
+
+        console().print(_closing_line(len(scenario.steps), results, failed))
+    if failed is not None:
+        sys.stderr.write(
+            f"chess-actors run: {scenario.source}, line {failed.line}: {failed.step}: "
+            f"expected {failed.expected}; got {failed.got}\n"
+        )
+        return 1
+    return 0
+
+
+def _printer(args: argparse.Namespace) -> Callable[[StepResult], None]:
+    if args.json:
+        def show_json(result: StepResult) -> None:
+            emit(args, result.as_json(), "")
+        return show_json
+    from actors.display import console, step_line
+
+    out = console()
+
+    def show(result: StepResult) -> None:
+        out.print(step_line(result))
+    return show
+
+
+def _closing_line(total: int, results: list[StepResult], failed: StepResult | None) -> str:
+    if failed is None:
+        return f"{total} step{'s' if total != 1 else ''} passed"
+    not_run = total - len(results)
+    tail = f"; {not_run} step{'s' if not_run != 1 else ''} not run" if not_run else ""
+    return f"{len(results) - 1} passed, the step on line {failed.line} failed{tail}"

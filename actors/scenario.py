@@ -1,0 +1,608 @@
+"""Scenario scripts: one step a line that plays moves, talks to actors and checks what they answer.
+
+:func:`parse_scenario` reads a script (a malformed one raises :class:`ScenarioError` naming the
+line); :func:`run_scenario` plays it against an ActorGame. The format is in scripts/scenarios/README.md.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from board.errors import ChessActorsError, InputError
+from board.fen import parse_fen, write_fen
+from board.pieces import COLOUR_NAMES, KIND_NAMES
+from board.squares import SQUARE_NAMES, parse_standard_square
+
+if TYPE_CHECKING:
+    from actors.game import ActorGame, PieceHandle
+    from actors.messages import No, Yes
+    from actors.tracing import TraceRecorder
+
+__all__ = [
+    "MESSAGE_KINDS",
+    "OUTCOMES",
+    "STEP_NAMES",
+    "Crash",
+    "Expect",
+    "FenCheck",
+    "Legal",
+    "OutcomeCheck",
+    "Play",
+    "Reject",
+    "Restarts",
+    "Scenario",
+    "ScenarioError",
+    "Send",
+    "SquareCheck",
+    "Start",
+    "Step",
+    "StepResult",
+    "parse_scenario",
+    "run_scenario",
+]
+
+OUTCOMES = ("checkmate", "stalemate", "insufficient_material", "fifty_moves", "threefold_repetition", "none")
+STEP_NAMES = ("start", "play", "reject", "send", "expect", "crash", "restarts", "square", "legal", "fen",
+              "outcome")
+
+
+class ScenarioError(InputError):
+    """A scenario script that cannot be read: the message names the script, the line and the problem."""
+
+    def __init__(self, source: str, line: int, problem: str) -> None:
+        super().__init__(f"{source}, line {line}: {problem}")
+        self.source = source
+        self.line = line
+        self.problem = problem
+
+    def __reduce__(self) -> tuple[type[ScenarioError], tuple[str, int, str]]:
+        return type(self), (self.source, self.line, self.problem)
+
+
+# --- steps ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """``start startpos|<FEN>``: the game starts here (only as the first step)."""
+
+    line: int
+    written: str
+    fen: str
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """``play <move>``: the referee accepts the move; a written ``+`` or ``#`` must be in its SAN."""
+
+    line: int
+    written: str
+    move: str
+
+
+@dataclass(frozen=True, slots=True)
+class Reject:
+    """``reject <move> ["text"]``: the referee refuses the move, its reason containing the text."""
+
+    line: int
+    written: str
+    move: str
+    reason: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Send:
+    """``send <actor> move <from> <to> [white|black]``: ask a piece actor its move function."""
+
+    line: int
+    written: str
+    actor: str
+    start: str
+    end: str
+    colour: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Expect:
+    """``expect yes [traversed <square>...]`` or ``expect no ["text"]``: the last send's reply."""
+
+    line: int
+    written: str
+    yes: bool
+    traversed: tuple[str, ...] | None
+    reason: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Crash:
+    """``crash <actor> [on <MessageKind>]``: the actor dies now, or on its next such message."""
+
+    line: int
+    written: str
+    actor: str
+    kind: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Restarts:
+    """``restarts <n>``: the supervisor has restarted ``n`` actors so far."""
+
+    line: int
+    written: str
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class SquareCheck:
+    """``square <sq> empty`` or ``square <sq> <colour> <kind> [<actor>]``: what the board holds there."""
+
+    line: int
+    written: str
+    square: str
+    piece: str | None
+    actor: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Legal:
+    """``legal <sq> [<target>...]``: exactly where the piece on ``sq`` may legally go now."""
+
+    line: int
+    written: str
+    square: str
+    targets: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FenCheck:
+    """``fen <FEN>``: the position, exactly."""
+
+    line: int
+    written: str
+    fen: str
+
+
+@dataclass(frozen=True, slots=True)
+class OutcomeCheck:
+    """``outcome <name>|none``: how the game stands."""
+
+    line: int
+    written: str
+    outcome: str | None
+
+
+Step = (
+    Start | Play | Reject | Send | Expect | Crash | Restarts | SquareCheck | Legal | FenCheck | OutcomeCheck
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    """A parsed script: where it came from, the position it starts from and its steps in order."""
+
+    source: str
+    start_fen: str
+    steps: tuple[Step, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StepResult:
+    """What running one step found: ``ok``, and what was ``expected`` and what the actors said (``got``)."""
+
+    line: int
+    step: str
+    ok: bool
+    expected: str
+    got: str
+
+    def as_json(self) -> dict[str, object]:
+        """One line of ``run --json``."""
+        return {"line": self.line, "step": self.step, "ok": self.ok, "expected": self.expected,
+                "got": self.got}
+
+
+# --- parsing --------------------------------------------------------------------------------
+
+# A double-quoted word (with \" and \\ escapes) or a run of non-blank characters.
+_WORD_RE = re.compile(r'"((?:[^"\\]|\\.)*)"|"|(\S+)')
+_ESCAPE_RE = re.compile(r"\\(.)")
+
+
+@dataclass(frozen=True, slots=True)
+class _Word:
+    text: str
+    quoted: bool
+
+
+def _words(text: str, source: str, line: int) -> list[_Word]:
+    """Split a line into words; a word that starts with ``#`` (unquoted) starts a comment."""
+    words: list[_Word] = []
+    for match in _WORD_RE.finditer(text):
+        quoted, plain = match.group(1), match.group(2)
+        if quoted is not None:
+            words.append(_Word(_ESCAPE_RE.sub(r"\1", quoted), True))
+        elif plain is None:
+            raise ScenarioError(source, line, "a quoted text is never closed (no matching '\"')")
+        elif plain.startswith("#"):
+            break
+        else:
+            if '"' in plain:
+                problem = f"a quote inside the word {plain!r}: put spaces around quoted text"
+                raise ScenarioError(source, line, problem)
+            words.append(_Word(plain, False))
+    return words
+
+
+def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
+    """Parse a scenario script (see scripts/scenarios/README.md for the format).
+
+    Raises:
+        ScenarioError: naming ``source`` and the line: an unknown step, a missing or extra word,
+            a malformed square, FEN, count or name, ``start`` after other steps, or ``expect``
+            with no ``send`` before it.
+    """
+    steps: list[Step] = []
+    start_fen = write_fen(parse_fen("startpos"))
+    sent = False
+    for number, raw in enumerate(text.splitlines(), start=1):
+        words = _words(raw, source, number)
+        if not words:
+            continue
+        written = " ".join(f'"{word.text}"' if word.quoted else word.text for word in words)
+        step = _parse_step(words, written, source, number)
+        if isinstance(step, Start):
+            if steps:
+                raise ScenarioError(source, number, "start must be the first step of a scenario")
+            start_fen = step.fen
+        if isinstance(step, Send):
+            sent = True
+        if isinstance(step, Expect) and not sent:
+            problem = "expect checks the reply of a send, and no send comes before it"
+            raise ScenarioError(source, number, problem)
+        steps.append(step)
+    return Scenario(source, start_fen, tuple(steps))
+
+
+def _parse_step(words: list[_Word], written: str, source: str, line: int) -> Step:
+    verb, rest = words[0].text, words[1:]
+
+    def fail(problem: str) -> ScenarioError:
+        return ScenarioError(source, line, problem)
+
+    def plain(word: _Word, what: str) -> str:
+        if word.quoted:
+            raise fail(f"{verb}: {what} is a word, not quoted text")
+        return word.text
+
+    def square(word: _Word) -> str:
+        text = plain(word, "a square")
+        try:
+            return SQUARE_NAMES[parse_standard_square(text)]
+        except InputError as error:
+            raise fail(f"{verb}: {error}") from None
+
+    def fen(parts: Sequence[_Word]) -> str:
+        if not parts:
+            raise fail(f"{verb} needs a position: startpos or a FEN")
+        try:
+            return write_fen(parse_fen(" ".join(plain(part, "a FEN field") for part in parts)))
+        except InputError as error:
+            raise fail(f"{verb}: {error}") from None
+
+    def quoted_text(parts: Sequence[_Word], usage: str) -> str | None:
+        if not parts:
+            return None
+        if len(parts) > 1 or not parts[0].quoted:
+            raise fail(f"{verb}: the reason to look for goes in double quotes, e.g. {usage}")
+        return parts[0].text
+
+    match verb:
+        case "start":
+            return Start(line, written, fen(rest))
+        case "fen":
+            return FenCheck(line, written, fen(rest))
+        case "play":
+            if len(rest) != 1:
+                raise fail("play needs exactly one move, e.g. play e4")
+            return Play(line, written, plain(rest[0], "a move"))
+        case "reject":
+            if not rest:
+                raise fail('reject needs a move, e.g. reject Ke2 "check"')
+            usage = 'reject Ke2 "check"'
+            return Reject(line, written, plain(rest[0], "a move"), quoted_text(rest[1:], usage))
+        case "send":
+            if len(rest) not in (4, 5) or plain(rest[1], "the message") != "move":
+                raise fail("send needs an actor, 'move' and two squares: send white-bishop-f1 move f1 c4")
+            colour = _colour(plain(rest[4], "a colour"), fail) if len(rest) == 5 else None
+            return Send(line, written, _actor(rest[0], fail), square(rest[2]), square(rest[3]), colour)
+        case "expect":
+            return _parse_expect(rest, written, line, fail, square)
+        case "crash":
+            if len(rest) not in (1, 3) or (len(rest) == 3 and plain(rest[1], "'on'") != "on"):
+                raise fail("crash needs an actor, and optionally on <MessageKind>: crash board on Survey")
+            kind = _message_kind(plain(rest[2], "a message kind"), fail) if len(rest) == 3 else None
+            return Crash(line, written, _actor(rest[0], fail), kind)
+        case "restarts":
+            if len(rest) != 1 or not rest[0].text.isdigit() or rest[0].quoted:
+                raise fail("restarts needs a count, e.g. restarts 1")
+            return Restarts(line, written, int(rest[0].text))
+        case "square":
+            return _parse_square(rest, written, line, fail, square)
+        case "legal":
+            if not rest:
+                raise fail("legal needs a square, then its legal targets (none: it cannot move)")
+            return Legal(line, written, square(rest[0]), tuple(sorted(square(word) for word in rest[1:])))
+        case "outcome":
+            if len(rest) != 1 or rest[0].text not in OUTCOMES:
+                raise fail(f"outcome needs one of {', '.join(OUTCOMES)}")
+            return OutcomeCheck(line, written, None if rest[0].text == "none" else rest[0].text)
+        case _:
+            raise fail(f"unknown step {verb!r} (steps: {', '.join(STEP_NAMES)})")
+
+
+def _parse_expect(rest: list[_Word], written: str, line: int, fail: Callable[[str], ScenarioError],
+                  square: Callable[[_Word], str]) -> Expect:
+    answer = rest[0].text if rest and not rest[0].quoted else ""
+    if answer == "yes":
+        if len(rest) == 1:
+            return Expect(line, written, True, None, None)
+        if rest[1].quoted or rest[1].text != "traversed":
+            raise fail("expect yes takes nothing more, or traversed and squares: expect yes traversed e2 d3")
+        return Expect(line, written, True, tuple(square(word) for word in rest[2:]), None)
+    if answer == "no":
+        if len(rest) > 2 or (len(rest) == 2 and not rest[1].quoted):
+            raise fail('expect no takes nothing more, or a reason to look for in quotes: expect no "knight"')
+        return Expect(line, written, False, None, rest[1].text if len(rest) == 2 else None)
+    raise fail("expect needs yes or no, e.g. expect yes traversed e2 d3")
+
+
+def _parse_square(rest: list[_Word], written: str, line: int, fail: Callable[[str], ScenarioError],
+                  square: Callable[[_Word], str]) -> SquareCheck:
+    usage = "square needs a square, then empty or a colour and a kind: square e4 white pawn"
+    if len(rest) == 2 and rest[1].text == "empty":
+        return SquareCheck(line, written, square(rest[0]), None, None)
+    if len(rest) not in (3, 4):
+        raise fail(usage)
+    colour, kind = rest[1].text, rest[2].text
+    if colour not in COLOUR_NAMES or kind not in KIND_NAMES[1:]:
+        raise fail(f"{usage} (colours: white, black; kinds: {', '.join(KIND_NAMES[1:])})")
+    actor = _actor(rest[3], fail) if len(rest) == 4 else None
+    return SquareCheck(line, written, square(rest[0]), f"{colour} {kind}", actor)
+
+
+def _colour(text: str, fail: Callable[[str], ScenarioError]) -> int:
+    if text not in COLOUR_NAMES:
+        raise fail(f"unknown colour {text!r} (white or black)")
+    return COLOUR_NAMES.index(text)
+
+
+_ACTOR_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+
+
+def _actor(word: _Word, fail: Callable[[str], ScenarioError]) -> str:
+    if word.quoted or not _ACTOR_RE.fullmatch(word.text):
+        raise fail(f"{word.text!r} is not an actor: board, referee, a piece (white-knight-g1) or a square")
+    return word.text
+
+
+# The messages an actor receives (actors/messages.py: requests and tells; replies go to futures).
+MESSAGE_KINDS = (
+    "Apply", "Assess", "Begin", "Captured", "CastleQuery", "Describe", "FenQuery", "LegalTargetsQuery",
+    "MoveQuery", "Moved", "Propose", "Resync", "RosterQuery", "Survey", "TargetsQuery",
+)
+
+
+def _message_kind(text: str, fail: Callable[[str], ScenarioError]) -> str:
+    if text not in MESSAGE_KINDS:
+        raise fail(f"unknown message kind {text!r} (an actor receives {', '.join(MESSAGE_KINDS)})")
+    return text
+
+
+def read_scenario(path: str) -> Scenario:
+    """Read and parse the scenario file at ``path`` (OSError when it cannot be read)."""
+    with open(path, encoding="utf-8") as file:
+        return parse_scenario(file.read(), source=path)
+
+
+# --- running --------------------------------------------------------------------------------
+
+StepListener = Callable[[StepResult], None]
+
+
+def run_scenario(
+    scenario: Scenario,
+    on_step: StepListener | None = None,
+    recorder: TraceRecorder | None = None,
+    timeout: float | None = None,
+) -> list[StepResult]:
+    """Run the steps against a fresh actor game, stopping after the first that fails.
+
+    ``on_step`` is called with each result as it comes; ``recorder`` traces every message; an
+    ask waits ``timeout`` seconds at most (the actors' default when None). Returns the results
+    of the steps run, in order. An actor that dies is healed by the supervisor and the step
+    retried once, as the game facade does for moves.
+    """
+    from actors.actor_base import DEFAULT_TIMEOUT
+    from actors.game import ActorGame
+
+    results: list[StepResult] = []
+    with ActorGame(scenario.start_fen, DEFAULT_TIMEOUT if timeout is None else timeout, recorder) as game:
+        runner = _Runner(game)
+        for step in scenario.steps:
+            result = runner.run(step)
+            results.append(result)
+            if on_step is not None:
+                on_step(result)
+            if not result.ok:
+                break
+    return results
+
+
+class _Runner:
+    """Runs steps one by one against one game, remembering the last reply to a send."""
+
+    def __init__(self, game: ActorGame) -> None:
+        self.game = game
+        self.reply: Yes | No | None = None
+
+    def run(self, step: Step) -> StepResult:
+        from actors.actor_base import ActorFailure
+
+        try:
+            ok, expected, got = self._run(step)
+        except ActorFailure as failure:
+            if isinstance(step, Play | Reject | Crash):  # the facade has healed and retried already
+                return StepResult(step.line, step.written, False, _expected(step),
+                                  f"actor failure: {failure}")
+            try:
+                self.game.supervisor.heal()
+                ok, expected, got = self._run(step)
+            except ActorFailure as again:
+                return StepResult(step.line, step.written, False, _expected(step), f"actor failure: {again}")
+        except ChessActorsError as error:
+            return StepResult(step.line, step.written, False, _expected(step), str(error))
+        return StepResult(step.line, step.written, ok, expected, got)
+
+    def _run(self, step: Step) -> tuple[bool, str, str]:
+        from actors.messages import Rejected
+
+        game = self.game
+        match step:
+            case Start():
+                return True, "the game set up", f"{len(game.supervisor.names())} actors started"
+            case Play(move=move):
+                reply = game.propose(move)
+                if isinstance(reply, Rejected):
+                    return False, _expected(step), f"rejected ({reply.kind}): {reply.reason}"
+                mark = move[-1] if move[-1] in "+#" else ""
+                return reply.san.endswith(mark), _expected(step), f"accepted {reply.san}"
+            case Reject(move=move, reason=reason):
+                reply = game.propose(move)
+                if not isinstance(reply, Rejected):
+                    return False, _expected(step), f"accepted {reply.san}"
+                ok = reason is None or reason.lower() in reply.reason.lower()
+                return ok, _expected(step), f"rejected ({reply.kind}): {reply.reason}"
+            case Send():
+                self.reply = self._piece(step.actor).move_query(step.start, step.end, step.colour)
+                return True, _expected(step), _reply_text(self.reply)
+            case Expect():
+                return self._expect(step)
+            case Crash(actor=actor, kind=kind):
+                name = self._name(actor)
+                if kind is None:
+                    game.crash(name)
+                    return True, _expected(step), f"{name} crashed"
+                game.crash_on_next(name, kind)
+                return True, _expected(step), f"{name} will crash on its next {kind}"
+            case Restarts(count=count):
+                restarts = game.supervisor.restarts
+                return restarts == count, _expected(step), _plural(restarts, "restart")
+            case SquareCheck():
+                return self._square(step)
+            case Legal(square=square, targets=targets):
+                found = tuple(sorted(game.legal_targets(square)))
+                return found == targets, _expected(step), _targets_text(found)
+            case FenCheck(fen=fen):
+                position = game.fen()
+                return position == fen, _expected(step), position
+            case OutcomeCheck(outcome=outcome):
+                standing = game.outcome
+                return standing == outcome, _expected(step), standing or "none"
+
+    def _expect(self, step: Expect) -> tuple[bool, str, str]:
+        from actors.messages import Yes
+
+        reply = self.reply
+        got = _reply_text(reply) if reply is not None else "no reply (the send failed)"
+        if not isinstance(reply, Yes):
+            ok = not step.yes and reply is not None and (
+                step.reason is None or step.reason.lower() in reply.reason.lower())
+            return ok, _expected(step), got
+        traversed = reply.traversed_names
+        return step.yes and step.traversed in (None, traversed), _expected(step), got
+
+    def _square(self, step: SquareCheck) -> tuple[bool, str, str]:
+        index = parse_standard_square(step.square)
+        entries = self.game.supervisor.roster().entries
+        entry = next((entry for entry in entries if entry.square == index), None)
+        if entry is None:
+            return step.piece is None, _expected(step), f"{step.square} empty"
+        piece = f"{COLOUR_NAMES[entry.code >> 3]} {KIND_NAMES[entry.code & 7]}"
+        ok = piece == step.piece and step.actor in (None, entry.name)
+        return ok, _expected(step), f"{piece} on {step.square} ({entry.name})"
+
+    def _name(self, actor: str) -> str:
+        """The actor's stable name: as written, or the piece actor standing on a square."""
+        try:
+            index = parse_standard_square(actor)
+        except InputError:
+            if actor not in self.game.supervisor.names():
+                raise ScenarioFailure(f"no actor is called {actor}") from None
+            return actor
+        for entry in self.game.supervisor.roster().entries:
+            if entry.square == index:
+                return entry.name
+        raise ScenarioFailure(f"there is no piece on {SQUARE_NAMES[index]}")
+
+    def _piece(self, actor: str) -> PieceHandle:
+        from actors.game import PieceHandle
+
+        return PieceHandle(self.game, self._name(actor))
+
+
+class ScenarioFailure(ChessActorsError):
+    """A step that cannot be carried out (an actor that does not exist): the step fails."""
+
+
+def _expected(step: Step) -> str:
+    """What a step expects, in words."""
+    match step:
+        case Start():
+            return "the game set up"
+        case Play(move=move):
+            mark = {"+": " giving check", "#": " giving checkmate"}.get(move[-1], "")
+            return f"{move} accepted{mark}"
+        case Reject(move=move, reason=reason):
+            return f"{move} rejected" + (f", the reason containing {reason!r}" if reason else "")
+        case Send():
+            return "a reply"
+        case Expect(yes=True, traversed=traversed):
+            if traversed is None:
+                return "Yes"
+            return f"Yes, traversing {' '.join(traversed)}" if traversed else "Yes, traversing nothing"
+        case Expect(reason=reason):
+            return "No" + (f", the reason containing {reason!r}" if reason else "")
+        case Crash(actor=actor):
+            return f"{actor} crashed"
+        case Restarts(count=count):
+            return _plural(count, "restart")
+        case SquareCheck(square=square, piece=None):
+            return f"{square} empty"
+        case SquareCheck(square=square, piece=piece, actor=actor):
+            return f"{piece} on {square}" + (f" ({actor})" if actor else "")
+        case Legal(targets=targets):
+            return _targets_text(targets)
+        case FenCheck(fen=fen):
+            return fen
+        case OutcomeCheck(outcome=outcome):
+            return outcome or "none"
+
+
+def _reply_text(reply: Yes | No) -> str:
+    from actors.messages import Yes
+
+    if isinstance(reply, Yes):
+        traversed = " ".join(reply.traversed_names)
+        return f"Yes, traversing {traversed}" if traversed else "Yes, traversing nothing"
+    return f"No: {reply.reason}"
+
+
+def _targets_text(targets: Sequence[str]) -> str:
+    return f"legal targets {' '.join(targets)}" if targets else "no legal move"
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
