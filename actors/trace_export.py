@@ -335,7 +335,10 @@ def to_mermaid(events: Iterable[TraceEvent], plies: tuple[int, int] | None = Non
     known = {event["msg_id"] for event in chosen}
     for event in sorted(chosen, key=lambda item: item["msg_id"]):
         ply = event["ply"]
-        if ply is not None and ply not in roots and event["parent_id"] not in known:
+        if ply is None or event["parent_id"] in known:
+            continue
+        # The client's proposal names the ply; start-up messages that share its number do not.
+        if ply not in roots or (event["kind"] == "Propose" and roots[ply]["kind"] != "Propose"):
             roots[ply] = event
 
     current_ply: int | None = None
