@@ -6,11 +6,14 @@ crash: the supervisor restarts it); an :class:`ActorFailure` only reports a peer
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import pykka
 
+from actors.limits import thread_refused
 from actors.messages import Armed, Crash, CrashOnNext
 from actors.tracing import Delivery, TraceRecorder
 from board.errors import ChessActorsError
@@ -39,6 +42,33 @@ class RestartIntensityExceeded(ActorFailure):
 
 class InjectedCrash(RuntimeError):
     """The fault raised by Crash and CrashOnNext (a test's way of killing an actor)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HangOnNext:
+    """Fault injection: stall ``seconds`` on the next message of class ``kind``, then handle it late
+    (a handler that does not answer within its asker's timeout). Answered with Armed."""
+
+    sender: str
+    corr: int
+    kind: str
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    """Are you there? Answered at once with Pong, without asking anyone: the supervisor's liveness probe."""
+
+    sender: str
+    corr: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pong:
+    """I am here, and idle enough to answer."""
+
+    sender: str
+    corr: int
 
 
 def post(
@@ -117,6 +147,7 @@ class TracedActor(pykka.ThreadingActor):
         self.timeout = timeout
         self.current: Delivery | None = None
         self._crash_on: str | None = None
+        self._hang_on: tuple[str, float] | None = None
 
     def on_receive(self, message: Any) -> Any:
         """Unwrap the envelope, stamp the delivery, handle, and die on an unexpected error."""
@@ -148,18 +179,36 @@ class TracedActor(pykka.ThreadingActor):
         if self._crash_on is not None and type(body).__name__ == self._crash_on:
             self._crash_on = None
             raise InjectedCrash(f"{self.name}: injected crash on {type(body).__name__}")
+        if self._hang_on is not None and type(body).__name__ == self._hang_on[0]:
+            seconds, self._hang_on = self._hang_on[1], None
+            time.sleep(seconds)
         match body:
             case Crash():
                 raise InjectedCrash(f"{self.name}: crash requested")
             case CrashOnNext(kind=kind):
                 self._crash_on = kind
                 return Armed(self.name, body.corr, kind)
+            case HangOnNext(kind=kind, seconds=seconds):
+                self._hang_on = (kind, seconds)
+                return Armed(self.name, body.corr, kind)
+            case Ping():
+                return Pong(self.name, body.corr)
             case _:
                 return self.handle(body)
 
     def handle(self, message: object) -> object:
         """Answer one message (None for a tell). Subclasses override with a ``match``."""
         raise NotImplementedError
+
+    def _start_actor_loop(self) -> None:
+        # pykka registers the actor before starting its thread: when the system refuses the thread,
+        # take it out again, so that nothing half-started stays registered, and say why clearly.
+        try:
+            super()._start_actor_loop()
+        except RuntimeError as error:
+            pykka.ActorRegistry.unregister(self.actor_ref)
+            self.actor_stopped.set()
+            raise thread_refused(error, self.name) from error
 
     # -- sending, for subclasses
 

@@ -1,16 +1,17 @@
 """The actor engine's front door: a game played by piece, board and referee actors, as a context manager.
 
 The facade is the client: it asks only the referee (and, for study, a piece directly); when an actor
-dies it asks the supervisor to heal and retries the proposal once, unless the journal shows it was made.
+dies it asks the supervisor to heal and asks again (a proposal: unless the journal shows it was made).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import TracebackType
 from typing import Any
 
 from actors.actor_base import DEFAULT_TIMEOUT, ActorFailure, ActorUnavailable, ask, post, tell, wait_one
+from actors.limits import GAMES
 from actors.messages import (
     Accepted,
     Crash,
@@ -32,6 +33,7 @@ from actors.supervisor import REFEREE, Supervisor
 from actors.tracing import TraceRecorder
 from board.errors import ChessActorsError, FenError
 from board.fen import STARTING_FEN
+from board.game import Game
 from board.pgn import PgnGame
 from board.replay import GameVerdict, MoveError, bad_start, start_fen, verdict
 from board.squares import SQUARE_NAMES, parse_standard_square
@@ -95,6 +97,7 @@ class ActorGame:
         self.timeout = timeout
         self.supervisor = Supervisor(fen, recorder, timeout, max_restarts, period)
         self._started = False
+        self._counted = False
 
     # -- lifetime
 
@@ -108,9 +111,16 @@ class ActorGame:
         self.close()
 
     def start(self) -> None:
-        """Start every actor of the game."""
+        """Start every actor of the game.
+
+        Raises:
+            TooManyGames: the process already runs its limit of games (actors.limits), or the system
+                refused a thread; nothing of this game is left running.
+        """
         if self._started:
             return
+        GAMES.acquire()
+        self._counted = True
         self._started = True
         try:
             self.supervisor.start()
@@ -120,7 +130,12 @@ class ActorGame:
 
     def close(self) -> None:
         """Stop every actor the game started and wait for each."""
-        self.supervisor.stop_all()
+        try:
+            self.supervisor.stop_all()
+        finally:
+            if self._counted:
+                self._counted = False
+                GAMES.release()
 
     # -- playing
 
@@ -131,9 +146,10 @@ class ActorGame:
         neither SAN nor UCI is Rejected with kind 'syntax' and the syntax error as reason.
 
         Raises:
-            ActorFailure: an actor failed twice, or the restart intensity was exceeded.
+            ActorFailure: the supervisor gave up healing (RestartIntensityExceeded; a stuck board or
+                referee that would not stop), or ``max_restarts + 1`` attempts failed.
         """
-        return self._request(Propose(CLIENT, self.plies + 1, text=text))
+        return self._propose(Propose(CLIENT, self.plies + 1, text=text))
 
     def propose_squares(self, origin: str, target: str, promotion: int | None = None) -> Accepted | Rejected:
         """Propose the move of the piece on ``origin`` to ``target`` (square names)."""
@@ -141,27 +157,39 @@ class ActorGame:
             CLIENT, self.plies + 1, origin=parse_standard_square(origin),
             target=parse_standard_square(target), promotion=promotion or 0,
         )
-        return self._request(message)
+        return self._propose(message)
 
-    def _request(self, message: Propose) -> Accepted | Rejected:
+    def _propose(self, message: Propose) -> Accepted | Rejected:
+        before = len(self.supervisor.heir)
+
+        def made() -> Accepted | None:
+            if len(self.supervisor.heir) <= before:
+                return None
+            entry = self.supervisor.heir.entries()[before]
+            return Accepted(REFEREE, before + 1, entry.uci, entry.san, entry.check, entry.outcome)
+
+        reply: Accepted | Rejected = self._request(message, made)
+        return reply
+
+    def _request(self, message: object, made: Callable[[], Accepted | None] | None = None) -> Any:
+        """Ask the referee; while actors fail, heal and ask again, unless ``made()`` finds it done.
+
+        Giving up is the supervisor's decision (its intensity limit); ``max_restarts + 1`` failed
+        attempts also end it, for failures that restart nothing (a referee slower than the timeout).
+        """
         supervisor = self.supervisor
         if supervisor.failed is not None:
             raise supervisor.failed
-        before = len(supervisor.heir)
-        try:
-            reply: Accepted | Rejected = self.ask(REFEREE, message)
-            return reply
-        except ActorFailure:
+        for _ in range(max(1, supervisor.max_restarts + 1)):
+            try:
+                return self.ask(REFEREE, message)
+            except ActorFailure as error:
+                failure = error
             supervisor.heal()
-        if len(supervisor.heir) > before:
-            entry = supervisor.heir.entries()[before]
-            return Accepted(REFEREE, before + 1, entry.uci, entry.san, entry.check, entry.outcome)
-        try:
-            retried: Accepted | Rejected = self.ask(REFEREE, message)
-            return retried
-        except ActorFailure:
-            supervisor.heal()
-            raise
+            done = made() if made is not None else None
+            if done is not None:
+                return done
+        raise failure
 
     def ask(self, name: str, message: object) -> Any:
         """Ask the actor ``name`` as the client and wait (up to the timeout) for its reply."""
@@ -188,13 +216,13 @@ class ActorGame:
 
     def fen(self) -> str:
         """The FEN of the current position (the board's placement, the referee's game state)."""
-        description: Description = self.ask(REFEREE, FenQuery(CLIENT, self.plies + 1))
+        description: Description = self._request(FenQuery(CLIENT, self.plies + 1))
         return description.fen
 
     def legal_targets(self, square: str) -> tuple[str, ...]:
         """Where the piece on ``square`` may legally go now (none if it is not its side's turn)."""
-        reply: LegalTargets = self.ask(REFEREE, LegalTargetsQuery(CLIENT, self.plies + 1,
-                                                                 parse_standard_square(square)))
+        reply: LegalTargets = self._request(LegalTargetsQuery(CLIENT, self.plies + 1,
+                                                              parse_standard_square(square)))
         return tuple(SQUARE_NAMES[target] for target in reply.targets)
 
     def piece(self, square: str) -> PieceHandle:
@@ -237,6 +265,18 @@ def replay_moves(
         return game.plies, game.fen(), game.outcome, None
 
 
+def _fen(game: ActorGame) -> str:
+    """The FEN from the actors; if they are past asking (the game failed), from the journal's moves."""
+    try:
+        return game.fen()
+    except ChessActorsError:
+        pass
+    board = Game(game.supervisor.start_fen)
+    for entry in game.journal:
+        board.play(entry.uci, want_san=False)
+    return board.fen()
+
+
 def replay_with_actors(game: PgnGame) -> GameVerdict:
     """Replay one PGN game through the actors (the ``--engine actors`` judge of actors.replay)."""
     try:
@@ -249,8 +289,8 @@ def replay_with_actors(game: PgnGame) -> GameVerdict:
                 reply = actor_game.propose(token.text)
             except ChessActorsError as error:
                 failure = MoveError(actor_game.plies + 1, token.text, str(error), token.line, token.column)
-                return verdict(game, actor_game.plies, actor_game.fen(), actor_game.outcome, failure)
+                return verdict(game, actor_game.plies, _fen(actor_game), actor_game.outcome, failure)
             if isinstance(reply, Rejected):
                 error_at = MoveError(actor_game.plies + 1, token.text, reply.reason, token.line, token.column)
-                return verdict(game, actor_game.plies, actor_game.fen(), actor_game.outcome, error_at)
-        return verdict(game, actor_game.plies, actor_game.fen(), actor_game.outcome, None)
+                return verdict(game, actor_game.plies, _fen(actor_game), actor_game.outcome, error_at)
+        return verdict(game, actor_game.plies, _fen(actor_game), actor_game.outcome, None)

@@ -8,6 +8,9 @@ client -> referee (asks)
     FenQuery           -> Description
     LegalTargetsQuery  -> LegalTargets
     Begin              -> Ready             (the supervisor, after (re)starting the referee)
+  position-only mode (ChessMoveQ: no turn, castling or en passant; a side may have no king)
+    Setup              -> Ready             (seat these piece actors; the referee re-reads the roster)
+    CheckMove          -> MoveCheck         (can any piece of this colour and kind go there?)
 referee -> piece (asks, several at once)
     MoveQuery          -> Yes | No          (the piece's move function: traversed squares)
     CastleQuery        -> Yes | No          (only a king or rook that has never moved says yes)
@@ -18,8 +21,11 @@ referee -> board (asks)
     Apply              -> Applied           (the board moves pieces and tells them)
     RosterQuery        -> Roster
     Describe           -> Description       (the FEN, from the referee's game state)
+    Setup              -> Roster            (position-only mode: clear the board, seat these pieces)
 board -> piece (tells)
     Moved, Captured; the supervisor tells Resync after healing
+    (not on Setup: in position-only mode a piece actor stands for its colour and kind wherever it
+    is seated, and every question names the square it asks about)
 anyone -> any actor
     Crash (raise now), CrashOnNext (raise on the next message of a kind) -> Armed
 """
@@ -175,6 +181,44 @@ class Ready:
     plies: int
 
 
+# --- client -> referee, position-only mode (ChessMoveQ) -----------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """Seat these pieces, and only these, each under its actor's name (position-only mode).
+
+    Sent by the client to the referee, which passes it on to the board and re-reads the roster.
+    There is no game state: no side to move, no castling, no en passant.
+    """
+
+    sender: str
+    corr: int
+    entries: tuple[RosterEntry, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CheckMove:
+    """ChessMoveQ: can any piece of ``colour`` and ``kind`` legally go to ``target`` as the board stands?"""
+
+    sender: str
+    corr: int
+    colour: int
+    kind: int
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class MoveCheck:
+    """The answer to CheckMove: valid if some piece can; their squares; one reason line per piece."""
+
+    sender: str
+    corr: int
+    valid: bool
+    origins: tuple[int, ...]
+    reasons: tuple[str, ...]
+
+
 # --- referee -> piece -----------------------------------------------------------------------
 
 
@@ -255,23 +299,29 @@ class Targets:
 
 @dataclass(frozen=True, slots=True)
 class Survey:
-    """Report blockers, targets and king-reach candidates for each probe (or castling's squares)."""
+    """Report blockers, targets and king-reach candidates for each probe (or castling's squares).
+
+    ``check``: also report who might reach ``colour``'s king as the board stands (position-only
+    mode, where no earlier assessment says whether the mover is in check).
+    """
 
     sender: str
     corr: int
     colour: int
     probes: tuple[Probe, ...] = ()
     castle: CastleSurvey | None = None
+    check: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class SurveyReport:
-    """One report per probe, in order, and the castling report when asked."""
+    """One report per probe, in order, the castling report and the check candidates when asked."""
 
     sender: str
     corr: int
     reports: tuple[ProbeReport, ...]
     castle: CastleReport | None = None
+    check_candidates: tuple[Sighting, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,9 @@ How you talk to me (only the client and the supervisor ask me; I ask pieces and 
     FenQuery()                 -> Description(fen)
     LegalTargetsQuery(square)  -> LegalTargets(square, targets)
     Begin()                    -> Ready(plies)       (rebuild from the heir's journal and the board)
+  position-only mode (ChessMoveQ: no turn, no castling, no en passant; a side may have no king)
+    Setup(entries)             -> Ready(0)           (the board seats them; I re-read its roster)
+    CheckMove(colour, kind, target) -> MoveCheck(valid, origins, reasons)
 """
 
 from __future__ import annotations
@@ -30,11 +33,13 @@ from actors.messages import (
     Begin,
     CastleQuery,
     CastleSurvey,
+    CheckMove,
     Describe,
     Description,
     FenQuery,
     LegalTargets,
     LegalTargetsQuery,
+    MoveCheck,
     MoveQuery,
     PathEntry,
     Probe,
@@ -44,6 +49,7 @@ from actors.messages import (
     Rejected,
     Roster,
     RosterQuery,
+    Setup,
     Survey,
     SurveyReport,
     Targets,
@@ -53,6 +59,7 @@ from actors.messages import (
 from actors.occupancy import JournalMove
 from actors.tracing import TraceRecorder
 from board.bitboards import BETWEEN_SQUARES
+from board.chessmoveq import Placement, answer_from_facts, intent_for
 from board.errors import IllegalMoveError, MoveSyntaxError
 from board.judge import CandidateFacts, CastlingFacts, Intent, Sighting, decide, decide_castling
 from board.notation import format_san, intent_from_san, intent_from_squares
@@ -188,6 +195,11 @@ class RefereeActor(TracedActor):
             case Begin():
                 self._begin()
                 return Ready(self.name, message.corr, self.ply)
+            case Setup():
+                self._setup(message)
+                return Ready(self.name, message.corr, 0)
+            case CheckMove():
+                return self._check_move(message)
             case _:
                 raise TypeError(f"{self.name} cannot handle {type(message).__name__}")
 
@@ -220,11 +232,7 @@ class RefereeActor(TracedActor):
         heir = self.registry.heir
         entries = heir.entries()
         roster: Roster = self._ask_board(RosterQuery(self.name, len(entries)))
-        self.codes, self.names = [0] * 64, [""] * 64
-        self.by_code = [set() for _ in range(16)]
-        for entry in roster.entries:
-            self.codes[entry.square], self.names[entry.square] = entry.code, entry.name
-            self.by_code[entry.code].add(entry.square)
+        self._learn_roster(roster)
         self.ply = len(entries)
         self.state = entries[-1].state if entries else heir.start_state
         last_outcome = entries[-1].outcome if entries else None
@@ -246,6 +254,13 @@ class RefereeActor(TracedActor):
             heir.start_outcome = decide_outcome(
                 self.has_move, bool(self.checkers), pieces, self.state.halfmove, self.seen[heir.initial_key]
             )
+
+    def _learn_roster(self, roster: Roster) -> None:
+        self.codes, self.names = [0] * 64, [""] * 64
+        self.by_code = [set() for _ in range(16)]
+        for entry in roster.entries:
+            self.codes[entry.square], self.names[entry.square] = entry.code, entry.name
+            self.by_code[entry.code].add(entry.square)
 
     def _fetch_targets(self, squares: Sequence[int]) -> None:
         questions = [(self.names[s], TargetsQuery(self.name, self.ply, s)) for s in squares]
@@ -316,7 +331,7 @@ class RefereeActor(TracedActor):
         origins = sorted(self.by_code[code])
         if kind == PAWN:
             origins = [origin for origin in origins if intent.admits(origin)]
-        facts, onward = self._candidate_facts(colour, code, origins, target)
+        facts, onward, _ = self._candidate_facts(colour, code, origins, target)
         king = self._king_square(colour)
         found = decide(dataclasses.replace(intent, capture=False), facts, king, self.checkers).origins
         if len(found) == 1:
@@ -327,10 +342,12 @@ class RefereeActor(TracedActor):
         return _Verdict(-1, reason or "not a legal move here", "illegal", facts)
 
     def _candidate_facts(
-        self, colour: int, code: int, origins: Sequence[int], target: int
-    ) -> tuple[list[CandidateFacts], dict[int, tuple[PathEntry, ...]]]:
+        self, colour: int, code: int, origins: Sequence[int], target: int, with_checkers: bool = False
+    ) -> tuple[list[CandidateFacts], dict[int, tuple[PathEntry, ...]], tuple[Sighting, ...]]:
+        """The facts about each candidate, their onward targets, and (``with_checkers``) who checks
+        ``colour``'s king now: asked in the same Survey, confirmed in the same round."""
         if not origins:
-            return [], {}
+            return [], {}, ()
         corr = self.ply + 1
         replies = self._ask_many(
             [(self.names[origin], MoveQuery(self.name, corr, origin, target, colour)) for origin in origins]
@@ -343,11 +360,16 @@ class RefereeActor(TracedActor):
                 probes.append(Probe(reply.start, target, reply.traversed, en_passant, reply.target_rule))
                 yeses.append(reply)
         reports: tuple[ProbeReport, ...] = ()
+        check_candidates: tuple[Sighting, ...] = ()
         if probes:
-            survey: SurveyReport = self._ask_board(Survey(self.name, corr, colour, tuple(probes)))
-            reports = survey.reports
+            survey: SurveyReport = self._ask_board(
+                Survey(self.name, corr, colour, tuple(probes), check=with_checkers)
+            )
+            reports, check_candidates = survey.reports, survey.check_candidates
+        king = self._king_or_none(colour)
         confirmed = self._confirm(
-            (candidate, report.king_square) for report in reports for candidate in report.candidates
+            [(candidate, report.king_square) for report in reports for candidate in report.candidates]
+            + [(candidate, king) for candidate in check_candidates]
         )
         by_origin = {
             probe.origin: (probe, report, yes)
@@ -369,7 +391,37 @@ class RefereeActor(TracedActor):
                     probe.en_passant, exposers,
                 )
             )
-        return facts, onward
+        checkers = tuple(c for c in check_candidates if (c[0], king) in confirmed)
+        return facts, onward, checkers
+
+    # -- position-only mode (ChessMoveQ)
+
+    def _setup(self, message: Setup) -> None:
+        """Have the board seat the pieces, learn its roster, and drop every game state: nobody is
+        to move, there are no castling rights, no en passant square, no remembered targets."""
+        self.ply = message.corr - 1  # no game here: the case number stands in for the ply in corr ids
+        roster: Roster = self._ask_board(Setup(self.name, message.corr, message.entries))
+        self._learn_roster(roster)
+        self.state = GameState(WHITE, 0, -1, 0, 1)
+        self.memo, self.seen = {}, Counter()
+        self.checkers, self.has_move, self.over = (), True, None
+
+    def _check_move(self, message: CheckMove) -> MoveCheck:
+        """Can any piece of that colour and kind go there? The facts come from the same conversation
+        as a proposal's (pieces, board, confirmations); board.chessmoveq words the answer."""
+        self.ply = message.corr - 1
+        colour, kind, target = message.colour, message.kind, message.target
+        code = colour * 8 + kind
+        facts, _, checkers = self._candidate_facts(
+            colour, code, sorted(self.by_code[code]), target, with_checkers=True
+        )
+        intent = intent_for(Placement(colour, kind, target))
+        answer = answer_from_facts(intent, facts, self._king_or_none(colour), checkers)
+        return MoveCheck(self.name, message.corr, answer.valid, answer.origins, answer.reasons)
+
+    def _king_or_none(self, colour: int) -> int:
+        """The square of ``colour``'s king, -1 if it has none (position-only mode allows that)."""
+        return min(self.by_code[colour * 8 + KING], default=-1)
 
     def _judge_castling(self, intent: Intent) -> _Verdict:
         colour, side = intent.colour, intent.castle

@@ -16,7 +16,9 @@ import pykka
 from actors.actor_base import (
     DEFAULT_TIMEOUT,
     ActorFailure,
+    ActorTimeout,
     ActorUnavailable,
+    Ping,
     RestartIntensityExceeded,
     ask,
     post,
@@ -68,6 +70,7 @@ class Supervisor:
         timeout: every ask's timeout, in seconds.
         max_restarts, period: more than ``max_restarts`` restarts within ``period`` seconds raise
             :class:`RestartIntensityExceeded`, and the game is over with that error.
+        strict: False takes any placement (board.fen.parse_fen), for position-only mode.
     """
 
     def __init__(
@@ -77,8 +80,11 @@ class Supervisor:
         timeout: float = DEFAULT_TIMEOUT,
         max_restarts: int = 10,
         period: float = 5.0,
+        *,
+        strict: bool = True,
     ) -> None:
-        position = parse_fen(fen)  # setup: the starting state, never a judgement
+        position = parse_fen(fen, strict=strict)  # setup: the starting state, never a judgement
+        self.strict = strict
         self.start_fen = write_fen(position)
         start = GameState(
             position.turn, position.castling, position.en_passant, position.halfmove, position.fullmove
@@ -89,7 +95,7 @@ class Supervisor:
         self.max_restarts = max_restarts
         self.period = period
         self.restarts = 0
-        self.failed: RestartIntensityExceeded | None = None
+        self.failed: ActorFailure | None = None
         self._restart_times: deque[float] = deque()
         self._children: dict[str, pykka.ActorRef[Any]] = {}
         self._started: list[pykka.ActorRef[Any]] = []
@@ -112,6 +118,10 @@ class Supervisor:
             ref = self._children.pop(name, None)
         if ref is not None:
             ref.stop(block=False)
+
+    def start_piece(self, name: str, code: int, square: int, has_moved: bool = True) -> None:
+        """Start (and supervise) one more piece actor, called ``name``, of ``code`` on ``square``."""
+        self._start_piece(name, code, square, has_moved)
 
     def promote(self, pawn: str, name: str, code: int, square: int) -> None:
         """Retire the promoting pawn and start the new piece's actor on ``square``."""
@@ -136,7 +146,9 @@ class Supervisor:
 
     def _start_board(self) -> None:
         moves = [entry.move for entry in self.heir.entries()]
-        ref = BoardActor.start(self.start_fen, moves, self, self.recorder, self.timeout, BOARD)
+        ref = BoardActor.start(
+            self.start_fen, moves, self, self.recorder, self.timeout, BOARD, strict=self.strict
+        )
         self._remember(BOARD, ref)
 
     def _start_piece(self, name: str, code: int, square: int, has_moved: bool) -> None:
@@ -192,6 +204,7 @@ class Supervisor:
 
         Raises:
             RestartIntensityExceeded: too many restarts in the period (also for every later call).
+            ActorTimeout: a stuck board or referee would not stop (also for every later call).
         """
         while True:
             if self.failed is not None:
@@ -204,7 +217,32 @@ class Supervisor:
             except ActorFailure:
                 continue  # something died while healing: heal again (the intensity limit bounds this)
 
+    def _unresponsive(self, names: list[str]) -> set[str]:
+        """The children among ``names`` that do not answer a Ping within the timeout (asked all at once)."""
+        silent: set[str] = set()
+        pending = []
+        for name in names:
+            try:
+                pending.append(ask(self.ref(name), name, post(self.recorder, "supervisor", name,
+                                                              Ping("supervisor", len(self.heir)), None)))
+            except ActorFailure:
+                silent.add(name)
+        deadline = time.monotonic() + self.timeout
+        for name, future in pending:
+            try:
+                wait_one(name, future, max(0.0, deadline - time.monotonic()))
+            except ActorFailure:
+                silent.add(name)
+        return silent
+
     def _heal_once(self) -> None:
+        # The referee first: one still judging a move its asker gave up on may yet apply it, so
+        # nothing is compared with the journal until the referee is idle, or stopped.
+        referee_stopped = False
+        if self.alive(REFEREE) and self._unresponsive([REFEREE]):
+            self._count_restart(REFEREE)
+            self._stop(REFEREE)
+            referee_stopped = True
         roster: Roster | None = None
         if self.alive(BOARD):
             try:
@@ -220,15 +258,19 @@ class Supervisor:
         for name in self.names():
             if name not in (BOARD, REFEREE) and name not in on_board:
                 self.retire(name)
+        # A piece that is alive but silent (stuck in a handler) is replaced like a dead one.
+        silent = self._unresponsive([entry.name for entry in roster.entries if self.alive(entry.name)])
         for entry in roster.entries:
-            if self.alive(entry.name):
+            if self.alive(entry.name) and entry.name not in silent:
                 resync = Resync("supervisor", len(self.heir), entry.square, entry.has_moved)
                 tell(self.ref(entry.name), post(self.recorder, "supervisor", entry.name, resync, None))
                 continue
             self._count_restart(entry.name)
-            self._stop(entry.name)
+            self._stop(entry.name, wait=False)
             self._start_piece(entry.name, entry.code, entry.square, entry.has_moved)
-        if not self.alive(REFEREE):
+        if referee_stopped:
+            self._start_referee()
+        elif not self.alive(REFEREE):
             self._count_restart(REFEREE)
             self._stop(REFEREE)
             self._start_referee()
@@ -242,11 +284,30 @@ class Supervisor:
 
     # -- stopping
 
-    def _stop(self, name: str) -> None:
+    def _stop(self, name: str, wait: bool = True) -> None:
+        """Stop the child ``name``; with ``wait``, until it has finished the message it is handling.
+
+        A piece changes nothing but its own answers, so a stuck one is left to finish alone. A board
+        or referee that will not stop cannot be replaced (threads cannot be killed, and two of them
+        would both change the game), so the game ends with an ActorTimeout.
+        """
         with self._lock:
             ref = self._children.pop(name, None)
-        if ref is not None and ref.is_alive():
+        if ref is None or not ref.is_alive():
+            return
+        try:
+            if not wait:
+                ref.stop(block=False)
+                return
             ref.stop(block=True, timeout=self.timeout)
+        except pykka.ActorDeadError:
+            return
+        except pykka.Timeout:
+            self.failed = ActorTimeout(
+                f"{name} did not stop within {self.timeout:g} s of being restarted for not answering;"
+                f" a second {name} cannot safely run beside it, so the game ends here"
+            )
+            raise self.failed from None
 
     def stop_all(self) -> None:
         """Stop every actor this supervisor ever started, and wait for each to finish."""

@@ -26,7 +26,12 @@ _RAY_KINDS = tuple(_ray_kinds(direction) for direction in range(8))
 
 
 def reach_candidates(squares: Squares, square: int, by: int) -> tuple[int, ...]:
-    """The squares (ascending) of ``by``'s pieces that might reach ``square`` on this occupancy."""
+    """The squares (ascending) of ``by``'s pieces that might reach ``square`` on this occupancy.
+
+    ``square`` -1 stands for a king that is not on the board (position-only mode): nobody reaches it.
+    """
+    if square < 0:
+        return ()
     found: list[int] = []
     for direction, ray in enumerate(RAYS[square]):
         for step, seen in enumerate(ray):

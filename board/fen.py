@@ -2,7 +2,8 @@
 
 A FEN is accepted only if it describes a position that could be on a board: one king each, no
 pawn on the first or last rank, castling rights backed by king and rook at home, an en passant
-square behind a pawn that just moved two, and the side not to move not in check.
+square behind a pawn that just moved two, and the side not to move not in check. A lenient parse
+(``strict=False``) takes any placement, as ChessMoveQ's position-only questions need.
 """
 
 from __future__ import annotations
@@ -34,10 +35,13 @@ _RIGHTS: Final = (
 _ALIASES: Final = {"startpos": STARTING_FEN, "start": STARTING_FEN}
 
 
-def parse_fen(text: str) -> Position:
+def parse_fen(text: str, *, strict: bool = True) -> Position:
     """Build a position from FEN (``startpos`` names the initial position).
 
-    The halfmove clock and fullmove number may be left out (they default to 0 and 1).
+    The halfmove clock and fullmove number may be left out (they default to 0 and 1). With
+    ``strict=False`` the placement need not be a chess position: any number of kings (none too),
+    pawns on any rank, more than 16 pieces a side, the side not to move in check. The syntax of every
+    field, and the castling and en passant fields' agreement with the placement, are still checked.
 
     Raises:
         FenError: the FEN is malformed or the position impossible; the message says which field.
@@ -51,6 +55,8 @@ def parse_fen(text: str) -> Position:
         )
     position = Position()
     _parse_placement(position, fields[0])
+    if strict:
+        _check_plausible(position)
     if fields[1] not in ("w", "b"):
         raise FenError(f"FEN side to move {fields[1]!r} is not w or b")
     position.turn = WHITE if fields[1] == "w" else BLACK
@@ -60,7 +66,7 @@ def parse_fen(text: str) -> Position:
         position.halfmove = _parse_counter(fields[4], "halfmove clock", minimum=0)
         position.fullmove = _parse_counter(fields[5], "fullmove number", minimum=1)
     mover = position.turn
-    if is_attacked(position, mover, position.kings[mover ^ 1]):
+    if strict and is_attacked(position, mover, position.kings[mover ^ 1]):
         side = "black" if mover == WHITE else "white"
         raise FenError(f"FEN position is impossible: {side}, not to move, is in check")
     return position
@@ -89,6 +95,10 @@ def _parse_placement(position: Position, placement: str) -> None:
             previous_digit = char.isdigit()
         if file != 8:
             raise FenError(f"FEN placement: rank {rank + 1} ({rank_text!r}) covers {file} squares, not 8")
+
+
+def _check_plausible(position: Position) -> None:
+    """One king a side, at most 8 pawns and 16 pieces a side, no pawn on the first or last rank."""
     for colour, name in ((WHITE, "white"), (BLACK, "black")):
         kings = position.bitboards[colour * 8 + KING].bit_count()
         if kings != 1:

@@ -184,3 +184,38 @@ def test_two_adjacent_digits_in_a_rank_are_rejected() -> None:
 def test_castling_letters_out_of_order_are_rejected() -> None:
     with pytest.raises(FenError, match="'k' is repeated or out of order"):
         parse_fen("r3k2r/8/8/8/8/8/8/R3K2R w qkQK - 0 1")
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        pytest.param("8/8/8/8/8/8/8/8 w - - 0 1", id="empty"),
+        pytest.param("4k3/8/8/8/8/8/8/R7 w - - 0 1", id="no-white-king"),
+        pytest.param("P3k3/8/8/8/8/8/8/p3K3 w - - 0 1", id="pawns-on-the-back-ranks"),
+        pytest.param("4k3/8/8/8/8/8/4Q3/4K3 w - - 0 1", id="side-not-to-move-in-check"),
+        pytest.param("QQQQkQQQ/QQQQQQQQ/QQQQQQQQ/8/8/8/8/4K3 w - - 0 1", id="23-white-queens"),
+    ],
+)
+def test_a_lenient_parse_takes_any_placement_the_strict_one_refuses(fen: str) -> None:
+    with pytest.raises(FenError):
+        parse_fen(fen)
+    position = parse_fen(fen, strict=False)
+    assert write_fen(position) == fen
+
+
+def test_a_lenient_parse_records_a_missing_king_as_square_minus_one() -> None:
+    assert parse_fen("4k3/8/8/8/8/8/8/R7 w - - 0 1", strict=False).kings == [-1, SQUARE_INDEX["e8"]]
+
+
+@pytest.mark.parametrize(
+    ("fen", "message"),
+    [
+        pytest.param("8/8/8/8/8/8/8 w - - 0 1", "has 7 ranks", id="seven-ranks"),
+        pytest.param("8/8/8/8/8/8/8/8 x - - 0 1", "side to move", id="side"),
+        pytest.param("8/8/8/8/8/8/8/8 w K - 0 1", "the king is not on e1", id="castling-without-king"),
+        pytest.param("8/8/8/8/8/8/8/8 w - e6 0 1", "no pawn just moved two", id="en-passant"),
+    ],
+)
+def test_a_lenient_parse_still_checks_the_syntax_and_the_fields(fen: str, message: str) -> None:
+    with pytest.raises(FenError, match=message):
+        parse_fen(fen, strict=False)

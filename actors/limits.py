@@ -1,0 +1,99 @@
+"""How many actor games one process may hold at once, and the clear error past that limit.
+
+Every live :class:`~actors.game.ActorGame` runs one thread per actor (about 35 a game); past the limit a new
+game raises :class:`TooManyGames` instead of failing somewhere inside thread creation.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Final
+
+from board.errors import ChessActorsError
+
+ENV_VAR: Final = "CHESS_ACTORS_MAX_GAMES"
+"""The environment variable that sets the limit (a whole number; 0 means no limit)."""
+
+DEFAULT_MAX_GAMES: Final = 500
+"""The default limit. Measured with ``scripts/load.py`` (2 cores, 24 GB, Linux defaults): thread
+creation failed at the 651st live game (22,101 threads), when the process reached ``vm.max_map_count``
+(65530 memory mappings; each actor thread maps its stack and a guard page: about 102 mappings a game).
+Memory was not the limit (RSS about 0.85 MB a game) nor was latency (a proposal took 3 to 5 ms at 500
+to 650 games). 500 games leave a fifth of the mappings to the rest of the process."""
+
+THREADS_PER_GAME: Final = 34
+"""Actor threads of a game in the starting position: 32 pieces, the board and the referee."""
+
+
+class TooManyGames(ChessActorsError):
+    """Starting one more actor game would pass the process's limit, or the system refused a thread."""
+
+
+def max_games() -> int:
+    """The limit in force: ``CHESS_ACTORS_MAX_GAMES`` when set, else :data:`DEFAULT_MAX_GAMES` (0: none).
+
+    Raises:
+        TooManyGames: the variable is set but is not a whole number of 0 or more.
+    """
+    text = os.environ.get(ENV_VAR)
+    if text is None or not text.strip():
+        return DEFAULT_MAX_GAMES
+    stripped = text.strip()
+    if not (stripped.isascii() and stripped.isdecimal()):
+        raise TooManyGames(f"{ENV_VAR}={text!r} is not a whole number of games (0 or more; 0: no limit)")
+    return int(stripped)
+
+
+class GameCounter:
+    """A process-wide count of live actor games, checked against :func:`max_games` on each start."""
+
+    def __init__(self) -> None:
+        self._live = 0
+        self._lock = threading.Lock()
+
+    @property
+    def live(self) -> int:
+        """How many games hold a place now."""
+        return self._live
+
+    def acquire(self, limit: int | None = None) -> None:
+        """Take a place for one more game.
+
+        Args:
+            limit: the limit to apply (default: :func:`max_games`; 0 means none).
+
+        Raises:
+            TooManyGames: every place is taken; the message says the limit and how to change it.
+        """
+        cap = max_games() if limit is None else limit
+        with self._lock:
+            if cap and self._live >= cap:
+                raise TooManyGames(
+                    f"{self._live} actor games are running, the limit for one process"
+                    f" (about {THREADS_PER_GAME} threads each); finish one first, or set {ENV_VAR}"
+                    " to change the limit (0: no limit)"
+                )
+            self._live += 1
+
+    def release(self) -> None:
+        """Give back a place taken by :meth:`acquire`."""
+        with self._lock:
+            self._live = max(0, self._live - 1)
+
+
+GAMES: Final = GameCounter()
+"""The one counter of this process."""
+
+
+def thread_refused(error: RuntimeError, name: str) -> TooManyGames:
+    """The clear error for a thread the system would not start (``can't start new thread``)."""
+    try:
+        limit: object = max_games() or "no limit"
+    except TooManyGames:
+        limit = os.environ.get(ENV_VAR)
+    return TooManyGames(
+        f"the system refused a thread for actor {name} ({error}) with {GAMES.live} actor games live in"
+        f" this process; lower {ENV_VAR} (now {limit}) or raise the system's limits on threads and memory"
+        " maps (sysctl vm.max_map_count, kernel.pid_max, kernel.threads-max; ulimit -u)"
+    )

@@ -1,0 +1,161 @@
+"""ChessMoveQ answered by the actor system: one supervisor, board and referee kept across many cases.
+
+Each case seats pooled piece actors on the board (a pool per piece code, grown only when a case needs
+more) and asks the referee CheckMove; the answer is the direct engine's, learnt by messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from types import TracebackType
+from typing import Any
+
+from actors.actor_base import DEFAULT_TIMEOUT, ActorFailure, ActorUnavailable, ask, post, wait_one
+from actors.limits import GAMES
+from actors.messages import CheckMove, MoveCheck, Ready, RosterEntry, Setup
+from actors.supervisor import REFEREE, Supervisor
+from actors.tracing import TraceRecorder
+from board.chessmoveq import Answer, Placement
+from board.pieces import COLOUR_NAMES, KIND_NAMES
+
+CLIENT = "client"
+EMPTY_FEN = "8/8/8/8/8/8/8/8 w - - 0 1"
+"""The board the session starts with; every case seats its own pieces."""
+
+
+def pool_name(code: int, number: int) -> str:
+    """A pooled piece actor's name: 'white-knight-2' is the session's second white knight actor."""
+    return f"{COLOUR_NAMES[code >> 3]}-{KIND_NAMES[code & 7]}-{number}"
+
+
+class CheckMoveSession:
+    """An actor system for ChessMoveQ questions in position-only mode, reused from case to case.
+
+    The mover is the move's colour; there is no castling and no en passant; a side may have no king
+    (then it has none to keep safe); a pawn may stand on any rank and reaching the last one is a move.
+
+    Args:
+        timeout: every ask's timeout in seconds.
+        recorder: records one trace event per delivered message when given.
+
+    Use it as a context manager (every actor stops on exit), or call :meth:`start` and :meth:`close`.
+    """
+
+    def __init__(self, timeout: float = DEFAULT_TIMEOUT, recorder: TraceRecorder | None = None) -> None:
+        self.timeout = timeout
+        self.recorder = recorder
+        self.supervisor: Supervisor | None = None
+        self.cases = 0
+        self.restarts = 0
+        self._pools: list[list[str]] = [[] for _ in range(16)]
+        self._seated: tuple[RosterEntry, ...] | None = None
+        self._counted = False
+
+    # -- lifetime
+
+    def __enter__(self) -> CheckMoveSession:
+        self.start()
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def start(self) -> None:
+        """Start the board and the referee (piece actors start as cases need them).
+
+        Raises:
+            TooManyGames: the process already runs its limit of actor games (actors.limits).
+        """
+        if self.supervisor is not None:
+            return
+        GAMES.acquire()
+        self._counted = True
+        try:
+            self._start_system()
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        """Stop every actor of the session and wait for each."""
+        try:
+            if self.supervisor is not None:
+                self.supervisor.stop_all()
+        finally:
+            self.supervisor = None
+            if self._counted:
+                self._counted = False
+                GAMES.release()
+
+    def _start_system(self) -> None:
+        self._pools = [[] for _ in range(16)]
+        self._seated = None
+        self.supervisor = Supervisor(EMPTY_FEN, self.recorder, self.timeout, strict=False)
+        self.supervisor.start()
+
+    @property
+    def piece_actors(self) -> int:
+        """How many piece actors the session runs (the largest count of each piece code so far)."""
+        return sum(len(pool) for pool in self._pools)
+
+    # -- asking
+
+    def answer(self, pieces: Sequence[Placement], move: Placement) -> Answer:
+        """The ChessMoveQ answer for checked pieces and move (see board.chessmoveq.parse_position).
+
+        Starts the session if it is not running. When an actor fails, the whole actor system is
+        started afresh and the case asked once more.
+
+        Raises:
+            ActorFailure: the actors failed on this case twice.
+        """
+        self.start()
+        self.cases += 1
+        try:
+            return self._answer(pieces, move)
+        except ActorFailure:
+            self.restarts += 1
+            assert self.supervisor is not None
+            self.supervisor.stop_all()
+            self._start_system()
+            return self._answer(pieces, move)
+
+    def _answer(self, pieces: Sequence[Placement], move: Placement) -> Answer:
+        entries = self._seat(pieces)
+        if entries != self._seated:
+            self._seated = None
+            self._ask(Setup(CLIENT, self.cases, entries), Ready)
+            self._seated = entries
+        question = CheckMove(CLIENT, self.cases, move.colour, move.kind, move.square)
+        reply: MoveCheck = self._ask(question, MoveCheck)
+        return Answer(reply.valid, reply.origins, reply.reasons)
+
+    def _seat(self, pieces: Sequence[Placement]) -> tuple[RosterEntry, ...]:
+        """A pooled actor for every piece: the n-th piece of a code (by square) gets that pool's n-th,
+        so the same placement is always seated alike and needs no new Setup."""
+        supervisor = self.supervisor
+        assert supervisor is not None
+        used = [0] * 16
+        entries: list[RosterEntry] = []
+        for piece in sorted(pieces, key=lambda placed: placed.square):
+            code = piece.code
+            pool = self._pools[code]
+            number = used[code]
+            if number == len(pool):
+                name = pool_name(code, number + 1)
+                supervisor.start_piece(name, code, piece.square)
+                pool.append(name)
+            used[code] = number + 1
+            entries.append(RosterEntry(piece.square, code, pool[number], True))
+        return tuple(entries)
+
+    def _ask(self, message: object, expected: type) -> Any:
+        supervisor = self.supervisor
+        assert supervisor is not None
+        envelope = post(self.recorder, CLIENT, REFEREE, message, None, self.cases)
+        reply = wait_one(*ask(supervisor.ref(REFEREE), REFEREE, envelope), self.timeout)
+        if not isinstance(reply, expected):
+            raise ActorUnavailable(f"{REFEREE} answered {type(reply).__name__}, not {expected.__name__}")
+        return reply

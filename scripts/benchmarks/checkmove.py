@@ -1,0 +1,99 @@
+"""ChessMoveQ throughput: ``check-move --batch`` answered by the actors and by the direct engine."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from benchmarks.common import alternate
+
+Piece = list[Any]
+
+
+def _sparse(rng: random.Random) -> list[Piece]:
+    """0..32 pieces anywhere, at most one king a colour (maybe none)."""
+    found: list[Piece] = []
+    kings: set[str] = set()
+    for where in rng.sample(range(64), rng.randint(0, 32)):
+        colour, kind = rng.choice("WB"), rng.choice("PPPNNBBRRQK")
+        if kind == "K":
+            kind = "Q" if colour in kings else kind
+            kings.add(colour)
+        found.append([colour, kind, where % 8 + 1, where // 8 + 1])
+    return found
+
+
+def _played(rng: random.Random) -> list[Piece]:
+    """The position after a seeded random game of 0..120 plies (python-chess plays it)."""
+    import chess
+
+    board = chess.Board()
+    for _ in range(rng.randint(0, 120)):
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        board.push(rng.choice(moves))
+    return [
+        ["W" if piece.color else "B", piece.symbol().upper(), at % 8 + 1, at // 8 + 1]
+        for at, piece in board.piece_map().items()
+    ]
+
+
+def cases_file(count: int, seed: int = 11) -> Path:
+    """``count`` cases, half on sparse positions and half from play, a move each to any square."""
+    path = Path(tempfile.gettempdir()) / f"chess-actors-bench-checkmove-{count}-{seed}.jsonl"
+    if path.exists():
+        return path
+    rng = random.Random(seed)
+    with path.open("w", encoding="utf-8") as out:
+        for index in range(count):
+            position = _sparse(rng) if index % 2 else _played(rng)
+            move = [rng.choice("WB"), rng.choice("PNBRQK"), rng.randint(1, 8), rng.randint(1, 8)]
+            if position and rng.random() < 0.5:  # a move of a piece that is there, to find valid ones
+                colour, kind, _, _ = rng.choice(position)
+                move[:2] = [colour, kind]
+            out.write(json.dumps({"position": position, "move": move}) + "\n")
+    return path
+
+
+def _timed(command: list[str]) -> tuple[float, str]:
+    start = time.perf_counter()
+    result = subprocess.run(command, capture_output=True, text=True, check=True)
+    return time.perf_counter() - start, result.stdout
+
+
+def run(quick: bool) -> None:
+    """Print lines/s of ``check-move --batch`` with each engine, whole process and in-process."""
+    count = 2000 if quick else 10000
+    path = cases_file(count)
+    outputs: dict[str, str] = {}
+    rates: dict[str, float] = {}
+    for engine in ("actors", "direct"):
+        command = [sys.executable, "-m", "actors.cli", "check-move", "--batch", str(path), "--engine", engine]
+        runs = [_timed(command) for _ in range(1 if quick else 3)]
+        seconds, outputs[engine] = min(runs, key=lambda timed: timed[0])
+        rates[engine] = count / seconds
+        print(f"check-move --batch --engine {engine:<7} {rates[engine]:>9,.0f} lines/s (whole process)")
+    same = "same output" if outputs["actors"] == outputs["direct"] else "OUTPUT DIFFERS"
+    print(f"direct / actors: {rates['direct'] / rates['actors']:.1f}x  ({same})")
+
+    from actors.position_only import CheckMoveSession
+    from board.chessmoveq import answer, parse_json_case
+
+    cases = [parse_json_case(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    with CheckMoveSession() as session:
+        for pieces, move in cases[:200]:  # grow the actor pools first
+            session.answer(pieces, move)
+        actors, direct = alternate(
+            1 if quick else 3,
+            lambda: [session.answer(pieces, move) for pieces, move in cases],
+            lambda: [answer(pieces, move) for pieces, move in cases],
+        )
+        print(f"in-process: actors {count / actors:,.0f} cases/s, direct {count / direct:,.0f} cases/s,"
+              f" ratio {actors / direct:.1f}x; {session.piece_actors} piece actors pooled")

@@ -1,0 +1,236 @@
+"""ChessMoveQ through the actors: the referee asks the pieces and the board, and answers as the direct engine.
+
+The seed's seven cases, the rules one by one, a few thousand random cases on one reused session, the
+board's position-only setup (no king: nobody to reach), and ``check-move --batch`` with either engine.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pykka
+import pytest
+from test_chessmoveq import (
+    SEED_CASES,
+    SMALLEST_MATE,
+    Piece,
+    pieces,
+    played_position,
+    random_move,
+    sparse_position,
+    square,
+)
+
+from actors.messages import Crash, Probe, RosterEntry, Setup, Survey, SurveyReport
+from actors.occupancy import BoardActor
+from actors.position_only import EMPTY_FEN, CheckMoveSession
+from actors.tracing import TraceRecorder
+from board.chessmoveq import Answer, answer, parse_move, parse_position
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def both(session: CheckMoveSession, position: list[Piece], move: Piece) -> tuple[Answer, Answer]:
+    """(the actors' answer, the direct engine's answer) for one case."""
+    placed, moving = parse_position(position), parse_move(move)
+    return session.answer(placed, moving), answer(placed, moving)
+
+
+# -- the seed's cases and the rules ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("position", "move", "expected", "needles"), SEED_CASES)
+def test_the_seed_cases_answer_and_explain_as_the_direct_engine(
+    position: list[Piece], move: Piece, expected: bool, needles: list[str]
+) -> None:
+    with CheckMoveSession() as session:
+        actors, direct = both(session, position, move)
+    assert actors == direct, f"actors {actors} != direct {direct}"
+    assert actors.valid is expected
+    deciding = [line for line in actors.reasons if line.startswith(needles[0].split(":")[0] + ":")]
+    assert deciding and all(needle in deciding[0] for needle in needles), f"{needles} not in {actors.reasons}"
+
+
+RULE_CASES = [
+    # (FEN placement, colour, kind, target square): each pins one rule of position-only mode
+    ("4k3/4r3/8/8/8/8/4N3/4K3", "W", "N", "c3"),  # pinned: it would expose the king
+    ("4r1k1/8/8/8/Rb6/8/8/4K3", "W", "R", "b4"),  # double check: taking one checker is not enough
+    ("4r1k1/8/8/8/Rb6/8/8/4K3", "W", "K", "f2"),
+    ("6k1/6b1/8/4K3/8/8/8/6R1", "W", "K", "f6"),  # a pinned enemy piece still guards
+    ("8/8/8/3k4/8/3K4/8/8", "W", "K", "d4"),  # kings never stand side by side
+    ("4r3/8/8/8/8/8/4N3/8", "W", "N", "c3"),  # no king: nothing to keep safe
+    ("4k3/8/8/8/8/8/8/R3r3", "W", "R", "a8"),
+    ("4k3/8/8/8/8/8/8/K3R3", "W", "R", "e8"),  # the enemy king is taken like any piece
+    ("4k3/8/8/8/8/8/8/4K2R", "W", "K", "g1"),  # never castling
+    ("4k3/8/8/3Pp3/8/8/8/4K3", "W", "P", "e6"),  # never en passant
+    ("3rk3/4P3/8/8/8/8/8/4K3", "W", "P", "d8"),  # reaching the last rank is a move
+    ("4k3/8/8/8/8/8/p7/4K3", "B", "P", "a1"),
+    ("K7/8/8/8/8/8/8/P6k", "W", "P", "a2"),  # a pawn on its first rank still steps forward
+    ("4k3/8/8/8/8/4n3/4P3/4K3", "W", "P", "e4"),  # a double push needs both squares empty
+    ("4k3/8/8/8/8/8/8/R3K3", "W", "R", "a1"),  # already there
+    ("4k3/8/8/8/8/8/4K3/R6R", "W", "R", "d1"),  # two rooks can: valid, with both named
+    ("7k/8/8/8/8/8/8/K6Q", "W", "Q", "h7"),  # the side not moving may stand in check
+    ("k7/8/8/8/8/8/8/7K", "W", "N", "a1"),  # no such piece
+]
+
+
+@pytest.mark.parametrize(("placement", "colour", "kind", "target"), RULE_CASES)
+def test_each_rule_reads_the_same_through_the_actors(
+    placement: str, colour: str, kind: str, target: str
+) -> None:
+    move = [colour, kind, *square(target)]
+    with CheckMoveSession() as session:
+        actors, direct = both(session, pieces(placement), move)
+    assert actors == direct, f"{placement} {move}: actors {actors} != direct {direct}"
+
+
+# -- many cases, one session -----------------------------------------------------------------------
+
+
+def test_thousands_of_random_cases_agree_on_one_reused_session() -> None:
+    rng = random.Random(31)
+    cases: list[tuple[list[Piece], Piece]] = []
+    for _ in range(1200):
+        position = sparse_position(rng)
+        cases += [(position, random_move(rng, position)) for _ in range(2)]
+    for _ in range(200):
+        position = played_position(rng)
+        cases += [(position, random_move(rng, position)) for _ in range(3)]
+    kingless = sum(1 for position, move in cases if [move[0], "K"] not in [p[:2] for p in position])
+    assert kingless > 300, "too few cases whose mover has no king"
+    differ: list[str] = []
+    valid = 0
+    with CheckMoveSession() as session:
+        board = session.supervisor.ref("board") if session.supervisor else None
+        for position, move in cases:
+            actors, direct = both(session, position, move)
+            valid += direct.valid
+            if actors != direct:
+                differ.append(f"{position} {move}: actors {actors} != direct {direct}")
+        assert session.supervisor is not None and session.supervisor.ref("board") is board, "one board"
+        assert session.restarts == 0
+        assert session.piece_actors <= 16 * 32
+    assert not differ, f"{len(differ)} of {len(cases)} cases differ, e.g.:\n" + "\n".join(differ[:3])
+    assert valid > 600, "too few valid moves sampled for the comparison to mean much"
+
+
+def test_a_repeated_placement_is_seated_once_and_the_pools_grow_only_as_needed() -> None:
+    recorder = TraceRecorder()
+    with CheckMoveSession(recorder=recorder) as session:
+        placed = parse_position(SMALLEST_MATE)
+        for move in (["B", "Q", 7, 1], ["B", "Q", 6, 8], ["W", "K", 8, 2]):
+            session.answer(placed, parse_move(move))
+        assert session.piece_actors == 3
+        session.answer(parse_position(pieces("4k3/8/8/8/8/8/8/R3K2R")), parse_move(["W", "R", 4, 1]))
+        assert session.piece_actors == 5, "a second rook actor, a white king and a black king are reused"
+    counts = recorder.counts_by_kind()
+    assert counts["Setup"] == 2 * 2, "client -> referee -> board, once for each placement"
+    assert counts["CheckMove"] == 4
+
+
+def test_the_conversation_of_one_check_asks_pieces_board_and_attackers() -> None:
+    recorder = TraceRecorder()
+    placed = parse_position(pieces("4k3/4r3/8/8/8/8/4N3/4K3"))
+    with CheckMoveSession(recorder=recorder) as session:
+        session.answer(placed, parse_move(["W", "K", 4, 1]))
+        recorder.clear()  # the placement is seated now: the next case on it is the check alone
+        session.answer(placed, parse_move(["W", "N", 3, 3]))
+    events = sorted(recorder.events(), key=lambda event: event["msg_id"])
+    path = [(event["sender"], event["receiver"], event["kind"]) for event in events]
+    assert path == [
+        ("client", "referee", "CheckMove"),
+        ("referee", "white-knight-1", "MoveQuery"),  # can the knight go e2 -> c3?
+        ("referee", "board", "Survey"),  # what is in the way, who might reach the king after it
+        ("referee", "black-rook-1", "MoveQuery"),  # the rook confirms it would reach e1
+    ], path
+
+
+def test_a_crashed_piece_actor_costs_one_restart_not_a_wrong_answer() -> None:
+    with CheckMoveSession() as session:
+        placed = parse_position(SMALLEST_MATE)
+        session.answer(placed, parse_move(["B", "Q", 7, 1]))
+        assert session.supervisor is not None
+        queen = session.supervisor.ref("black-queen-1")
+        assert queen is not None
+        queen.tell((Crash("test", 0), None))
+        queen.actor_stopped.wait(5.0)
+        actors = session.answer(placed, parse_move(["B", "Q", 7, 1]))
+        assert actors == answer(placed, parse_move(["B", "Q", 7, 1]))
+        assert session.restarts == 1
+
+
+# -- the board in position-only mode ---------------------------------------------------------------
+
+
+def test_a_board_without_the_movers_king_reports_no_one_to_reach_it() -> None:
+    # A white knight pinned, were there a white king on e1; there is none, so nobody reaches it.
+    board = BoardActor.start(EMPTY_FEN, strict=False)
+    try:
+        entries = (
+            RosterEntry(12, 2, "white-knight-1", True),  # Ne2
+            RosterEntry(52, 12, "black-rook-1", True),  # re7
+            RosterEntry(60, 14, "black-king-1", True),  # ke8
+        )
+        roster = board.ask((Setup("test", 1, entries), None))
+        assert [entry.name for entry in roster.entries] == ["white-knight-1", "black-rook-1", "black-king-1"]
+        report: SurveyReport = board.ask(
+            (Survey("test", 1, 0, (Probe(12, 18, (), False, "any"),), check=True), None)
+        )
+        assert report.reports[0].candidates == () and report.reports[0].king_square == -1
+        assert report.check_candidates == ()
+        black: SurveyReport = board.ask((Survey("test", 1, 1, (), check=True), None))
+        assert black.check_candidates == (), "the black king on e8 is not attacked"
+    finally:
+        board.stop()
+    assert not pykka.ActorRegistry.get_all()
+
+
+# -- the command line ------------------------------------------------------------------------------
+
+
+def check_move(*arguments: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "actors.cli", "check-move", *arguments],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
+    )
+
+
+def test_batch_through_the_actors_prints_what_the_direct_engine_prints(tmp_path: Path) -> None:
+    rng = random.Random(5)
+    lines: list[dict[str, Any]] = []
+    for index in range(400):
+        position = sparse_position(rng) if index % 4 else played_position(rng)
+        lines.append({"position": position, "move": random_move(rng, position)})
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    for extra in ([], ["--json"]):
+        default = check_move("--batch", str(cases), *extra)
+        actors = check_move("--batch", str(cases), "--engine", "actors", *extra)
+        direct = check_move("--batch", str(cases), "--engine", "direct", *extra)
+        for result in (default, actors, direct):
+            assert (result.returncode, result.stderr) == (0, ""), result.stderr
+        assert len(direct.stdout.splitlines()) == len(lines)
+        assert default.stdout == direct.stdout, f"default (actors) and direct differ with {extra}"
+        assert actors.stdout == direct.stdout, f"actors and direct differ with {extra}"
+        if not extra:
+            assert set(direct.stdout.splitlines()) == {"true", "false"}, "both answers sampled"
+
+
+def test_one_case_explains_alike_with_either_engine() -> None:
+    position = json.dumps(pieces("4r1k1/8/8/8/Rb6/8/8/4K3"))
+    for move in ('["W","R",2,4]', '["W","K",6,2]'):
+        actors = check_move(position, move, "--explain")
+        direct = check_move(position, move, "--explain", "--engine", "direct")
+        assert (actors.returncode, actors.stderr) == (0, "")
+        assert actors.stdout == direct.stdout
+
+
+def test_an_unknown_engine_is_a_usage_error() -> None:
+    result = check_move("[]", '["W","K",1,1]', "--engine", "ray")
+    assert result.returncode == 2 and "invalid choice: 'ray'" in result.stderr
+    assert "Traceback" not in result.stderr
