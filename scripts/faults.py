@@ -1,0 +1,407 @@
+#!/usr/bin/env python3
+"""Fault injection: crash, stop and stall piece, board and referee actors at random moments of many replays.
+
+    python scripts/faults.py [--games N] [--seed S] [--timeout T] [--mode replay|moves|both]
+
+An injector thread picks a live actor at random every few milliseconds and crashes it now, arms it
+to crash (or to stall past the ask timeout) on its next message of a random kind, or stops it from
+outside. Every game must reach the direct engine's verdict and final FEN, or end with a clear
+error (the supervisor gave up) soon after the fault that caused it: never a hang, never a wrong
+verdict. Prints the faults injected, survived and ended by a clear error; exit 1 on any breach.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pykka
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import actors.game  # noqa: E402
+from actors.actor_base import ActorFailure, HangOnNext  # noqa: E402
+from actors.game import ActorGame  # noqa: E402
+from actors.messages import Accepted, Crash, CrashOnNext, Rejected  # noqa: E402
+from board.errors import AmbiguousMoveError, IllegalMoveError, MoveSyntaxError  # noqa: E402
+from board.game import Game  # noqa: E402
+from board.movegen import legal_moves  # noqa: E402
+from board.notation import san, uci  # noqa: E402
+from board.pgn import read_games  # noqa: E402
+from board.pgn_writer import format_game  # noqa: E402
+from board.replay import GameVerdict, replay_direct  # noqa: E402
+
+MESSAGE_KINDS = (
+    "Propose", "FenQuery", "Begin", "MoveQuery", "CastleQuery", "TargetsQuery", "Survey", "Assess",
+    "Apply", "RosterQuery", "Describe", "Moved", "Captured", "Resync", "Ping",
+)
+"""Every message kind an actor may be armed to crash or stall on (Ping: the supervisor's probe)."""
+
+FAULTS = ("crash", "crash_on_next", "stop", "hang")
+CLEAR_ERRORS = ("restarts within", "did not stop within")
+"""What the supervisor's own give-up errors say (RestartIntensityExceeded; a stuck board or referee)."""
+
+ILLEGAL_TRIES = ("Ke5", "Nf7", "Qxh8", "O-O-O", "O-O", "Bb5", "exd6", "a8=Q", "Rxa8", "Kxe2", "h5")
+GARBLED = ("e9", "Nxx", "O-O-O-O", "e2e2", "Z0", "--", "e7e8k", "Pe4", "exd")
+
+
+@dataclass
+class Tally:
+    """What a run did: faults by actor kind and fault, and how each game ended."""
+
+    injected: Counter[str] = field(default_factory=Counter)
+    games: int = 0
+    plies: int = 0
+    survived_faults: int = 0
+    ended_faults: int = 0
+    matched: int = 0
+    clear_errors: Counter[str] = field(default_factory=Counter)
+    error_delays: list[float] = field(default_factory=list)
+    restarts: int = 0
+    breaches: list[str] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        """Faults injected in all."""
+        return sum(self.injected.values())
+
+    def summary(self) -> str:
+        """A few lines for people."""
+        by_fault = Counter[str]()
+        for key, count in self.injected.items():
+            by_fault[key.split(":")[1]] += count
+        delays = sorted(self.error_delays)
+        worst = f"{delays[-1]:.2f} s" if delays else "-"
+        lines = [
+            f"games {self.games}, plies judged {self.plies}, supervisor restarts {self.restarts}",
+            f"faults injected {self.total}: " + ", ".join(f"{k} {v}" for k, v in sorted(by_fault.items())),
+            "  by actor: " + ", ".join(
+                f"{kind} {sum(v for k, v in self.injected.items() if k.startswith(kind))}"
+                for kind in ("PieceActor", "BoardActor", "RefereeActor")
+            ),
+            f"survived (the game reached the direct verdict): {self.survived_faults} faults"
+            f" in {self.matched} games",
+            f"ended by a clear error: {self.ended_faults} faults in {sum(self.clear_errors.values())} games"
+            + (f" ({dict(self.clear_errors)}); worst fault-to-error {worst}" if self.clear_errors else ""),
+            f"breaches (wrong verdict, hang, unclear error): {len(self.breaches)}",
+        ]
+        lines += [f"  {breach}" for breach in self.breaches[:10]]
+        return "\n".join(lines)
+
+
+class Injector:
+    """A thread that injects one random fault into a random live actor, at exponential intervals.
+
+    Args:
+        rng: the randomness (seeded by the caller).
+        mean_interval: mean seconds between faults.
+        stall: (shortest, longest) stall of an injected hang, in seconds.
+        faults: which kinds of fault to inject.
+    """
+
+    def __init__(
+        self, rng: random.Random, mean_interval: float, stall: tuple[float, float],
+        faults: tuple[str, ...] = FAULTS,
+    ) -> None:
+        self.rng = rng
+        self.mean_interval = mean_interval
+        self.stall = stall
+        self.faults = faults
+        self.counts: Counter[str] = Counter()
+        self.last_fault = 0.0
+        self._armed = threading.Event()
+        self._quit = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="fault-injector", daemon=True)
+
+    def __enter__(self) -> Injector:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._quit.set()
+        self._armed.set()
+        self._thread.join()
+
+    @contextmanager
+    def armed(self) -> Iterator[None]:
+        """Inject only inside this block (a game that has started and not yet closed)."""
+        self.counts = Counter()
+        self._armed.set()
+        try:
+            yield
+        finally:
+            self._armed.clear()
+
+    def _run(self) -> None:
+        rng = self.rng
+        while not self._quit.is_set():
+            self._armed.wait()
+            if self._quit.wait(rng.expovariate(1.0 / self.mean_interval)):
+                return
+            if self._armed.is_set():
+                self._inject_one()
+
+    def _inject_one(self) -> None:
+        rng = self.rng
+        # Half the faults hit a piece, a quarter each the board and the referee (there are 32 pieces).
+        target = rng.choice(("PieceActor", "PieceActor", "BoardActor", "RefereeActor"))
+        refs = [ref for ref in pykka.ActorRegistry.get_all()
+                if ref.is_alive() and ref.actor_class.__name__ == target]
+        if not refs:
+            return
+        ref = rng.choice(refs)
+        fault = rng.choice(self.faults)
+        kind = rng.choice(MESSAGE_KINDS)
+        try:
+            if fault == "crash":
+                ref.tell((Crash("injector", 0), None))
+            elif fault == "crash_on_next":
+                ref.tell((CrashOnNext("injector", 0, kind), None))
+            elif fault == "stop":
+                ref.stop(block=False)
+            else:
+                ref.tell((HangOnNext("injector", 0, kind, rng.uniform(*self.stall)), None))
+        except pykka.ActorDeadError:
+            return  # it died between the choice and the fault: nothing injected
+        self.counts[f"{ref.actor_class.__name__}:{fault}"] += 1
+        self.last_fault = time.monotonic()
+
+
+def random_game(rng: random.Random, number: int, max_plies: int, illegal_rate: float) -> str:
+    """A seeded random game as PGN: legal moves, sometimes ended by one illegal or garbled move."""
+    game = Game()
+    moves: list[str] = []
+    for _ in range(rng.randint(1, max_plies)):
+        legal = legal_moves(game.position)
+        if not legal or game.ended():
+            break
+        text = san(game.position, rng.choice(legal))
+        moves.append(text)
+        game.play(text, want_san=False)
+    if rng.random() < illegal_rate:
+        for attempt in rng.sample(ILLEGAL_TRIES, len(ILLEGAL_TRIES)):
+            try:
+                Game(game.fen()).play(attempt, want_san=False)
+            except IllegalMoveError:
+                moves.append(attempt)
+                break
+    tags = {"Event": "faults", "Round": str(number), "White": f"w{number}", "Black": f"b{number}"}
+    return format_game(tags, moves, "*")
+
+
+def direct_prefix_fen(pgn: str, plies: int) -> str:
+    """The FEN after the first ``plies`` moves of a game, by the direct engine."""
+    parsed = next(read_games(pgn))
+    board = Game()
+    for token in parsed.moves[:plies]:
+        board.play(token.text, want_san=False)
+    return board.fen()
+
+
+@contextmanager
+def actor_games(timeout: float, max_restarts: int, period: float, injector: Injector,
+                games: list[ActorGame]) -> Iterator[None]:
+    """Make ``replay_with_actors`` build its games with these settings, and inject only while one runs."""
+
+    class InjectedGame(ActorGame):
+        def __init__(self, fen: str = "startpos", *args: Any, **kwargs: Any) -> None:
+            super().__init__(fen, timeout, None, max_restarts, period)
+            games.append(self)
+
+        def __enter__(self) -> ActorGame:
+            entered = super().__enter__()
+            injector._armed.set()
+            return entered
+
+        def __exit__(self, *exc: Any) -> None:
+            injector._armed.clear()
+            super().__exit__(*exc)
+
+    original = actors.game.ActorGame
+    actors.game.ActorGame = InjectedGame  # type: ignore[misc]
+    try:
+        yield
+    finally:
+        actors.game.ActorGame = original  # type: ignore[misc]
+
+
+def check_replay(tally: Tally, pgn: str, actor: GameVerdict, direct: GameVerdict, delay: float,
+                 faults: int) -> None:
+    """Judge one replay under faults against the direct engine's verdict."""
+    got, want = actor.as_json(), direct.as_json()
+    tally.plies += actor.plies
+    if got == want:
+        tally.matched += 1
+        tally.survived_faults += faults
+        return
+    error = got["error"]
+    reason = error["reason"] if error else ""
+    clear = next((marker for marker in CLEAR_ERRORS if marker in reason), None)
+    if clear is None:
+        tally.breaches.append(f"game {actor.game}: wrong verdict {got} != {want}")
+        return
+    if actor.plies > direct.plies or actor.fen != direct_prefix_fen(pgn, actor.plies):
+        tally.breaches.append(f"game {actor.game}: position before the error is wrong: {got}")
+        return
+    tally.clear_errors[clear] += 1
+    tally.ended_faults += faults
+    tally.error_delays.append(delay)
+
+
+def run_replays(games: int, seed: int, timeout: float, mean_interval: float, max_restarts: int = 10,
+                period: float = 5.0, max_plies: int = 120, hang_bound: float | None = None) -> Tally:
+    """Replay ``games`` random games through ``replay_with_actors`` under injected faults.
+
+    ``hang_bound``: a replay (and the error after its last fault) may take at most this long
+    (default: 4 timeouts a fault and 2 s, a hang caught).
+    """
+    rng = random.Random(seed)
+    tally = Tally()
+    started: list[ActorGame] = []
+    injector = Injector(random.Random(seed + 1), mean_interval, (1.2 * timeout, 2.5 * timeout))
+    with injector, actor_games(timeout, max_restarts, period, injector, started):
+        for number in range(1, games + 1):
+            pgn = random_game(rng, number, max_plies, illegal_rate=0.3)
+            parsed = next(read_games(pgn))
+            direct = replay_direct(parsed)
+            injector.counts = Counter()
+            began = time.monotonic()
+            try:
+                verdict = actors.game.replay_with_actors(parsed)
+            except Exception as error:  # the harness reports any escape as a breach
+                tally.breaches.append(f"game {number}: {type(error).__name__} escaped: {error}")
+                continue
+            ended = time.monotonic()
+            faults = sum(injector.counts.values())
+            tally.injected.update(injector.counts)
+            tally.games += 1
+            tally.restarts += started[-1].supervisor.restarts if started else 0
+            delay = ended - max(injector.last_fault, began)
+            check_replay(tally, pgn, verdict, direct, delay, faults)
+            limit = hang_bound if hang_bound is not None else 2.0 + 4 * timeout * max(1, faults)
+            if ended - began > limit:
+                tally.breaches.append(f"game {number}: took {ended - began:.1f} s (over {limit:.1f} s)")
+    return tally
+
+
+def direct_verdict(game: Game, text: str) -> tuple[str, ...]:
+    """The direct engine's verdict on one move, comparable with :func:`actor_verdict`."""
+    try:
+        played = game.play(text)
+    except MoveSyntaxError as error:
+        return ("syntax", str(error))
+    except AmbiguousMoveError as error:
+        return ("ambiguous", error.reason)
+    except IllegalMoveError as error:
+        return ("illegal", error.reason)
+    return ("accepted", uci(played.move), played.san, str(played.check), str(played.outcome))
+
+
+def actor_verdict(game: ActorGame, text: str) -> tuple[str, ...]:
+    """The actors' verdict on one move."""
+    reply = game.propose(text)
+    if isinstance(reply, Accepted):
+        return ("accepted", reply.uci, reply.san, str(reply.check), str(reply.outcome))
+    assert isinstance(reply, Rejected)
+    return ("illegal" if reply.kind == "over" else reply.kind, reply.reason)
+
+
+def run_moves(games: int, seed: int, timeout: float, mean_interval: float, max_restarts: int = 1000,
+              period: float = 1.0, max_plies: int = 150) -> Tally:
+    """Play random games move by move (a tenth of the proposals illegal) under injected faults.
+
+    Every proposal's verdict must equal the direct engine's, and the final FEN too.
+    """
+    rng = random.Random(seed)
+    tally = Tally()
+    injector = Injector(random.Random(seed + 1), mean_interval, (1.2 * timeout, 2.5 * timeout))
+    with injector:
+        for number in range(1, games + 1):
+            direct = Game()
+            with ActorGame(timeout=timeout, max_restarts=max_restarts, period=period) as game:
+                clear: str | None = None
+                with injector.armed():
+                    for _ in range(max_plies):
+                        legal = legal_moves(direct.position)
+                        if not legal or direct.ended():
+                            break
+                        if rng.random() < 0.1:
+                            text = rng.choice(ILLEGAL_TRIES + GARBLED)
+                        else:
+                            text = san(direct.position, rng.choice(legal))
+                        try:
+                            got = actor_verdict(game, text)
+                        except ActorFailure as error:
+                            clear = next((m for m in CLEAR_ERRORS if m in str(error)), None)
+                            if clear is None:
+                                tally.breaches.append(f"game {number}: {text}: unclear error {error!r}")
+                            else:
+                                tally.error_delays.append(time.monotonic() - injector.last_fault)
+                            break
+                        want = direct_verdict(direct, text)
+                        tally.plies += 1
+                        if got != want:
+                            tally.breaches.append(f"game {number}: {text}: {got} != {want}")
+                            break
+                    faults = sum(injector.counts.values())
+                    tally.injected.update(injector.counts)
+                if clear is not None:
+                    tally.clear_errors[clear] += 1
+                    tally.ended_faults += faults
+                elif not tally.breaches:
+                    try:
+                        fen = game.fen()
+                    except ActorFailure as error:
+                        fen = f"<{error}>"
+                    if fen != direct.fen():
+                        tally.breaches.append(f"game {number}: final FEN {fen} != {direct.fen()}")
+                    else:
+                        tally.matched += 1
+                        tally.survived_faults += faults
+                tally.games += 1
+                tally.restarts += game.supervisor.restarts
+    return tally
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200, help="games per mode (default 200)")
+    parser.add_argument("--seed", type=int, default=1, help="the random seed (default 1)")
+    parser.add_argument("--timeout", type=float, default=0.5,
+                        help="every ask's timeout, seconds (default 0.5)")
+    parser.add_argument("--interval", type=float, default=0.02,
+                        help="mean seconds between faults (default 0.02)")
+    parser.add_argument("--mode", choices=("replay", "moves", "both"), default="both")
+    args = parser.parse_args()
+    failed = False
+    for mode in ("replay", "moves") if args.mode == "both" else (args.mode,):
+        began = time.monotonic()
+        if mode == "replay":
+            tally = run_replays(args.games, args.seed, args.timeout, args.interval)
+        else:
+            tally = run_moves(args.games, args.seed, args.timeout, args.interval)
+        print(f"== {mode}: {time.monotonic() - began:.0f} s, timeout {args.timeout:g} s", flush=True)
+        print(tally.summary(), flush=True)
+        failed = failed or bool(tally.breaches)
+    leaked = [thread.name for thread in threading.enumerate() if "Actor" in thread.name]
+    deadline = time.monotonic() + 10
+    while leaked and time.monotonic() < deadline:
+        time.sleep(0.1)
+        leaked = [thread.name for thread in threading.enumerate() if "Actor" in thread.name]
+    print(f"actor threads left: {len(leaked)}")
+    return 1 if failed or leaked else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

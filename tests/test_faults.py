@@ -1,0 +1,211 @@
+"""Fault injection: crashed, stopped and stuck actors at random moments never change a verdict or hang.
+
+Past the supervisor's limits a game ends with a clear error soon after the fault; the harness is
+scripts/faults.py (run it for longer with --games and --seed).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pykka
+import pytest
+
+import actors.game
+from actors.actor_base import ActorFailure, ActorTimeout, HangOnNext, RestartIntensityExceeded
+from actors.game import ActorGame, replay_with_actors
+from actors.messages import Accepted, CrashOnNext
+from board.pgn import read_games
+
+ROOT = Path(__file__).resolve().parent.parent
+TIMEOUT = 0.3
+MARGIN = 0.5  # scheduling noise on a busy 2-core machine
+
+
+def _load_harness() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("fault_harness", ROOT / "scripts" / "faults.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+harness = _load_harness()
+
+
+def settle(seconds: float = 10 * TIMEOUT) -> None:
+    """Wait for stuck actors left behind by a closed game to wake up and end (threads cannot be killed)."""
+    deadline = time.monotonic() + seconds
+    while pykka.ActorRegistry.get_all() and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
+@pytest.fixture
+def quick_game() -> Iterator[ActorGame]:
+    with ActorGame(timeout=TIMEOUT, max_restarts=20, period=5.0) as game:
+        yield game
+    settle()
+
+
+# --- many games, random faults at random moments ---------------------------------------------
+
+
+def test_replays_under_random_faults_reach_the_direct_verdicts() -> None:
+    tally = harness.run_replays(games=60, seed=11, timeout=TIMEOUT, mean_interval=0.006)
+    print(tally.summary())
+    assert not tally.breaches, tally.summary()
+    assert tally.total >= 150, f"too few faults to mean anything:\n{tally.summary()}"
+    assert tally.survived_faults >= 50, tally.summary()
+    assert {fault.split(":")[1] for fault in tally.injected} == set(harness.FAULTS)
+    assert max(tally.error_delays, default=0.0) < 3 * TIMEOUT + MARGIN, tally.summary()
+
+
+def test_every_move_under_random_faults_gets_the_direct_verdict() -> None:
+    tally = harness.run_moves(games=8, seed=5, timeout=TIMEOUT, mean_interval=0.01, max_plies=120)
+    print(tally.summary())
+    assert not tally.breaches, tally.summary()
+    assert tally.total >= 60, tally.summary()
+    assert tally.matched + sum(tally.clear_errors.values()) == tally.games
+
+
+# --- one fault at a time, each kind ------------------------------------------------------------
+
+
+def test_actors_stopped_from_outside_mid_game_are_restarted(quick_game: ActorGame) -> None:
+    game = quick_game
+    for move in ("e4", "e5", "Nf3"):
+        assert isinstance(game.propose(move), Accepted)
+    for name in ("board", "referee", "black-knight-b8", "white-bishop-f1"):
+        ref = game.supervisor.ref(name)
+        assert ref is not None
+        ref.stop(block=False)
+    reply = game.propose("Nc6")
+    assert isinstance(reply, Accepted) and reply.san == "Nc6"
+    assert isinstance(game.propose("Bb5"), Accepted)
+    assert game.supervisor.restarts == 4
+    assert game.fen() == "r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3"
+
+
+def test_a_piece_stuck_in_a_handler_is_replaced_and_the_game_goes_on(quick_game: ActorGame) -> None:
+    game = quick_game
+    game.ask("white-knight-g1", HangOnNext("test", 0, "MoveQuery", 6 * TIMEOUT))
+    started = time.monotonic()
+    reply = game.propose("Nf3")
+    took = time.monotonic() - started
+    assert isinstance(reply, Accepted) and reply.san == "Nf3"
+    assert took < 3 * TIMEOUT + MARGIN, f"healing a stuck piece took {took:.2f} s"
+    assert game.supervisor.restarts >= 1
+    assert isinstance(game.propose("Nf6"), Accepted)
+    assert isinstance(game.propose("Ng5"), Accepted)  # the new knight actor answers
+    assert game.fen() == "rnbqkb1r/pppppppp/5n2/6N1/8/8/PPPPPPPP/RNBQKB1R b KQkq - 3 2"
+
+
+def test_a_referee_that_answers_late_never_judges_beside_its_successor(quick_game: ActorGame) -> None:
+    # The referee sleeps through the client's timeout on Nf3. The supervisor waits for it to finish
+    # before anything else: if a second referee were started beside it, the first would wake up
+    # later and play its stale Nf3 again on the board after Ng5 (a knight from an empty g1).
+    game = quick_game
+    game.ask("referee", HangOnNext("test", 0, "Propose", 1.5 * TIMEOUT))
+    for move in ("Nf3", "e5", "Ng5"):
+        assert isinstance(game.propose(move), Accepted), move
+    time.sleep(2 * TIMEOUT)
+    assert [entry.san for entry in game.journal] == ["Nf3", "e5", "Ng5"]
+    assert game.fen() == "rnbqkbnr/pppp1ppp/8/4p1N1/8/8/PPPPPPPP/RNBQKB1R b KQkq - 1 2"
+
+
+@pytest.mark.parametrize("name", ["referee", "board"])
+def test_a_board_or_referee_stuck_for_good_ends_the_game_with_a_clear_error(name: str) -> None:
+    with ActorGame(timeout=TIMEOUT, max_restarts=20, period=5.0) as game:
+        assert isinstance(game.propose("e4"), Accepted)
+        kind = "Propose" if name == "referee" else "Survey"
+        game.ask(name, HangOnNext("test", 0, kind, 5 * TIMEOUT))
+        started = time.monotonic()
+        with pytest.raises(ActorTimeout, match=f"{name} did not stop within"):
+            game.propose("e5")
+        took = time.monotonic() - started
+        assert took < 3 * TIMEOUT + MARGIN, f"the error came {took:.2f} s after the fault"
+        again = time.monotonic()
+        with pytest.raises(ActorTimeout):
+            game.propose("e5")
+        assert time.monotonic() - again < 0.05, "a failed game answers at once"
+        assert [entry.san for entry in game.journal] == ["e4"]
+    settle()
+
+
+def test_past_the_restart_limit_the_error_comes_within_the_timeout() -> None:
+    with ActorGame(timeout=1.0, max_restarts=3, period=60.0) as game:
+        delays: list[float] = []
+        moves = iter(("e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6"))
+        victims = iter(("referee", "board", "black-pawn-e7", "referee", "board"))
+        with pytest.raises(RestartIntensityExceeded, match="restarts within 60 s"):
+            for move, victim in zip(moves, victims, strict=False):
+                ref = game.supervisor.ref(victim)
+                assert ref is not None
+                ref.stop(block=True)
+                fault = time.monotonic()
+                try:
+                    game.propose(move)
+                finally:
+                    delays.append(time.monotonic() - fault)
+        assert delays[-1] < game.timeout + 0.25, f"the error came {delays[-1]:.2f} s after the fault"
+        assert len(game.journal) == 3
+
+
+def test_a_crash_while_healing_is_healed_too(quick_game: ActorGame) -> None:
+    game = quick_game
+    for name in ("white-queen-d1", "black-king-e8"):
+        game.ask(name, CrashOnNext("test", 0, "Ping"))  # the supervisor's probe kills them
+    game.crash_on_next("board", "RosterQuery")
+    game.crash("referee")
+    reply = game.propose("d4")
+    assert isinstance(reply, Accepted) and reply.san == "d4"
+    assert game.supervisor.restarts >= 4
+    assert game.fen() == "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1"
+
+
+def test_queries_are_healed_like_proposals(quick_game: ActorGame) -> None:
+    game = quick_game
+    game.propose("e4")
+    game.crash("referee")
+    assert game.fen() == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    game.crash_on_next("board", "Survey")
+    assert game.legal_targets("g8") == ("f6", "h6")
+
+
+def test_a_failed_game_is_reported_and_the_next_game_still_replays(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = '[White "a"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n[White "b"]\n\n1. d4 d5 *\n'
+    first, second = read_games(text)
+
+    class DoomedGame(ActorGame):
+        """No restart allowed, and the referee crashes before the third move."""
+
+        def __init__(self, fen: str = "startpos", *args: Any, **kwargs: Any) -> None:
+            super().__init__(fen, TIMEOUT, None, 0, 60.0)
+
+        def propose(self, text: str) -> Any:
+            if self.plies == 2:
+                self.crash("referee")
+            return super().propose(text)
+
+    monkeypatch.setattr(actors.game, "ActorGame", DoomedGame)
+    failed = replay_with_actors(first)
+    monkeypatch.undo()
+    assert failed.plies == 2 and failed.error is not None
+    assert failed.error.ply == 3 and "restarts within" in failed.error.reason
+    assert failed.fen == "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    fine = replay_with_actors(second)
+    assert fine.error is None and fine.plies == 2
+
+
+def test_an_actor_failure_never_escapes_as_anything_but_an_actor_failure(quick_game: ActorGame) -> None:
+    game = quick_game
+    game.ask("referee", HangOnNext("test", 0, "FenQuery", 5 * TIMEOUT))
+    with pytest.raises(ActorFailure):
+        game.fen()
