@@ -87,6 +87,10 @@ def read_jsonl(lines: Iterable[str | bytes], source: str = "<trace>") -> list[Tr
             raise TraceFormatError(
                 f"{where}: not JSON ({error.msg} at column {error.colno})"
             ) from None
+        except RecursionError:
+            raise TraceFormatError(f"{where}: nested too deeply to be a trace event") from None
+        except ValueError as error:  # e.g. a number past Python's digit limit for int()
+            raise TraceFormatError(f"{where}: not usable JSON ({error})") from None
         if not isinstance(record, dict):
             raise TraceFormatError(f"{where}: expected a JSON object, got {type(record).__name__}")
         event = _checked_event(record, where)

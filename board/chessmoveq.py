@@ -205,6 +205,8 @@ def _decode(text: str, what: str) -> object:
         raise ChessMoveQError(f"{what} is not JSON: {error.msg} at {where}") from None
     except RecursionError:
         raise ChessMoveQError(f"{what} is nested too deeply to be a ChessMoveQ {what}") from None
+    except ValueError as error:  # e.g. a number past Python's digit limit for int()
+        raise ChessMoveQError(f"{what} is not usable JSON: {error}") from None
 
 
 def parse_json_position(text: str, zero_based: bool = False) -> tuple[Placement, ...]:

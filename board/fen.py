@@ -14,6 +14,7 @@ from typing import Final
 from board.bitboards import BIT
 from board.errors import FenError
 from board.movegen import is_attacked, legal_en_passant
+from board.numbers import whole_number
 from board.pieces import BLACK, KING, PAWN, ROOK, WHITE, fen_letter
 from board.position import (
     BLACK_KINGSIDE,
@@ -164,7 +165,7 @@ def _parse_en_passant(position: Position, field: str) -> int:
 
 
 def _parse_counter(field: str, name: str, minimum: int) -> int:
-    if not field.isdigit() or int(field) < minimum:
+    if not (field.isdigit() and field.isascii()) or whole_number(field, f"FEN {name}", FenError) < minimum:
         raise FenError(f"FEN {name} {field!r} is not a whole number >= {minimum}")
     return int(field)
 

@@ -10,6 +10,7 @@ import re
 from typing import Final, Literal
 
 from board.errors import BoardSizeError, SquareError
+from board.numbers import whole_number
 
 Coord = tuple[int, int]
 """A square as a 1-based (file, rank) pair: a1 is (1, 1), h8 is (8, 8)."""
@@ -67,7 +68,8 @@ def parse_square(text: str, size: Size | None = STANDARD) -> Coord:
     match = _SQUARE_RE.fullmatch(text.strip().lower())
     if match is None:
         raise SquareError(f"{text!r} is not a square name (expected letters then a number, e.g. e4)")
-    file, rank = file_number(match.group(1)), int(match.group(2))
+    file = file_number(match.group(1))
+    rank = whole_number(match.group(2), f"the rank of {text!r}", SquareError)
     if size is None:
         if rank < 1:
             raise SquareError(f"square {text} has rank {rank}; ranks start at 1")
@@ -94,8 +96,9 @@ def parse_size(text: str) -> Size:
     match = _SIZE_RE.fullmatch(text.strip())
     if match is None:
         raise BoardSizeError(f"board size {text!r} is not N or WxH with whole numbers (e.g. 8 or 10x12)")
-    width = int(match.group(1))
-    height = int(match.group(2)) if match.group(2) is not None else width
+    what = f"board size {text!r}"
+    width = whole_number(match.group(1), what, BoardSizeError)
+    height = width if match.group(2) is None else whole_number(match.group(2), what, BoardSizeError)
     if width < 1 or height < 1:
         raise BoardSizeError(f"board size {text!r} has a side below 1")
     return width, height

@@ -178,7 +178,7 @@ def test_every_subcommand_answers_any_arguments_with_a_clear_status(command: str
     @CLI_FUZZ
     @given(argv=argv_for(command), stdin=stdin_bytes)
     def run(argv: list[str], stdin: bytes) -> None:
-        if any((command, word) in KNOWN_BAD for word in argv[1:]):
+        if any((command, word) in HARD for word in argv[1:]):
             return  # see test_known_bugs_as_a_process
         TRIED[command] += 1
         check(argv, *run_in_process(argv, stdin))
@@ -230,8 +230,6 @@ def test_as_a_process_errors_are_one_line_and_the_status_says_what_happened(
     assert len(err.strip().splitlines()) <= 1, err
 
 
-@pytest.mark.xfail(strict=True, reason="actors/cli/__init__.py: main() catches OSError before "
-                   "BrokenPipeError, so a closed pipe is reported as 'cannot read: Broken pipe', exit 2")
 def test_as_a_process_a_closed_pipe_ends_quietly() -> None:
     TRIED["<process>"] += 1
     result = _cli("replay", str(DATA / "famous.pgn"), "--engine", "direct", shell_pipe="head -c 10")
@@ -250,7 +248,7 @@ def test_as_a_process_workers_give_the_same_output_as_one_process() -> None:
 
 HUGE = "9" * 5000  # past Python's 4300-digit limit for int(str), which then raises a bare ValueError
 DEEP = _write("deep.jsonl", b"[" * 100_000 + b"\n")
-KNOWN_BUGS = [
+HARD_INPUTS = [
     # actors/cli/run.py opens the scenario as strict UTF-8: UnicodeDecodeError escapes main()
     ("run", INPUT_FILES[2]),
     ("run", INPUT_FILES[3]),
@@ -263,13 +261,12 @@ KNOWN_BUGS = [
     # actors/trace_export.py: read_jsonl lets RecursionError (and the digit limit) through
     ("trace", DEEP, "--to", "jsonl"),
 ]
-KNOWN_BAD = {command[:2] for command in KNOWN_BUGS}
+HARD = {command[:2] for command in HARD_INPUTS}
 
 
-@pytest.mark.xfail(strict=True, reason="a known bug: a bare ValueError/RecursionError escapes as a traceback")
-@pytest.mark.parametrize("args", KNOWN_BUGS, ids=[" ".join(Path(word).name for word in args)[:40]
-                                                  for args in KNOWN_BUGS])
-def test_known_bugs_as_a_process(args: tuple[str, ...]) -> None:
+@pytest.mark.parametrize("args", HARD_INPUTS, ids=[" ".join(Path(word).name for word in args)[:40]
+                                                  for args in HARD_INPUTS])
+def test_hard_inputs_as_a_process_end_with_one_line_and_exit_2(args: tuple[str, ...]) -> None:
     TRIED["<process>"] += 1
     result = _cli(*args)
     err = result.stderr.decode("utf-8", "replace")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -58,6 +59,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InputError as error:
         print(f"chess-actors {args.command}: {error}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`): stop quietly, and keep Python from complaining
+        # about the unflushed stdout at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
     except OSError as error:
         where = f" {error.filename}" if error.filename else ""
         print(f"chess-actors {args.command}: cannot read{where}: {error.strerror}", file=sys.stderr)
@@ -68,8 +74,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"chess-actors {args.command}: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return EXIT_OK
     return status
 
 

@@ -34,7 +34,9 @@ def parse_depth(text: str) -> int:
     stripped = text.strip()
     if not stripped.isdecimal() or not stripped.isascii():
         raise InputError(f"DEPTH {text!r} is not a whole number of plies (0 or more)")
-    return int(stripped)
+    from board.numbers import whole_number
+
+    return whole_number(stripped, "DEPTH")
 
 
 def run_perft(args: argparse.Namespace) -> int:

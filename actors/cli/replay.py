@@ -83,6 +83,8 @@ def _check_options(args: argparse.Namespace) -> None:
         raise InputError(f"--workers {args.workers}: needs at least 1 worker")
     in_process = args.workers == 1 and not args.ray
     if args.trace is not None:
+        if args.trace == "-":
+            raise InputError("--trace -: give a file path (the trace is written beside the normal output)")
         if args.engine != "actors":
             raise InputError("--trace needs the actor engine (the direct engine sends no messages)")
         if not in_process:

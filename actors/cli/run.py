@@ -40,11 +40,18 @@ def run_scenario_command(args: argparse.Namespace) -> int:
         scenario = parse_scenario(sys.stdin.read(), source="<stdin>")
     else:
         with open(args.scenario, encoding="utf-8") as file:
-            scenario = parse_scenario(file.read(), source=args.scenario)
+            try:
+                text = file.read()
+            except UnicodeDecodeError as error:
+                raise InputError(f"{args.scenario}: not UTF-8 text (byte {error.start})") from None
+        scenario = parse_scenario(text, source=args.scenario)
     with ExitStack() as stack:
         recorder = None
         if args.trace is not None:
             from actors.tracing import TraceRecorder, jsonl_sink
+
+            if args.trace == "-":
+                raise InputError("--trace -: give a file path (the trace is written beside the step lines)")
 
             try:
                 trace_file = stack.enter_context(open(args.trace, "w", encoding="utf-8"))
