@@ -18,6 +18,9 @@ from actors.messages import (
     CrashOnNext,
     Description,
     FenQuery,
+    KnightPathQuery,
+    KnightTourQuery,
+    KnightWalk,
     LegalTargets,
     LegalTargetsQuery,
     MoveQuery,
@@ -31,12 +34,10 @@ from actors.messages import (
 from actors.referee import JournalEntry
 from actors.supervisor import REFEREE, Supervisor
 from actors.tracing import TraceRecorder
-from board.errors import ChessActorsError, FenError
+from board.errors import ChessActorsError
 from board.fen import STARTING_FEN
 from board.game import Game
-from board.pgn import PgnGame
-from board.replay import GameVerdict, MoveError, bad_start, start_fen, verdict
-from board.squares import SQUARE_NAMES, parse_standard_square
+from board.squares import SQUARE_NAMES, parse_size, parse_square, parse_standard_square
 
 CLIENT = "client"
 
@@ -62,6 +63,19 @@ class PieceHandle:
             own if colour is None else colour,
         )
         reply: Yes | No = self.game.ask(self.name, message)
+        return reply
+
+    def knight_path(self, target: str, size: str = "8") -> KnightWalk | No:
+        """Ask a knight for a shortest path from where it stands to ``target`` (size ``N`` or ``WxH``)."""
+        board_size = parse_size(size)
+        message = KnightPathQuery(CLIENT, self.game.plies + 1, parse_square(target, board_size), board_size)
+        reply: KnightWalk | No = self.game.ask(self.name, message)
+        return reply
+
+    def knight_tour(self, size: str = "8", closed: bool = False) -> KnightWalk | No:
+        """Ask a knight for a knight's tour of a ``size`` board from where it stands."""
+        message = KnightTourQuery(CLIENT, self.game.plies + 1, parse_size(size), closed)
+        reply: KnightWalk | No = self.game.ask(self.name, message)
         return reply
 
     def targets(self, square: str) -> Targets:
@@ -265,7 +279,7 @@ def replay_moves(
         return game.plies, game.fen(), game.outcome, None
 
 
-def _fen(game: ActorGame) -> str:
+def final_fen(game: ActorGame) -> str:
     """The FEN from the actors; if they are past asking (the game failed), from the journal's moves."""
     try:
         return game.fen()
@@ -275,22 +289,3 @@ def _fen(game: ActorGame) -> str:
     for entry in game.journal:
         board.play(entry.uci, want_san=False)
     return board.fen()
-
-
-def replay_with_actors(game: PgnGame) -> GameVerdict:
-    """Replay one PGN game through the actors (the ``--engine actors`` judge of actors.replay)."""
-    try:
-        actor_game = ActorGame(start_fen(game))
-    except FenError as error:
-        return bad_start(game, error)
-    with actor_game:
-        for token in game.moves:
-            try:
-                reply = actor_game.propose(token.text)
-            except ChessActorsError as error:
-                failure = MoveError(actor_game.plies + 1, token.text, str(error), token.line, token.column)
-                return verdict(game, actor_game.plies, _fen(actor_game), actor_game.outcome, failure)
-            if isinstance(reply, Rejected):
-                error_at = MoveError(actor_game.plies + 1, token.text, reply.reason, token.line, token.column)
-                return verdict(game, actor_game.plies, _fen(actor_game), actor_game.outcome, error_at)
-        return verdict(game, actor_game.plies, _fen(actor_game), actor_game.outcome, None)

@@ -26,6 +26,9 @@ board -> piece (tells)
     Moved, Captured; the supervisor tells Resync after healing
     (not on Setup: in position-only mode a piece actor stands for its colour and kind wherever it
     is seated, and every question names the square it asks about)
+client -> a knight (asks; any other piece answers No)
+    KnightPathQuery    -> KnightWalk        (a shortest path from its square, on any board size)
+    KnightTourQuery    -> KnightWalk        (a knight's tour from its square)
 anyone -> any actor
     Crash (raise now), CrashOnNext (raise on the next message of a kind) -> Armed
 """
@@ -483,3 +486,44 @@ class Armed:
     sender: str
     corr: int
     kind: str
+
+
+# --- the knight puzzles, answered by a knight actor from where it stands ---------------------
+
+
+@dataclass(frozen=True, slots=True)
+class KnightPathQuery:
+    """To a knight: a shortest knight path from your square to ``target`` on a board of ``size``.
+
+    ``target`` is a 1-based (file, rank); ``size`` is (files, ranks), 8x8 unless given.
+    """
+
+    sender: str
+    corr: int
+    target: tuple[int, int]
+    size: tuple[int, int] = (8, 8)
+
+
+@dataclass(frozen=True, slots=True)
+class KnightTourQuery:
+    """To a knight: a knight's tour of a ``size`` board starting from your square (closed if asked)."""
+
+    sender: str
+    corr: int
+    size: tuple[int, int] = (8, 8)
+    closed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class KnightWalk:
+    """A knight's answer: its walk from where it stands (square names, its own first), or why none.
+
+    ``moves`` counts the knight moves (None with ``reason`` when there is no such walk).
+    """
+
+    sender: str
+    corr: int
+    moves: int | None
+    path: tuple[str, ...] | None
+    reason: str | None = None
+

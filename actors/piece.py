@@ -18,6 +18,9 @@ from actors.actor_base import DEFAULT_TIMEOUT, TracedActor
 from actors.messages import (
     Captured,
     CastleQuery,
+    KnightPathQuery,
+    KnightTourQuery,
+    KnightWalk,
     Moved,
     MoveQuery,
     No,
@@ -28,8 +31,9 @@ from actors.messages import (
     Yes,
 )
 from actors.tracing import TraceRecorder
+from board.errors import ChessActorsError
 from board.geometry import move_function
-from board.pieces import COLOUR_NAMES, KIND_NAMES, KING, ROOK
+from board.pieces import COLOUR_NAMES, KIND_NAMES, KING, KNIGHT, ROOK
 from board.squares import SQUARE_NAMES, coord_of, index_of
 
 
@@ -115,8 +119,32 @@ class PieceActor(TracedActor):
             case Captured():
                 self.stop()
                 return None
+            case KnightPathQuery() | KnightTourQuery():
+                return self._knight_walk(message)
             case _:
                 raise TypeError(f"{self.name} cannot handle {type(message).__name__}")
+
+    def _knight_walk(self, message: KnightPathQuery | KnightTourQuery) -> KnightWalk | No:
+        """The knight puzzles, answered from where this knight stands (board.knights does the work)."""
+        if self.kind != KNIGHT:
+            return No(self.name, message.corr, f"a {KIND_NAMES[self.kind]} answers no knight puzzles")
+        from board.knights import index_names, knight_tour, shortest_path
+        from board.squares import square_name
+
+        start = coord_of(self.square)
+        try:
+            if isinstance(message, KnightPathQuery):
+                walk = shortest_path(start, message.target, message.size)
+            else:
+                walk = knight_tour(message.size, start, closed=message.closed)
+        except ChessActorsError as error:
+            return KnightWalk(self.name, message.corr, None, None, str(error))
+        if walk is None:
+            target = square_name(message.target) if isinstance(message, KnightPathQuery) else ""
+            return KnightWalk(self.name, message.corr, None, None, f"{target} is unreachable from here")
+        width = message.size[0]
+        names = index_names(((rank - 1) * width + file - 1 for file, rank in walk), *message.size)
+        return KnightWalk(self.name, message.corr, len(walk) - 1, tuple(names))
 
     def describe(self) -> str:
         """'white king on e1'."""

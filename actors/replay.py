@@ -30,10 +30,12 @@ def judge_for(engine: str) -> Judge:
     """The function that replays one game with ``engine`` ('actors' or 'direct')."""
     if engine == "direct":
         return replay_direct
-    import importlib
+    return replay_with_actors
 
-    judge: Judge = importlib.import_module("actors.game").replay_with_actors
-    return judge
+
+def replay_with_actors(game: PgnGame) -> GameVerdict:
+    """Replay one PGN game through the piece, board and referee actors."""
+    return watch_game(game, "actors")
 
 
 def embedded_game() -> IO[str]:
@@ -154,20 +156,14 @@ def _kind(error: ChessActorsError) -> str:
 def _watch_actors(
     game: PgnGame, mirror: Game, recorder: TraceRecorder | None, report: MoveListener, positions: bool
 ) -> GameVerdict:
-    # The same steps as actors.game.replay_with_actors, so that both give the same verdict
-    # (tests/test_cli_replay.py holds them together).
-    from actors.game import ActorGame
+    from actors.game import ActorGame, final_fen
     from actors.messages import Rejected
 
     actor_game = ActorGame(start_fen(game), recorder=recorder)
     start = actor_game.supervisor.start_fen
 
     def fen() -> str:
-        # Actors past asking (the supervisor gave up) still leave the journal: the mirror follows it.
-        try:
-            return actor_game.fen()
-        except ChessActorsError:
-            return mirror.fen()
+        return final_fen(actor_game)
 
     with actor_game:
         for token in game.moves:
@@ -183,7 +179,8 @@ def _watch_actors(
                 report(MoveReport(ply, number, colour, token.text, reason=reply.reason, kind=reply.kind))
                 failure = _failure(ply, token, reply.reason)
                 return verdict(game, actor_game.plies, fen(), actor_game.outcome, failure)
-            mirror.play(reply.uci, want_san=False)
+            if positions:  # a mirror of the accepted moves, so that no extra message joins the trace
+                mirror.play(reply.uci, want_san=False)
             report(MoveReport(ply, number, colour, token.text, reply.san, reply.uci, reply.check,
                               reply.outcome, fen=mirror.fen() if positions else None))
         return verdict(game, actor_game.plies, fen(), actor_game.outcome, None)

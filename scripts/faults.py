@@ -31,6 +31,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import actors.game  # noqa: E402
+import actors.replay  # noqa: E402
 from actors.actor_base import ActorFailure, HangOnNext  # noqa: E402
 from actors.game import ActorGame  # noqa: E402
 from actors.messages import Accepted, Crash, CrashOnNext, Rejected  # noqa: E402
@@ -278,7 +279,7 @@ def run_replays(games: int, seed: int, timeout: float, mean_interval: float, max
             injector.counts = Counter()
             began = time.monotonic()
             try:
-                verdict = actors.game.replay_with_actors(parsed)
+                verdict = actors.replay.replay_with_actors(parsed)
             except Exception as error:  # the harness reports any escape as a breach
                 tally.breaches.append(f"game {number}: {type(error).__name__} escaped: {error}")
                 continue

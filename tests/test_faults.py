@@ -19,8 +19,9 @@ import pytest
 
 import actors.game
 from actors.actor_base import ActorFailure, ActorTimeout, HangOnNext, RestartIntensityExceeded
-from actors.game import ActorGame, replay_with_actors
+from actors.game import ActorGame
 from actors.messages import Accepted, CrashOnNext
+from actors.replay import replay_with_actors
 from board.pgn import read_games
 
 ROOT = Path(__file__).resolve().parent.parent

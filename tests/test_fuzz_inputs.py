@@ -18,8 +18,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from actors.game import ActorGame, replay_with_actors
+from actors.game import ActorGame
 from actors.messages import Accepted, Rejected
+from actors.replay import replay_with_actors
 from actors.trace_export import parse_ply_range, read_jsonl
 from board.chessmoveq import (
     answer,
