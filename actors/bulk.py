@@ -1,7 +1,8 @@
 """Bulk replay: many games judged in parallel processes (or Ray actors), verdicts in input order.
 
-The main process streams games out of the PGN reader in chunks; at most a fixed number of chunks
-are in flight at once, so memory stays bounded whatever the size of the file.
+The main process only cuts the PGN text into runs of whole games (board.pgn.game_chunks, no
+lexing); workers read and judge them. At most a fixed number of runs are in flight at once, so
+memory stays bounded whatever the size of the file.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
 from board.errors import ChessActorsError, InputError
-from board.pgn import PgnGame
+from board.pgn import game_chunks, read_games
 from board.replay import GameVerdict
 
 CHUNK_GAMES = 64
@@ -23,33 +24,37 @@ CHUNK_GAMES = 64
 IN_FLIGHT_PER_WORKER = 3
 
 
-def judge_chunk(engine: str, games: list[PgnGame]) -> list[GameVerdict]:
-    """Judge a chunk of games with ``engine`` (runs inside a worker)."""
+Chunk = tuple[int, list[str]]
+"""A run of whole games as PGN text: the number of its first line in the file, and its lines."""
+
+
+def judge_chunk(engine: str, chunk: Chunk) -> list[GameVerdict]:
+    """Read and judge a run of games with ``engine`` (runs inside a worker)."""
     from actors.replay import judge_for
 
     judge = judge_for(engine)
-    return [judge(game) for game in games]
+    first_line, lines = chunk
+    return [judge(game) for game in read_games(lines, first_line)]
 
 
 class ChunkRunner(Protocol):
     """Something that judges chunks of games somewhere else and hands back futures."""
 
-    def submit(self, games: list[PgnGame]) -> Future[list[GameVerdict]]: ...
+    def submit(self, chunk: Chunk) -> Future[list[GameVerdict]]: ...
 
 
-def chunks(games: Iterable[PgnGame], size: int = CHUNK_GAMES) -> Iterator[list[PgnGame]]:
-    """Split a game stream into lists of at most ``size`` games."""
-    iterator = iter(games)
-    while chunk := list(itertools.islice(iterator, size)):
-        yield chunk
+def chunks(sources: Iterable[Iterable[str]], size: int = CHUNK_GAMES) -> Iterator[Chunk]:
+    """Runs of about ``size`` whole games from each PGN line stream in turn."""
+    for source in sources:
+        yield from game_chunks(source, size)
 
 
-def ordered(runner: ChunkRunner, games: Iterable[PgnGame], workers: int,
+def ordered(runner: ChunkRunner, sources: Iterable[Iterable[str]], workers: int,
             chunk_size: int = CHUNK_GAMES) -> Iterator[GameVerdict]:
-    """Judge games through ``runner`` with a bounded window of chunks, yielding in input order."""
+    """Judge the games of ``sources`` through ``runner`` with a bounded window of chunks, in order."""
     window: deque[Future[list[GameVerdict]]] = deque()
     limit = max(1, workers * IN_FLIGHT_PER_WORKER)
-    for chunk in chunks(games, chunk_size):
+    for chunk in chunks(sources, chunk_size):
         window.append(runner.submit(chunk))
         if len(window) >= limit:
             yield from window.popleft().result()
@@ -64,16 +69,16 @@ class ProcessRunner:
         self.engine = engine
         self.pool = ProcessPoolExecutor(max_workers=workers)
 
-    def submit(self, games: list[PgnGame]) -> Future[list[GameVerdict]]:
+    def submit(self, chunk: Chunk) -> Future[list[GameVerdict]]:
         """Send one chunk to the pool."""
-        return self.pool.submit(judge_chunk, self.engine, games)
+        return self.pool.submit(judge_chunk, self.engine, chunk)
 
     def close(self) -> None:
         """Stop the worker processes."""
         self.pool.shutdown(wait=True, cancel_futures=True)
 
 
-def replay_parallel(games: Iterable[PgnGame], engine: str, workers: int) -> Iterator[GameVerdict]:
+def replay_parallel(sources: Iterable[Iterable[str]], engine: str, workers: int) -> Iterator[GameVerdict]:
     """Judge games on ``workers`` processes; verdicts come back in input order.
 
     Raises:
@@ -81,7 +86,7 @@ def replay_parallel(games: Iterable[PgnGame], engine: str, workers: int) -> Iter
     """
     runner = ProcessRunner(engine, workers)
     try:
-        yield from ordered(runner, games, workers)
+        yield from ordered(runner, sources, workers)
     except BrokenProcessPool as error:
         raise WorkerFailed(f"a worker process died ({error})") from None
     finally:
@@ -99,8 +104,8 @@ class _RayReplayer:
     def __init__(self, engine: str) -> None:
         self.engine = engine
 
-    def judge(self, games: list[PgnGame]) -> list[GameVerdict]:
-        return judge_chunk(self.engine, games)
+    def judge(self, chunk: Chunk) -> list[GameVerdict]:
+        return judge_chunk(self.engine, chunk)
 
 
 class RayRunner:
@@ -126,9 +131,9 @@ class RayRunner:
         self._actors = [remote.remote(engine) for _ in range(workers)]
         self._turn = itertools.cycle(self._actors)
 
-    def submit(self, games: list[PgnGame]) -> Future[list[GameVerdict]]:
+    def submit(self, chunk: Chunk) -> Future[list[GameVerdict]]:
         """Send one chunk to the next Ray actor."""
-        future: Future[list[GameVerdict]] = next(self._turn).judge.remote(games).future()
+        future: Future[list[GameVerdict]] = next(self._turn).judge.remote(chunk).future()
         return future
 
     def close(self) -> None:
@@ -143,11 +148,13 @@ class MissingExtra(InputError):
     """An optional dependency the command needs is not installed."""
 
 
-def replay_on_ray(games: Iterable[PgnGame], engine: str, workers: int, address: str) -> Iterator[GameVerdict]:
+def replay_on_ray(
+    sources: Iterable[Iterable[str]], engine: str, workers: int, address: str
+) -> Iterator[GameVerdict]:
     """Judge games on Ray actors ('local' starts a Ray on this machine); verdicts in input order."""
     runner = RayRunner(engine, workers, address)
     try:
-        yield from ordered(runner, games, runner.workers)
+        yield from ordered(runner, sources, runner.workers)
     except Exception as error:
         if isinstance(error, ChessActorsError):
             raise

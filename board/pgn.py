@@ -99,7 +99,7 @@ class PgnGame:
     error: PgnError | None
 
 
-def read_games(source: Iterable[str]) -> Iterator[PgnGame]:
+def read_games(source: Iterable[str], first_line: int = 1) -> Iterator[PgnGame]:
     """Read PGN games one by one from ``source``, in constant memory.
 
     ``source`` yields lines, with or without their line endings (a text file, ``io.StringIO``,
@@ -110,7 +110,7 @@ def read_games(source: Iterable[str]) -> Iterator[PgnGame]:
     and reading goes on with the next game (see the module docstring for how it is found).
     """
     lines: Iterable[str] = io.StringIO(source) if isinstance(source, str) else source
-    reader = _Reader()
+    reader = _Reader(first_line)
     for item in lines:
         newline = item.find("\n")
         if 0 <= newline < len(item) - 1:
@@ -136,14 +136,42 @@ def parse_game_text(text: str) -> PgnGame:
     return PgnGame(1, {}, (), None, 1, None)
 
 
+def game_chunks(source: Iterable[str], games: int) -> Iterator[tuple[int, list[str]]]:
+    """Split a PGN line stream into runs of about ``games`` whole games, without lexing it.
+
+    Yields (number of the run's first line, its lines). A run is cut only before a line that is a
+    whole tag pair coming after movetext, where :func:`read_games` always starts a new game (inside
+    a comment or not), so ``read_games(lines, first_line)`` on each run reads exactly the games,
+    errors and line numbers that reading the whole stream would.
+    """
+    lines: list[str] = []
+    first, boundaries, movetext = 1, 0, False
+    for number, line in enumerate(source, 1):
+        lead = line.lstrip(" \t\ufeff" if number == 1 else " \t")[:1]
+        if lead == "[":
+            # Any such line may start a game (so what follows is tags again); only a whole tag
+            # pair surely does, even inside a comment, so only there is a cut safe.
+            if movetext and _TAG_LINE_RE.match(line.rstrip("\r\n")):
+                boundaries += 1
+                if boundaries >= games and lines:
+                    yield first, lines
+                    lines, first, boundaries = [], number, 0
+            movetext = False
+        elif lead not in ("", "%", "\n", "\r") and line.strip(_WHITESPACE):
+            movetext = True
+        lines.append(line)
+    if lines:
+        yield first, lines
+
+
 _NOTHING: Final[tuple[PgnGame, ...]] = ()
 
 
 class _Reader:
     """The reader's state between lines: the game being read and where the lexer stands."""
 
-    def __init__(self) -> None:
-        self.line_number = 0
+    def __init__(self, first_line: int = 1) -> None:
+        self.line_number = first_line - 1
         self.games_read = 0
         self.in_comment = False
         self.comment_at = (0, 0)

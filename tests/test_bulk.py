@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 DATA = Path(__file__).parent / "data"
 
@@ -85,3 +87,44 @@ def test_ray_missing_is_one_line_saying_how_to_install_it(mixed_file: Path) -> N
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "pip install" in result.stderr and "cluster" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def _read(lines: list[str], first_line: int = 1) -> list[tuple[object, ...]]:
+    from board.pgn import read_games
+
+    return [
+        (game.tags, game.moves, game.result, game.first_line, str(game.error))
+        for game in read_games(lines, first_line)
+    ]
+
+
+def _cut_and_read(text: str, games: int) -> list[tuple[object, ...]]:
+    from board.pgn import game_chunks
+
+    read: list[tuple[object, ...]] = []
+    for first_line, lines in game_chunks(text.splitlines(keepends=True), games):
+        read += _read(lines, first_line)
+    return read
+
+
+_PIECES = [
+    '[Event "a"]\n', '[Site "b"]\n', "\n", "1. e4 e5 2. Nf3 Nc6 *\n", "1. d4 {open comment\n",
+    "still in it\n", "} 1... d5 (2. c4 (2. Nf3) dxc4) 1-0\n", "2. c4 ( unclosed\n", "%escape [Event]\n",
+    '  [Event "indented"]\n', "[%clk 0:01:00]\n", "Nf9 hello\n", '[Bad "tag\n', "\ufeff[Event \"bom\"]\n",
+    "1. e4 ; rest of line [Event \"x\"]\n", "0-1\n", '[White "quote " inside"]\n',
+]
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=40), st.integers(min_value=1, max_value=4))
+@settings(max_examples=300, deadline=None)
+def test_cutting_pgn_into_runs_of_games_reads_exactly_what_the_whole_text_reads(
+    pieces: list[str], games: int
+) -> None:
+    text = "".join(pieces)
+    assert _cut_and_read(text, games) == _read(text.splitlines(keepends=True))
+
+
+def test_famous_games_cut_one_by_one_read_the_same() -> None:
+    text = (DATA / "famous.pgn").read_text(encoding="utf-8") + BROKEN
+    assert _cut_and_read(text, 1) == _read(text.splitlines(keepends=True))
+    assert len(_read(text.splitlines(keepends=True))) == 10

@@ -193,6 +193,12 @@ def run(args: argparse.Namespace) -> int:
             with open(path, encoding="utf-8"):  # fail before any output if a file is unreadable
                 pass
     with ExitStack() as stack:
+        if args.workers > 1 or args.ray:
+            # Bulk: the raw text goes to the workers, which read and judge it.
+            plan = _plan(args, several=True)
+            verdicts = _judged_elsewhere(args, _sources(args.pgn, stack))
+            progress = _progress(args, several=True, stack=stack)
+            return 1 if _report(args, plan, verdicts, None, None, progress) else 0
         games = _games(_sources(args.pgn, stack))
         head = list(islice(games, 2))  # one game or several decides what is shown by default
         games = chain(head, games)
@@ -235,15 +241,17 @@ def _start_watcher(args: argparse.Namespace, plan: _Plan, out: Console | None,
     return _Watcher(args, plan, out, recorder, sink)
 
 
-def _judged_whole(args: argparse.Namespace, games: Iterator[PgnGame]) -> Iterator[GameVerdict]:
+def _judged_elsewhere(args: argparse.Namespace, sources: Iterator[IO[str]]) -> Iterator[GameVerdict]:
     if args.ray:
         from actors.bulk import replay_on_ray
 
-        return replay_on_ray(games, args.engine, args.workers, args.ray)
-    if args.workers > 1:
-        from actors.bulk import replay_parallel
+        return replay_on_ray(sources, args.engine, args.workers, args.ray)
+    from actors.bulk import replay_parallel
 
-        return replay_parallel(games, args.engine, args.workers)
+    return replay_parallel(sources, args.engine, args.workers)
+
+
+def _judged_whole(args: argparse.Namespace, games: Iterator[PgnGame]) -> Iterator[GameVerdict]:
     from actors.replay import judge_for
 
     return map(judge_for(args.engine), games)
