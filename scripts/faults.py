@@ -34,11 +34,12 @@ import actors.game  # noqa: E402
 import actors.replay  # noqa: E402
 from actors.actor_base import ActorFailure, HangOnNext  # noqa: E402
 from actors.game import ActorGame  # noqa: E402
-from actors.messages import Accepted, Crash, CrashOnNext, Rejected  # noqa: E402
-from board.errors import AmbiguousMoveError, IllegalMoveError, MoveSyntaxError  # noqa: E402
+from actors.messages import Crash, CrashOnNext  # noqa: E402
+from actors.parity import actor_verdict, direct_verdict  # noqa: E402
+from board.errors import IllegalMoveError  # noqa: E402
 from board.game import Game  # noqa: E402
 from board.movegen import legal_moves  # noqa: E402
-from board.notation import san, uci  # noqa: E402
+from board.notation import san  # noqa: E402
 from board.pgn import read_games  # noqa: E402
 from board.pgn_writer import format_game  # noqa: E402
 from board.replay import GameVerdict, replay_direct  # noqa: E402
@@ -296,26 +297,8 @@ def run_replays(games: int, seed: int, timeout: float, mean_interval: float, max
     return tally
 
 
-def direct_verdict(game: Game, text: str) -> tuple[str, ...]:
-    """The direct engine's verdict on one move, comparable with :func:`actor_verdict`."""
-    try:
-        played = game.play(text)
-    except MoveSyntaxError as error:
-        return ("syntax", str(error))
-    except AmbiguousMoveError as error:
-        return ("ambiguous", error.reason)
-    except IllegalMoveError as error:
-        return ("illegal", error.reason)
-    return ("accepted", uci(played.move), played.san, str(played.check), str(played.outcome))
 
 
-def actor_verdict(game: ActorGame, text: str) -> tuple[str, ...]:
-    """The actors' verdict on one move."""
-    reply = game.propose(text)
-    if isinstance(reply, Accepted):
-        return ("accepted", reply.uci, reply.san, str(reply.check), str(reply.outcome))
-    assert isinstance(reply, Rejected)
-    return ("illegal" if reply.kind == "over" else reply.kind, reply.reason)
 
 
 def run_moves(games: int, seed: int, timeout: float, mean_interval: float, max_restarts: int = 1000,

@@ -12,14 +12,12 @@ from collections.abc import Iterator
 import pytest
 
 from actors.game import ActorGame
-from actors.messages import Accepted, Rejected
-from board.errors import AmbiguousMoveError, ChessActorsError, IllegalMoveError, MoveSyntaxError
+from actors.parity import actor_verdict, direct_verdict
+from board.errors import ChessActorsError
 from board.game import Game
 from board.movegen import legal_moves, pinned_pieces
 from board.notation import san, uci
 from board.squares import SQUARE_NAMES
-
-Verdict = tuple[str, ...]
 
 TRICKY_FENS = (
     "startpos",
@@ -36,27 +34,8 @@ TRICKY_FENS = (
 )
 
 
-def direct_verdict(game: Game, text: str) -> Verdict:
-    """What the direct engine says about ``text``."""
-    try:
-        played = game.play(text)
-    except MoveSyntaxError as error:
-        return ("syntax", str(error))
-    except AmbiguousMoveError as error:
-        return ("ambiguous", error.reason)
-    except IllegalMoveError as error:
-        return ("illegal", error.reason)
-    return ("accepted", uci(played.move), played.san, str(played.check), str(played.outcome))
 
 
-def actor_verdict(game: ActorGame, text: str) -> Verdict:
-    """What the actor engine says about ``text``."""
-    reply = game.propose(text)
-    if isinstance(reply, Accepted):
-        return ("accepted", reply.uci, reply.san, str(reply.check), str(reply.outcome))
-    assert isinstance(reply, Rejected)
-    kind = "illegal" if reply.kind == "over" else reply.kind
-    return (kind, reply.reason)
 
 
 def illegal_proposals(game: Game, rng: random.Random) -> Iterator[str]:

@@ -14,32 +14,11 @@ import pytest
 
 from actors.actor_base import ActorFailure, RestartIntensityExceeded
 from actors.game import ActorGame
-from actors.messages import Accepted, Rejected
-from board.errors import AmbiguousMoveError, IllegalMoveError, MoveSyntaxError
+from actors.messages import Accepted
+from actors.parity import actor_verdict, direct_verdict
 from board.game import Game
 from board.movegen import legal_moves
-from board.notation import san, uci
-
-
-def direct_verdict(game: Game, text: str) -> tuple[str, ...]:
-    try:
-        played = game.play(text)
-    except MoveSyntaxError as error:
-        return ("syntax", str(error))
-    except AmbiguousMoveError as error:
-        return ("ambiguous", error.reason)
-    except IllegalMoveError as error:
-        return ("illegal", error.reason)
-    return ("accepted", uci(played.move), played.san, str(played.check), str(played.outcome))
-
-
-def actor_verdict(game: ActorGame, text: str) -> tuple[str, ...]:
-    reply = game.propose(text)
-    if isinstance(reply, Accepted):
-        return ("accepted", reply.uci, reply.san, str(reply.check), str(reply.outcome))
-    assert isinstance(reply, Rejected)
-    return ("illegal" if reply.kind == "over" else reply.kind, reply.reason)
-
+from board.notation import san
 
 SEEDS = int(os.environ.get("CRASH_SEEDS", "12"))
 FAULT_KINDS = ("MoveQuery", "Survey", "Apply", "Moved", "Propose", "TargetsQuery", "Assess", "Begin",
