@@ -19,6 +19,8 @@ referee -> board (asks)
     Survey             -> SurveyReport      (blockers, target, who might reach our king)
     Assess             -> Assessment        (check candidates, en passant, a proof of mobility)
     Apply              -> Applied           (the board moves pieces and tells them)
+    Apply(probe, expect) -> Applied | SurveyReport  (conditional: moves only if the probe's facts are
+                                            as the referee expects: clear, target as given, no candidates)
     RosterQuery        -> Roster
     Describe           -> Description       (the FEN, from the referee's game state)
     Setup              -> Roster            (position-only mode: clear the board, seat these pieces)
@@ -31,6 +33,13 @@ client -> a knight (asks; any other piece answers No)
     KnightTourQuery    -> KnightWalk        (a knight's tour from its square)
 anyone -> any actor
     Crash (raise now), CrashOnNext (raise on the next message of a kind) -> Armed
+
+A proposal's rounds: MoveQuery to the candidate pieces; then, when exactly one says yes and the move
+is legal by board.judge.decide on the facts the referee expects (a clear path, the target as its
+roster has it, no enemy piece that might reach the king), one conditional Apply: the board surveys
+and moves in the same handling, or answers the SurveyReport and moves nothing. Otherwise (several
+yeses, or the board's facts differ): Survey (unless the conditional Apply already reported),
+MoveQuery to the candidates it names, then a plain Apply.
 """
 
 from __future__ import annotations
@@ -364,6 +373,12 @@ class Apply:
 
     ``rook`` is castling's rook (from, to); ``victim`` the en passant capture's square (-1: none);
     ``ply`` the 1-based ply (it names a promoted piece).
+
+    With a ``probe`` the Apply is conditional (the referee's fast path, when one piece said yes and
+    the move is legal on the facts the referee expects): the board surveys the probe first and makes
+    the move only if the path is clear, the target holds ``expect`` (a piece code, 0: empty) and no
+    enemy piece might reach the mover's king; it answers Applied (with the probe's report), or else
+    the SurveyReport of that probe, having changed nothing.
     """
 
     sender: str
@@ -375,17 +390,23 @@ class Apply:
     victim: int
     ply: int
     assess: Assess
+    probe: Probe | None = None
+    expect: int = -1
 
 
 @dataclass(frozen=True, slots=True)
 class Applied:
-    """The move is on the board: the squares that changed (square, code, name) and the assessment."""
+    """The move is on the board: the squares that changed (square, code, name) and the assessment.
+
+    ``report``: for a conditional Apply, what the board saw for its probe (the facts as expected).
+    """
 
     sender: str
     corr: int
     changes: tuple[tuple[int, int, str], ...]
     captured: str | None
     assessment: Assessment
+    report: ProbeReport | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,9 @@ How you talk to me (the referee asks; the board tells pieces Moved / Captured):
     Survey(colour, probes, castle)   -> SurveyReport(reports, castle)
     Assess(colour, pieces, en_passant) -> Assessment(check candidates, en passant, open probe, ...)
     Apply(origin, target, promotion, rook, victim, ply, assess) -> Applied(changes, captured, assessment)
+    Apply(..., probe, expect)        -> Applied(..., report) | SurveyReport   (conditional: I survey the
+        probe and move only if its path is clear, its target holds ``expect`` and no enemy piece might
+        reach the mover's king; otherwise I report the probe and change nothing)
     RosterQuery()                    -> Roster(entries, plies, placement)
     Describe(turn, castling, en passant, clocks) -> Description(fen)
     Setup(entries)                   -> Roster   (position-only mode: clear the board, seat these)
@@ -126,13 +129,19 @@ class BoardActor(TracedActor):
             case Assess():
                 return self._assess(message)
             case Apply():
+                report: ProbeReport | None = None
+                if message.probe is not None:
+                    report = self._probe_report(message.probe, message.assess.colour ^ 1)
+                    expected = report.blocker is None and report.target_code == message.expect
+                    if not expected or report.candidates:
+                        return SurveyReport(self.name, message.corr, (report,))
                 move = JournalMove(
                     message.origin, message.target, message.promotion, message.rook, message.victim,
                     message.ply,
                 )
                 changes, captured = self._move(move, tell_pieces=True)
                 assessment = self._assess(message.assess)
-                return Applied(self.name, message.corr, changes, captured, assessment)
+                return Applied(self.name, message.corr, changes, captured, assessment, report)
             case RosterQuery():
                 return self._roster(message.corr)
             case Describe():

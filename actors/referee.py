@@ -288,12 +288,16 @@ class RefereeActor(TracedActor):
         if message.colour is not None and message.colour != self.state.turn:
             return Rejected(self.name, corr, text, f"it is {COLOUR_NAMES[self.state.turn]}'s turn to move")
         verdict = self._judge_castling(intent) if intent.castle is not None else self._judge(intent)
+        if isinstance(verdict, Accepted):
+            return verdict  # the conditional Apply found the facts as expected: the move is made
         if verdict.reason is not None:
             if not self.has_move:
                 self.over = "checkmate" if self.checkers else "stalemate"
                 return Rejected(self.name, corr, text, f"the game is over ({self.over})", "over")
             return Rejected(self.name, corr, text, verdict.reason, verdict.kind)
-        return self._apply(intent, verdict)
+        accepted = self._apply(intent, verdict)
+        assert isinstance(accepted, Accepted), "a plain Apply is always carried out"
+        return accepted
 
     @staticmethod
     def _squares_text(message: Propose) -> str:
@@ -324,16 +328,42 @@ class RefereeActor(TracedActor):
     def _king_square(self, colour: int) -> int:
         return next(iter(self.by_code[colour * 8 + KING]))
 
-    def _judge(self, intent: Intent) -> _Verdict:
-        """Gather the facts about every candidate piece by messages, then board.judge decides."""
+    def _judge(self, intent: Intent) -> _Verdict | Accepted:
+        """Gather the facts about every candidate piece by messages, then board.judge decides.
+
+        When exactly one piece says yes, the referee decides before the board has spoken, over the
+        facts it expects (a clear path, the target as its roster has it, nobody reaching the king):
+        if those facts make the move legal, it sends a conditional Apply, which the board carries out
+        only if its facts are exactly those. Otherwise, or when the board's facts differ, the facts
+        it reports are confirmed and decided upon as usual, and a plain Apply follows."""
         colour, kind, target = intent.colour, intent.kind, intent.target
         code = colour * 8 + kind
         origins = sorted(self.by_code[code])
         if kind == PAWN:
             origins = [origin for origin in origins if intent.admits(origin)]
-        facts, onward, _ = self._candidate_facts(colour, code, origins, target)
         king = self._king_square(colour)
-        found = decide(dataclasses.replace(intent, capture=False), facts, king, self.checkers).origins
+        finder = dataclasses.replace(intent, capture=False)
+        probes, yeses = self._ask_candidates(colour, code, origins, target)
+        report: SurveyReport | None = None
+        if len(probes) == 1:
+            probe, yes = probes[0], yeses[0]
+            expect = self.codes[target]
+            expected = [
+                CandidateFacts(
+                    origin, code, probe.traversed, probe.target_rule, None, expect, probe.en_passant, ()
+                )
+                if origin == probe.origin
+                else CandidateFacts(origin, code, None)
+                for origin in origins
+            ]
+            if len(decide(finder, expected, king, self.checkers).origins) == 1:
+                verdict = _Verdict(probe.origin, None, "illegal", expected, {probe.origin: yes.onward})
+                outcome = self._apply(intent, verdict, (probe, expect))
+                if isinstance(outcome, Accepted):
+                    return outcome
+                report = outcome
+        facts, onward, _ = self._facts_from(colour, code, origins, probes, yeses, report)
+        found = decide(finder, facts, king, self.checkers).origins
         if len(found) == 1:
             return _Verdict(found[0], None, "illegal", facts, onward)
         reason = decide(intent, facts, king, self.checkers).reason
@@ -348,6 +378,15 @@ class RefereeActor(TracedActor):
         ``colour``'s king now: asked in the same Survey, confirmed in the same round."""
         if not origins:
             return [], {}, ()
+        probes, yeses = self._ask_candidates(colour, code, origins, target)
+        return self._facts_from(colour, code, origins, probes, yeses, None, with_checkers)
+
+    def _ask_candidates(
+        self, colour: int, code: int, origins: Sequence[int], target: int
+    ) -> tuple[list[Probe], list[Yes]]:
+        """Ask every candidate piece at once whether its geometry allows the move: a probe per yes."""
+        if not origins:
+            return [], []
         corr = self.ply + 1
         replies = self._ask_many(
             [(self.names[origin], MoveQuery(self.name, corr, origin, target, colour)) for origin in origins]
@@ -359,12 +398,22 @@ class RefereeActor(TracedActor):
                 en_passant = self._is_en_passant(code, target, reply.target_rule)
                 probes.append(Probe(reply.start, target, reply.traversed, en_passant, reply.target_rule))
                 yeses.append(reply)
+        return probes, yeses
+
+    def _facts_from(
+        self, colour: int, code: int, origins: Sequence[int], probes: list[Probe], yeses: list[Yes],
+        survey: SurveyReport | None, with_checkers: bool = False,
+    ) -> tuple[list[CandidateFacts], dict[int, tuple[PathEntry, ...]], tuple[Sighting, ...]]:
+        """The board's facts about the probes (``survey`` if already told, else a Survey), with the
+        candidates that might reach a king confirmed by those pieces."""
+        if not origins:
+            return [], {}, ()
+        corr = self.ply + 1
         reports: tuple[ProbeReport, ...] = ()
         check_candidates: tuple[Sighting, ...] = ()
-        if probes:
-            survey: SurveyReport = self._ask_board(
-                Survey(self.name, corr, colour, tuple(probes), check=with_checkers)
-            )
+        if survey is None and probes:
+            survey = self._ask_board(Survey(self.name, corr, colour, tuple(probes), check=with_checkers))
+        if survey is not None:
             reports, check_candidates = survey.reports, survey.check_candidates
         king = self._king_or_none(colour)
         confirmed = self._confirm(
@@ -461,7 +510,16 @@ class RefereeActor(TracedActor):
 
     # -- making the move
 
-    def _apply(self, intent: Intent, verdict: _Verdict) -> Accepted:
+    def _apply(
+        self, intent: Intent, verdict: _Verdict, condition: tuple[Probe, int] | None = None
+    ) -> Accepted | SurveyReport:
+        """Have the board make the move, then learn the new position and journal the move.
+
+        ``condition`` (probe, expected target code) makes the Apply conditional: the board surveys the
+        probe first and makes the move only if the path is clear, the target holds the expected code
+        and no enemy piece might reach the mover's king; otherwise it answers the SurveyReport and
+        nothing changes, here or there.
+        """
         colour, target, origin = intent.colour, intent.target, verdict.origin
         codes, state = self.codes, self.state
         code = codes[origin]
@@ -481,6 +539,28 @@ class RefereeActor(TracedActor):
             0 if captured_code or kind == PAWN else state.halfmove + 1,
             state.fullmove + (1 if colour != WHITE else 0),
         )
+        move = JournalMove(origin, target, promotion, rook, victim, ply)
+        rivals: tuple[int, ...] = ()
+        if kind != PAWN and not castle:
+            anyone = dataclasses.replace(
+                intent, from_file=None, from_rank=None, from_square=None, capture=False
+            )
+            rivals = decide(anyone, verdict.facts, self._king_square(colour), ()).origins
+        # What the opponent may answer with, from its pieces' memoised targets on the new board
+        # (its piece on the captured square, if any, is gone).
+        opponent = colour ^ 1
+        gone = (victim if en_passant else target) if captured_code else -1
+        assess = Assess(
+            self.name, ply, opponent, self._mobility_pieces(opponent, gone),
+            self._en_passant_probes(opponent, new_state.en_passant, gone),
+        )
+        probe, expect = condition if condition is not None else (None, -1)
+        reply: Applied | SurveyReport = self._ask_board(
+            Apply(self.name, ply, origin, target, promotion, rook, victim, ply, assess, probe, expect)
+        )
+        if not isinstance(reply, Applied):
+            return reply
+        applied = reply
         memo = self.memo
         memo.pop(origin, None)
         memo.pop(victim, None)
@@ -491,24 +571,8 @@ class RefereeActor(TracedActor):
         if rook is not None:
             memo.pop(rook[0], None)
             memo[rook[1]] = verdict.onward[rook[0]]
-        move = JournalMove(origin, target, promotion, rook, victim, ply)
-        rivals: tuple[int, ...] = ()
-        if kind != PAWN and not castle:
-            anyone = dataclasses.replace(
-                intent, from_file=None, from_rank=None, from_square=None, capture=False
-            )
-            rivals = decide(anyone, verdict.facts, self._king_square(colour), ()).origins
-        # What the opponent may answer with, from its pieces' memoised targets on the new board.
         self._move_roster(origin, target, code, rook, victim, promotion)
         self.state = new_state
-        opponent = colour ^ 1
-        assess = Assess(
-            self.name, ply, opponent, self._mobility_pieces(opponent),
-            self._en_passant_probes(opponent),
-        )
-        applied: Applied = self._ask_board(
-            Apply(self.name, ply, origin, target, promotion, rook, victim, ply, assess)
-        )
         for square, new_code, name in applied.changes:
             self.codes[square], self.names[square] = new_code, name
         if applied.captured is not None:
@@ -545,24 +609,30 @@ class RefereeActor(TracedActor):
             by_code[rook_code].discard(rook[0])
             by_code[rook_code].add(rook[1])
 
-    def _mobility_pieces(self, colour: int) -> tuple[tuple[int, tuple[PathEntry, ...]], ...]:
+    def _mobility_pieces(self, colour: int, gone: int = -1) -> tuple[tuple[int, tuple[PathEntry, ...]], ...]:
+        """``colour``'s pieces with their memoised targets, leaving out the square ``gone`` (a piece
+        about to be captured)."""
         memo = self.memo
         base = colour * 8
         return tuple(
             (square, memo[square])
             for kind in _MOBILITY_ORDER
             for square in self.by_code[base + kind]
-            if square in memo
+            if square in memo and square != gone
         )
 
-    def _en_passant_probes(self, colour: int) -> tuple[Probe, ...]:
-        square = self.state.en_passant
+    def _en_passant_probes(self, colour: int, square: int | None = None, gone: int = -1) -> tuple[Probe, ...]:
+        """``colour``'s en passant captures onto ``square`` (default: the game state's), by the pawns
+        whose memoised targets include it (leaving out the square ``gone``)."""
+        if square is None:
+            square = self.state.en_passant
         if square < 0:
             return ()
         return tuple(
             Probe(pawn, square, (), True, "enemy")
             for pawn in sorted(self.by_code[colour * 8 + PAWN])
-            if any(entry[0] == square and entry[2] == "enemy" for entry in self.memo.get(pawn, ()))
+            if pawn != gone
+            and any(entry[0] == square and entry[2] == "enemy" for entry in self.memo.get(pawn, ()))
         )
 
     def _absorb(self, assessment: Assessment, colour: int) -> None:

@@ -125,7 +125,7 @@ def test_a_referee_that_answers_late_never_judges_beside_its_successor(quick_gam
 def test_a_board_or_referee_stuck_for_good_ends_the_game_with_a_clear_error(name: str) -> None:
     with ActorGame(timeout=TIMEOUT, max_restarts=20, period=5.0) as game:
         assert isinstance(game.propose("e4"), Accepted)
-        kind = "Propose" if name == "referee" else "Survey"
+        kind = "Propose" if name == "referee" else "Apply"
         game.ask(name, HangOnNext("test", 0, kind, 5 * TIMEOUT))
         started = time.monotonic()
         with pytest.raises(ActorTimeout, match=f"{name} did not stop within"):
