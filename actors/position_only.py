@@ -6,9 +6,12 @@ more) and asks the referee CheckMove; the answer is the direct engine's, learnt 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
 from types import TracebackType
 from typing import Any
+
+from pykka import Future
 
 from actors.actor_base import DEFAULT_TIMEOUT, ActorFailure, ActorUnavailable, ask, post, wait_one
 from actors.limits import GAMES
@@ -26,6 +29,11 @@ EMPTY_FEN = "8/8/8/8/8/8/8/8 w - - 0 1"
 def pool_name(code: int, number: int) -> str:
     """A pooled piece actor's name: 'white-knight-2' is the session's second white knight actor."""
     return f"{COLOUR_NAMES[code >> 3]}-{KIND_NAMES[code & 7]}-{number}"
+
+
+Case = tuple[Sequence[Placement], Placement]
+WINDOW = 16
+"""Cases a batch keeps in flight: enough to keep the referee busy, few enough to redo on a failure."""
 
 
 class CheckMoveSession:
@@ -121,6 +129,62 @@ class CheckMoveSession:
             self.supervisor.stop_all()
             self._start_system()
             return self._answer(pieces, move)
+
+    def answer_many(self, cases: Iterable[Case], window: int = WINDOW) -> Iterator[Answer]:
+        """The answers to many cases, in order, with up to ``window`` cases in flight at once.
+
+        The referee takes its mail in order, so the cases can be sent without waiting for each
+        answer: the client's hand-off is paid once for many. When an actor fails, the actor system
+        is started afresh and every case still unanswered is asked again.
+
+        Raises:
+            ActorFailure: the actors failed on the same case twice.
+        """
+        self.start()
+        pending: deque[tuple[Case, list[tuple[str, Future[Any]]]]] = deque()
+        for case in cases:
+            pending.append((case, self._send(*case)))
+            if len(pending) >= window:
+                yield self._receive(pending)
+        while pending:
+            yield self._receive(pending)
+
+    def _send(self, pieces: Sequence[Placement], move: Placement) -> list[tuple[str, Future[Any]]]:
+        """Post a case's Setup (when the placement changes) and CheckMove without waiting."""
+        supervisor = self.supervisor
+        assert supervisor is not None
+        self.cases += 1
+        messages: list[object] = []
+        entries = self._seat(pieces)
+        if entries != self._seated:
+            messages.append(Setup(CLIENT, self.cases, entries))
+            self._seated = entries
+        messages.append(CheckMove(CLIENT, self.cases, move.colour, move.kind, move.square))
+        referee = supervisor.ref(REFEREE)
+        return [
+            ask(referee, REFEREE, post(self.recorder, CLIENT, REFEREE, message, None, self.cases))
+            for message in messages
+        ]
+
+    def _receive(self, pending: deque[tuple[Case, list[tuple[str, Future[Any]]]]]) -> Answer:
+        """The answer to the oldest case in flight (restarting the actors if they failed)."""
+        case, futures = pending.popleft()
+        try:
+            replies = [wait_one(name, future, self.timeout) for name, future in futures]
+        except ActorFailure:
+            self.restarts += 1
+            assert self.supervisor is not None
+            self.supervisor.stop_all()
+            self._start_system()
+            later = [waiting for waiting, _ in pending]
+            pending.clear()
+            answer = self._answer(*case)
+            pending.extend((waiting, self._send(*waiting)) for waiting in later)
+            return answer
+        reply = replies[-1]
+        if not isinstance(reply, MoveCheck) or not isinstance(replies[0], (Ready, MoveCheck)):
+            raise ActorUnavailable(f"{REFEREE} answered {type(reply).__name__}, not MoveCheck")
+        return Answer(reply.valid, reply.origins, reply.reasons)
 
     def _answer(self, pieces: Sequence[Placement], move: Placement) -> Answer:
         entries = self._seat(pieces)

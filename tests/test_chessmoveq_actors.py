@@ -234,3 +234,38 @@ def test_an_unknown_engine_is_a_usage_error() -> None:
     result = check_move("[]", '["W","K",1,1]', "--engine", "ray")
     assert result.returncode == 2 and "invalid choice: 'ray'" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def _random_cases(seed: int, count: int) -> list[tuple[Any, Any]]:
+    rng = random.Random(seed)
+    cases = []
+    for _ in range(count):
+        position = sparse_position(rng) if rng.random() < 0.5 else played_position(rng)
+        cases.append((parse_position(position), parse_move(random_move(rng, position))))
+    return cases
+
+
+def test_pipelined_answers_come_in_order_and_equal_the_direct_engine() -> None:
+    cases = _random_cases(31, 300)
+    with CheckMoveSession() as session:
+        got = list(session.answer_many(cases, window=16))
+        assert session.restarts == 0
+    assert got == [answer(pieces_, move) for pieces_, move in cases]
+
+
+def test_a_crash_while_cases_are_in_flight_costs_a_restart_not_an_answer() -> None:
+    cases = _random_cases(32, 120)
+    with CheckMoveSession() as session:
+
+        def crashing() -> Any:
+            for number, case in enumerate(cases):
+                if number == 40:
+                    assert session.supervisor is not None
+                    board = session.supervisor.ref("board")
+                    assert board is not None
+                    board.tell((Crash("test", 0), None))
+                yield case
+
+        got = list(session.answer_many(crashing(), window=16))
+        assert session.restarts >= 1
+    assert got == [answer(pieces_, move) for pieces_, move in cases]

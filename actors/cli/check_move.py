@@ -16,8 +16,9 @@ from actors.cli.output import add_json_flag, emit
 from board.errors import InputError
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Iterable, Iterator, Sequence
 
+    from actors.position_only import Case
     from board.chessmoveq import Answer, Placement
 
 _EPILOG = """\
@@ -96,6 +97,18 @@ def _answerer(engine: str, stack: ExitStack) -> Callable[[Sequence[Placement], P
     return stack.enter_context(CheckMoveSession()).answer
 
 
+def _answer_all(
+    engine: str, stack: ExitStack, interactive: bool
+) -> Callable[[Iterable[Case]], Iterator[Answer]]:
+    """How a batch gets answered: one by one (direct, or someone typing), or pipelined actors."""
+    if engine == "direct" or interactive:
+        answer = _answerer(engine, stack)
+        return lambda cases: (answer(pieces, move) for pieces, move in cases)
+    from actors.position_only import CheckMoveSession
+
+    return stack.enter_context(CheckMoveSession()).answer_many
+
+
 def _run_batch(args: argparse.Namespace) -> int:
     from board.chessmoveq import ChessMoveQError, parse_json_case
 
@@ -106,25 +119,34 @@ def _run_batch(args: argparse.Namespace) -> int:
         else:
             source = stack.enter_context(open(args.batch, "rb"))
             where = args.batch
-        answer = _answerer(args.engine, stack)
         out = sys.stdout
         # Someone typing cases wants each answer at once; a pipe or file gets buffered output.
         interactive = source.isatty()
-        for number, raw in enumerate(source, 1):
-            try:
-                # A byte-order mark may open a file written on Windows; it is not part of the case.
-                text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
-                pieces, move = parse_json_case(text, args.zero_based)
-            except UnicodeDecodeError as error:
-                problem = f"not UTF-8 text (byte {error.start + 1} of the line)"
-                raise ChessMoveQError(f"{where} line {number}: {problem}") from None
-            except ChessMoveQError as error:
-                raise ChessMoveQError(f"{where} line {number}: {error}") from None
-            result = answer(pieces, move)
+        answer_all = _answer_all(args.engine, stack, interactive)
+        malformed: list[ChessMoveQError] = []
+
+        def cases() -> Iterator[Case]:
+            # Stops at the first malformed line; the cases before it are still answered.
+            for number, raw in enumerate(source, 1):
+                try:
+                    # A byte-order mark may open a file written on Windows; it is not part of the case.
+                    text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+                    yield parse_json_case(text, args.zero_based)
+                except UnicodeDecodeError as error:
+                    problem = f"not UTF-8 text (byte {error.start + 1} of the line)"
+                    malformed.append(ChessMoveQError(f"{where} line {number}: {problem}"))
+                    return
+                except ChessMoveQError as error:
+                    malformed.append(ChessMoveQError(f"{where} line {number}: {error}"))
+                    return
+
+        for result in answer_all(cases()):
             if args.json:
                 out.write(json.dumps({"valid": result.valid, "reasons": list(result.reasons)}) + "\n")
             else:
                 out.write("true\n" if result.valid else "false\n")
             if interactive:
                 out.flush()
+        if malformed:
+            raise malformed[0]
     return 0
