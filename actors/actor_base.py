@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import pykka
 
 from actors.limits import thread_refused
-from actors.messages import Armed, Crash, CrashOnNext
+from actors.messages import Armed, Crash, CrashOnNext, HangOnNext, Ping, Pong
 from actors.tracing import Delivery, TraceRecorder
 from board.errors import ChessActorsError
 
@@ -42,33 +41,6 @@ class RestartIntensityExceeded(ActorFailure):
 
 class InjectedCrash(RuntimeError):
     """The fault raised by Crash and CrashOnNext (a test's way of killing an actor)."""
-
-
-@dataclass(frozen=True, slots=True)
-class HangOnNext:
-    """Fault injection: stall ``seconds`` on the next message of class ``kind``, then handle it late
-    (a handler that does not answer within its asker's timeout). Answered with Armed."""
-
-    sender: str
-    corr: int
-    kind: str
-    seconds: float
-
-
-@dataclass(frozen=True, slots=True)
-class Ping:
-    """Are you there? Answered at once with Pong, without asking anyone: the supervisor's liveness probe."""
-
-    sender: str
-    corr: int
-
-
-@dataclass(frozen=True, slots=True)
-class Pong:
-    """I am here, and idle enough to answer."""
-
-    sender: str
-    corr: int
 
 
 def post(

@@ -33,6 +33,9 @@ client -> a knight (asks; any other piece answers No)
     KnightTourQuery    -> KnightWalk        (a knight's tour from its square)
 anyone -> any actor
     Crash (raise now), CrashOnNext (raise on the next message of a kind) -> Armed
+    HangOnNext (stall past the asker's timeout on the next message of a kind) -> Armed
+supervisor -> any actor
+    Ping               -> Pong              (liveness: answered at once, asking nobody)
 
 A proposal's rounds: MoveQuery to the candidate pieces; then, when exactly one says yes and the move
 is legal by board.judge.decide on the facts the referee expects (a clear path, the target as its
@@ -507,6 +510,36 @@ class Armed:
     sender: str
     corr: int
     kind: str
+
+
+# --- liveness and fault injection --------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HangOnNext:
+    """Fault injection: stall ``seconds`` on the next message of class ``kind``, then handle it late
+    (a handler that does not answer within its asker's timeout). Answered with Armed."""
+
+    sender: str
+    corr: int
+    kind: str
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    """Are you there? Answered at once with Pong, without asking anyone: the supervisor's liveness probe."""
+
+    sender: str
+    corr: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pong:
+    """I am here, and idle enough to answer."""
+
+    sender: str
+    corr: int
 
 
 # --- the knight puzzles, answered by a knight actor from where it stands ---------------------

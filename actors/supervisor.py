@@ -18,14 +18,13 @@ from actors.actor_base import (
     ActorFailure,
     ActorTimeout,
     ActorUnavailable,
-    Ping,
     RestartIntensityExceeded,
     ask,
     post,
     tell,
     wait_one,
 )
-from actors.messages import Begin, Ready, Resync, Roster, RosterQuery
+from actors.messages import Begin, Ping, Ready, Resync, Roster, RosterQuery
 from actors.occupancy import BoardActor
 from actors.piece import PieceActor
 from actors.referee import GameState, JournalEntry, PositionKey, RefereeActor

@@ -32,9 +32,13 @@ if str(ROOT) not in sys.path:
 
 import actors.game  # noqa: E402
 import actors.replay  # noqa: E402
-from actors.actor_base import ActorFailure, HangOnNext  # noqa: E402
+from actors.actor_base import ActorFailure  # noqa: E402
 from actors.game import ActorGame  # noqa: E402
-from actors.messages import Crash, CrashOnNext  # noqa: E402
+from actors.messages import (  # noqa: E402
+    Crash,
+    CrashOnNext,
+    HangOnNext,
+)
 from actors.parity import actor_verdict, direct_verdict  # noqa: E402
 from board.errors import IllegalMoveError  # noqa: E402
 from board.game import Game  # noqa: E402

@@ -18,9 +18,9 @@ import pykka
 import pytest
 
 import actors.game
-from actors.actor_base import ActorFailure, ActorTimeout, HangOnNext, RestartIntensityExceeded
+from actors.actor_base import ActorFailure, ActorTimeout, RestartIntensityExceeded
 from actors.game import ActorGame
-from actors.messages import Accepted, CrashOnNext
+from actors.messages import Accepted, CrashOnNext, HangOnNext
 from actors.replay import replay_with_actors
 from board.pgn import read_games
 
