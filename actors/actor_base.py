@@ -18,6 +18,8 @@ from actors.tracing import Delivery, TraceRecorder
 from board.errors import ChessActorsError
 
 DEFAULT_TIMEOUT = 5.0
+WINDOW = 16
+"""Requests a client keeps in flight: enough to keep an actor busy, few enough to redo after a failure."""
 
 Envelope = tuple[object, Delivery | None]
 RefLookup = Callable[[str], "pykka.ActorRef[Any] | None"]

@@ -6,11 +6,25 @@ dies it asks the supervisor to heal and asks again (a proposal: unless the journ
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections import deque
+from collections.abc import Callable, Generator, Iterable, Sequence
+from contextlib import suppress
+from itertools import islice
 from types import TracebackType
 from typing import Any
 
-from actors.actor_base import DEFAULT_TIMEOUT, ActorFailure, ActorUnavailable, ask, post, tell, wait_one
+from pykka import Future
+
+from actors.actor_base import (
+    DEFAULT_TIMEOUT,
+    WINDOW,
+    ActorFailure,
+    ActorUnavailable,
+    ask,
+    post,
+    tell,
+    wait_one,
+)
 from actors.limits import GAMES
 from actors.messages import (
     Accepted,
@@ -43,6 +57,9 @@ CLIENT = "client"
 
 ReplayResult = tuple[int, str, str | None, tuple[int, str, str] | None]
 """(plies played, FEN reached, outcome there, (ply, move, reason) of the first illegal move or None)."""
+
+InFlight = tuple[Propose, tuple[str, "Future[Any]"] | None]
+"""A proposal sent without waiting, and its pending reply (None when it could not be sent)."""
 
 
 class PieceHandle:
@@ -163,26 +180,135 @@ class ActorGame:
             ActorFailure: the supervisor gave up healing (RestartIntensityExceeded; a stuck board or
                 referee that would not stop), or ``max_restarts + 1`` attempts failed.
         """
-        return self._propose(Propose(CLIENT, self.plies + 1, text=text))
+        ply = self.plies + 1
+        return self._propose(Propose(CLIENT, ply, text=text, ply=ply))
 
     def propose_squares(self, origin: str, target: str, promotion: int | None = None) -> Accepted | Rejected:
         """Propose the move of the piece on ``origin`` to ``target`` (square names)."""
+        ply = self.plies + 1
         message = Propose(
-            CLIENT, self.plies + 1, origin=parse_standard_square(origin),
-            target=parse_standard_square(target), promotion=promotion or 0,
+            CLIENT, ply, origin=parse_standard_square(origin),
+            target=parse_standard_square(target), promotion=promotion or 0, ply=ply,
         )
         return self._propose(message)
 
+    def propose_many(
+        self, texts: Iterable[str], window: int = WINDOW
+    ) -> Generator[Accepted | Rejected, None, None]:
+        """Propose moves in order, as :meth:`propose` one by one would, with many in flight at once.
+
+        Yields the replies in order and ends after the first Rejected. The proposals go out a window
+        at a time, and the next window is sent before this one is collected: the referee always has
+        mail, and the client waits once a window instead of once a move. Each is tagged with the ply
+        it is meant to be, so that the referee refuses (as stale) any that comes after a refused
+        one: only moves yielded as Accepted are made. When an actor fails, the supervisor heals and
+        the moves not yet made are proposed again, one at a time.
+
+        Moves already sent are made even if the iterator is closed early; they are in :attr:`journal`.
+
+        Raises:
+            ActorFailure: as :meth:`propose`.
+        """
+        source = iter(texts)
+        windows: deque[list[InFlight]] = deque()
+        next_ply = self.plies + 1
+
+        def send() -> None:
+            nonlocal next_ply
+            batch: list[InFlight] = []
+            for text in islice(source, window):
+                message = Propose(CLIENT, next_ply, text=text, ply=next_ply)
+                batch.append((message, self._send(REFEREE, message, next_ply)))
+                next_ply += 1
+            if batch:
+                windows.append(batch)
+
+        try:
+            send()
+            while windows:
+                send()
+                batch = windows.popleft()
+                replies = self._collect(batch)
+                for reply in replies:
+                    yield reply
+                    if isinstance(reply, Rejected):
+                        return
+                if len(replies) < len(batch):  # an actor failed: heal, and ask the rest again
+                    redo = batch[len(replies):] + [item for later in windows for item in later]
+                    windows.clear()
+                    for message, _ in redo:
+                        reply = self._propose(message)
+                        yield reply
+                        if isinstance(reply, Rejected):
+                            return
+                    send()  # and go on with the rest as before
+        finally:
+            self._settle(windows)
+
+    def _send(self, name: str, message: object, ply: int) -> tuple[str, Future[Any]] | None:
+        """Ask without waiting; None if the actor is not there to ask."""
+        try:
+            return ask(self.supervisor.ref(name), name, post(self.recorder, CLIENT, name, message, None, ply))
+        except ActorFailure:
+            return None
+
+    def _collect(self, batch: list[InFlight]) -> list[Accepted | Rejected]:
+        """The replies of a window, in order, up to the first that failed (or came back stale).
+
+        The referee answers in order, so waiting for the last reply waits for them all; it is the
+        only wait, and its timeout bounds the window's.
+        """
+        last = batch[-1][1]
+        if last is not None:
+            with suppress(ActorFailure):  # the first failure is found below, in order
+                wait_one(*last, self.timeout)
+        replies: list[Accepted | Rejected] = []
+        for _, pending in batch:
+            if pending is None:
+                break
+            try:
+                reply = wait_one(*pending, 0)
+            except ActorFailure:
+                break
+            stale = isinstance(reply, Rejected) and reply.kind == "stale"
+            if stale or not isinstance(reply, (Accepted, Rejected)):
+                break
+            replies.append(reply)
+        return replies
+
+    def _settle(self, windows: deque[list[InFlight]]) -> None:
+        """Wait for the replies still in flight, so that what they did is done (and journalled).
+
+        The referee answers in order: the last one sent is the one to wait for."""
+        for batch in reversed(windows):
+            for _, pending in reversed(batch):
+                if pending is not None:
+                    with suppress(ActorFailure):
+                        wait_one(*pending, self.timeout)
+                    return
+
+    def _journalled(self, ply: int) -> Accepted | None:
+        """The Accepted reply for the ``ply``-th move (1-based), if the journal has it."""
+        entries = self.supervisor.heir.entries()
+        if len(entries) < ply:
+            return None
+        entry = entries[ply - 1]
+        return Accepted(REFEREE, ply, entry.uci, entry.san, entry.check, entry.outcome)
+
     def _propose(self, message: Propose) -> Accepted | Rejected:
-        before = len(self.supervisor.heir)
+        """Ask the referee ``message`` (tagged with its ply), healing on failure; a move the journal
+        shows made (by an earlier attempt) is answered from the journal."""
+        ply = message.ply
 
         def made() -> Accepted | None:
-            if len(self.supervisor.heir) <= before:
-                return None
-            entry = self.supervisor.heir.entries()[before]
-            return Accepted(REFEREE, before + 1, entry.uci, entry.san, entry.check, entry.outcome)
+            return self._journalled(ply)
 
+        done = made()
+        if done is not None:
+            return done
         reply: Accepted | Rejected = self._request(message, made)
+        if isinstance(reply, Rejected) and reply.kind == "stale":
+            return made() or reply
         return reply
 
     def _request(self, message: object, made: Callable[[], Accepted | None] | None = None) -> Any:

@@ -3,7 +3,7 @@
 Squares are 0..63 (a1 = 0), piece codes ``colour * 8 + kind`` (board.pieces). Each message names its
 ``sender`` and carries ``corr``, the ply (or proposal) it serves, so that traces can be stitched.
 
-client -> referee (asks)
+client -> referee (asks; a replay keeps up to 16 tagged proposals in flight)
     Propose            -> Accepted | Rejected
     FenQuery           -> Description
     LegalTargetsQuery  -> LegalTargets
@@ -118,7 +118,12 @@ class RosterEntry:
 
 @dataclass(frozen=True, slots=True)
 class Propose:
-    """Play a move: SAN or UCI ``text``, or ``origin``/``target`` squares (then ``promotion``)."""
+    """Play a move: SAN or UCI ``text``, or ``origin``/``target`` squares (then ``promotion``).
+
+    ``ply`` (1-based), when not 0, is the ply the move is meant to be: if the game is elsewhere the
+    referee refuses it as 'stale' and changes nothing. A client that sends several proposals without
+    waiting tags each, so that none is made after one is refused, and asking again is harmless.
+    """
 
     sender: str
     corr: int
@@ -127,6 +132,7 @@ class Propose:
     target: int = -1
     promotion: int = 0
     colour: int | None = None
+    ply: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +149,8 @@ class Accepted:
 
 @dataclass(frozen=True, slots=True)
 class Rejected:
-    """The move was refused. ``kind`` is 'illegal', 'ambiguous', 'syntax' or 'over'."""
+    """The move was refused. ``kind`` is 'illegal', 'ambiguous', 'syntax', 'over', or 'stale' (a
+    proposal tagged for another ply than the game's next: it was not judged)."""
 
     sender: str
     corr: int

@@ -13,7 +13,7 @@ from typing import Any
 
 from pykka import Future
 
-from actors.actor_base import DEFAULT_TIMEOUT, ActorFailure, ActorUnavailable, ask, post, wait_one
+from actors.actor_base import DEFAULT_TIMEOUT, WINDOW, ActorFailure, ActorUnavailable, ask, post, wait_one
 from actors.limits import GAMES
 from actors.messages import CheckMove, MoveCheck, Ready, RosterEntry, Setup
 from actors.supervisor import REFEREE, Supervisor
@@ -32,8 +32,6 @@ def pool_name(code: int, number: int) -> str:
 
 
 Case = tuple[Sequence[Placement], Placement]
-WINDOW = 16
-"""Cases a batch keeps in flight: enough to keep the referee busy, few enough to redo on a failure."""
 
 
 class CheckMoveSession:

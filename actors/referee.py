@@ -4,7 +4,8 @@ Legality emerges from the conversation: pieces say which squares a move traverse
 stands there and who might reach a king, those pieces confirm; board.judge decides over the facts.
 
 How you talk to me (only the client and the supervisor ask me; I ask pieces and the board):
-    Propose(text | origin, target, promotion) -> Accepted(uci, san, check, outcome) | Rejected(text, reason)
+    Propose(text | origin, target, promotion, ply) -> Accepted(uci, san, check, outcome)
+                                                   | Rejected(text, reason, kind)
     FenQuery()                 -> Description(fen)
     LegalTargetsQuery(square)  -> LegalTargets(square, targets)
     Begin()                    -> Ready(plies)       (rebuild from the heir's journal and the board)
@@ -23,7 +24,7 @@ from typing import Any, Protocol
 
 import pykka
 
-from actors.actor_base import DEFAULT_TIMEOUT, TracedActor, ask, wait_all
+from actors.actor_base import DEFAULT_TIMEOUT, ActorFailure, TracedActor, ask, wait_all
 from actors.messages import (
     Accepted,
     Applied,
@@ -139,6 +140,10 @@ class RefereeRegistry(Protocol):
 
     def retire(self, name: str) -> None:
         """Stop supervising a captured piece (it is not to be restarted)."""
+
+
+class LostTrack(RuntimeError):
+    """The referee failed between the board making a move and the journal recording it: it stops."""
 
 
 @dataclass(slots=True)
@@ -277,6 +282,9 @@ class RefereeActor(TracedActor):
     def _propose(self, message: Propose) -> Accepted | Rejected:
         corr = self.ply + 1
         text = message.text or self._squares_text(message)
+        if message.ply and message.ply != corr:
+            reason = f"meant for ply {message.ply}, but ply {corr} is next"
+            return Rejected(self.name, corr, text, reason, "stale")
         if self.over is not None:
             return Rejected(self.name, corr, text, f"the game is over ({self.over})", "over")
         try:
@@ -578,7 +586,13 @@ class RefereeActor(TracedActor):
         if applied.captured is not None:
             self.registry.retire(applied.captured)
         self.ply = ply
-        self._absorb(applied.assessment, opponent)
+        try:
+            self._absorb(applied.assessment, opponent)
+        except ActorFailure as failure:
+            # The board has made the move, but I cannot learn what it left: rather than judge on
+            # from a half-changed state, I stop, and the supervisor rebuilds me (and the board) from
+            # the journal, where this move is not.
+            raise LostTrack(f"{self.name} lost track of the game after ply {ply}: {failure}") from failure
         key = self._key(applied.assessment.placement)
         self.seen[key] += 1
         in_check = bool(self.checkers)

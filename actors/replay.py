@@ -8,6 +8,7 @@ also reports every move as it is judged (for the command line's move lines, boar
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import closing
 from dataclasses import dataclass
 from importlib import resources
 from typing import IO, TYPE_CHECKING
@@ -165,17 +166,17 @@ def _watch_actors(
     def fen() -> str:
         return final_fen(actor_game)
 
-    with actor_game:
-        for token in game.moves:
-            ply = actor_game.plies + 1
+    with actor_game, closing(actor_game.propose_many(token.text for token in game.moves)) as replies:
+        for ply, token in enumerate(game.moves, start=1):
             number, colour = _placed(start, ply)
             try:
-                reply = actor_game.propose(token.text)
+                reply = next(replies)
             except ChessActorsError as error:
                 failure = _failure(ply, token, str(error))
                 report(MoveReport(ply, number, colour, token.text, reason=str(error), kind="failure"))
                 return verdict(game, actor_game.plies, fen(), actor_game.outcome, failure)
             if isinstance(reply, Rejected):
+                replies.close()  # the proposals still in flight come back stale: wait for them
                 report(MoveReport(ply, number, colour, token.text, reason=reply.reason, kind=reply.kind))
                 failure = _failure(ply, token, reply.reason)
                 return verdict(game, actor_game.plies, fen(), actor_game.outcome, failure)

@@ -176,11 +176,14 @@ class _Point:
     event: TraceEvent
 
 
-def _timeline(events: Sequence[TraceEvent]) -> list[_Point]:
+def _timeline(events: Sequence[TraceEvent], roots_when_taken: bool = False) -> list[_Point]:
     """Return sends and replies in the order they happened.
 
     The clock decides; ties (a coarse clock makes many) fall back to causal order: a depth-first
-    walk of the parent tree puts a send before its children's and a reply after theirs.
+    walk of the parent tree puts a send before its children's and a reply after theirs. With
+    ``roots_when_taken``, a message with no cause in the list (a client's request) is placed when
+    its receiver took it up rather than when it was sent: requests sent ahead, many in flight,
+    then each sit with the conversation they start.
     """
     known = {event["msg_id"] for event in events}
     children: dict[int | None, list[TraceEvent]] = {None: []}
@@ -191,6 +194,7 @@ def _timeline(events: Sequence[TraceEvent]) -> list[_Point]:
         if parent not in known or parent is None or parent >= event["msg_id"]:
             parent = None
         children.setdefault(parent, []).append(event)
+    roots = {event["msg_id"] for event in children[None]}
     points: list[_Point] = []
     order = 0
     # An explicit stack, not recursion: a long chain of causes must not hit the recursion limit.
@@ -201,7 +205,8 @@ def _timeline(events: Sequence[TraceEvent]) -> list[_Point]:
             if event["t_replied"] is not None:
                 points.append(_Point(event["t_replied"], order, True, event))
         else:
-            points.append(_Point(event["t_sent"], order, False, event))
+            taken = roots_when_taken and event["msg_id"] in roots
+            points.append(_Point(event["t_handled" if taken else "t_sent"], order, False, event))
             stack.append((event, True))
             stack.extend((child, False) for child in reversed(children.get(event["msg_id"], [])))
         order += 1
@@ -319,10 +324,11 @@ def to_mermaid(events: Iterable[TraceEvent], plies: tuple[int, int] | None = Non
     Every actor is declared as a ``participant`` (``participant white_knight_g1 as
     white-knight-g1``); asks are ``->>`` arrows, tells ``-)``, replies dashed ``-->>`` arrows
     carrying the reply kind. Each ply sits in a shaded ``rect`` opened by a ``Note`` naming the
-    proposed move. Message text is escaped so that the diagram renders on GitHub.
+    proposed move; a proposal sent ahead (replay keeps several in flight) is drawn when the referee
+    takes it up. Message text is escaped so that the diagram renders on GitHub.
     """
     chosen = select_plies(events, *plies) if plies is not None else list(events)
-    points = _timeline(chosen)
+    points = _timeline(chosen, roots_when_taken=True)
     names: dict[str, None] = {}
     for point in points:
         names.setdefault(point.event["sender"])

@@ -252,6 +252,28 @@ def test_trace_converts_to_a_mermaid_diagram_of_one_move(opera_trace: tuple[Path
     assert "        referee->>white_knight_g1: MoveQuery" in lines
 
 
+def test_the_whole_game_diagram_shows_each_ply_as_one_conversation(opera_trace: tuple[Path, str]) -> None:
+    # replay keeps several proposals in flight; each is drawn where the referee takes it up, so
+    # every ply's box holds its own proposal first and its verdict last, in the game's order.
+    path, _ = opera_trace
+    result = chess_actors("trace", str(path), "--to", "mermaid")
+    assert result.returncode == 0, result.stderr
+    boxes: list[list[str]] = []
+    for line in result.stdout.splitlines():
+        if line.startswith("    rect "):
+            boxes.append([])
+        elif boxes and line.startswith("        "):
+            boxes[-1].append(line.strip())
+    played = [box for box in boxes if any("->>referee: Propose" in line for line in box)]
+    assert len(played) == 33
+    for ply, box in enumerate(played, start=1):
+        assert box[0].startswith(f"Note over client,referee: ply {ply}: "), box[0]
+        if ply > 1:  # the first box opens with the game's start-up
+            assert box[1] == "client->>referee: Propose", box[:3]
+        assert box[-1] == "referee-->>client: Accepted", box[-3:]
+        assert sum("Propose" in line for line in box) == 1
+
+
 def test_trace_converts_to_a_perfetto_timeline(opera_trace: tuple[Path, str]) -> None:
     path, _ = opera_trace
     events = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib.util
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -190,10 +190,11 @@ def test_a_failed_game_is_reported_and_the_next_game_still_replays(monkeypatch: 
         def __init__(self, fen: str = "startpos", *args: Any, **kwargs: Any) -> None:
             super().__init__(fen, TIMEOUT, None, 0, 60.0)
 
-        def propose(self, text: str) -> Any:
-            if self.plies == 2:
-                self.crash("referee")
-            return super().propose(text)
+        def propose_many(self, texts: Iterable[str], window: int = 16) -> Iterator[Any]:
+            moves = list(texts)
+            yield from super().propose_many(moves[:2], window)
+            self.crash("referee")
+            yield from super().propose_many(moves[2:], window)
 
     monkeypatch.setattr(actors.game, "ActorGame", DoomedGame)
     failed = replay_with_actors(first)
