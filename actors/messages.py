@@ -37,8 +37,9 @@ anyone -> any actor
 supervisor -> any actor
     Ping               -> Pong              (liveness: answered at once, asking nobody)
 
-A proposal's rounds: MoveQuery to the candidate pieces; then, when exactly one says yes and the move
-is legal by board.judge.decide on the facts the referee expects (a clear path, the target as its
+A proposal's rounds: MoveQuery to the candidate pieces (those whose remembered targets include the
+square; if none does, the move is refused unasked); then, when exactly one says yes and the move is
+legal by board.judge.decide on the facts the referee expects (a clear path, the target as its
 roster has it, no enemy piece that might reach the king), one conditional Apply: the board surveys
 and moves in the same handling, or answers the SurveyReport and moves nothing. Otherwise (several
 yeses, or the board's facts differ): Survey (unless the conditional Apply already reported),

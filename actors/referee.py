@@ -350,7 +350,7 @@ class RefereeActor(TracedActor):
         if kind == PAWN:
             origins = [origin for origin in origins if intent.admits(origin)]
         king = self._king_square(colour)
-        finder = dataclasses.replace(intent, capture=False)
+        finder = dataclasses.replace(intent, capture=False) if intent.capture else intent
         probes, yeses = self._ask_candidates(colour, code, origins, target)
         report: SurveyReport | None = None
         if len(probes) == 1:
@@ -392,12 +392,17 @@ class RefereeActor(TracedActor):
     def _ask_candidates(
         self, colour: int, code: int, origins: Sequence[int], target: int
     ) -> tuple[list[Probe], list[Yes]]:
-        """Ask every candidate piece at once whether its geometry allows the move: a probe per yes."""
-        if not origins:
+        """Ask every candidate piece at once whether its geometry allows the move: a probe per yes.
+
+        A piece that has told me its targets from where it stands (TargetsQuery, or the onward
+        targets of its last Yes) and did not name this one would say no: it is not asked."""
+        memo = self.memo
+        asked = [o for o in origins if o not in memo or any(path[0] == target for path in memo[o])]
+        if not asked:
             return [], []
         corr = self.ply + 1
         replies = self._ask_many(
-            [(self.names[origin], MoveQuery(self.name, corr, origin, target, colour)) for origin in origins]
+            [(self.names[origin], MoveQuery(self.name, corr, origin, target, colour)) for origin in asked]
         )
         probes: list[Probe] = []
         yeses: list[Yes] = []
@@ -549,7 +554,8 @@ class RefereeActor(TracedActor):
         )
         move = JournalMove(origin, target, promotion, rook, victim, ply)
         rivals: tuple[int, ...] = ()
-        if kind != PAWN and not castle:
+        contested = any(f.traversed is not None and f.origin != origin for f in verdict.facts)
+        if kind != PAWN and not castle and contested:  # another piece said yes: SAN may need to tell
             anyone = dataclasses.replace(
                 intent, from_file=None, from_rank=None, from_square=None, capture=False
             )
@@ -596,7 +602,7 @@ class RefereeActor(TracedActor):
         key = self._key(applied.assessment.placement)
         self.seen[key] += 1
         in_check = bool(self.checkers)
-        pieces = [(square, piece) for square, piece in enumerate(self.codes) if piece]
+        pieces = ((square, piece) for square, piece in enumerate(self.codes) if piece)
         outcome = decide_outcome(self.has_move, in_check, pieces, new_state.halfmove, self.seen[key])
         capture = bool(captured_code) or (kind == PAWN and origin & 7 != target & 7)
         mate = outcome == "checkmate"
@@ -667,7 +673,8 @@ class RefereeActor(TracedActor):
             exposers = [c for c in report.candidates if (c[0], report.king_square) in confirmed]
             if report.blocker is None and not exposers:
                 legal_en_passant = self.state.en_passant
-        self.state = dataclasses.replace(self.state, legal_en_passant=legal_en_passant)
+        if legal_en_passant != self.state.legal_en_passant:
+            self.state = dataclasses.replace(self.state, legal_en_passant=legal_en_passant)
         self.has_move = (
             assessment.open_probe is not None
             or legal_en_passant >= 0

@@ -6,15 +6,17 @@ that could be claimed or, for insufficient material, a dead position).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Final, Literal
 
 from board.bitboards import DARK_SQUARES, squares_of
-from board.pieces import BISHOP, KING, KNIGHT, PAWN
+from board.pieces import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK
 from board.position import Position
 
 Outcome = Literal["checkmate", "stalemate", "insufficient_material", "fifty_moves", "threefold_repetition"]
 GAME_OVER: Final = ("checkmate", "stalemate")
+_MATING_KINDS: Final = frozenset({PAWN, ROOK, QUEEN})
+"""A side with one of these can always mate (a pawn by promoting)."""
 
 
 def side_cannot_mate(pieces: list[tuple[int, int]], colour: int) -> bool:
@@ -29,7 +31,7 @@ def side_cannot_mate(pieces: list[tuple[int, int]], colour: int) -> bool:
         return True
     kinds = {kind for _, kind in own}
     if kinds == {KNIGHT}:
-        others = [code & 7 for _, code in pieces if code >> 3 != colour and code & 7 not in (KING, 5)]
+        others = [code & 7 for _, code in pieces if code >> 3 != colour and code & 7 not in (KING, QUEEN)]
         return len(own) == 1 and not others
     if kinds == {BISHOP}:
         if any(code & 7 in (PAWN, KNIGHT) for _, code in pieces):
@@ -40,15 +42,23 @@ def side_cannot_mate(pieces: list[tuple[int, int]], colour: int) -> bool:
 
 
 def insufficient_material(pieces: Iterable[tuple[int, int]]) -> bool:
-    """Neither side can ever checkmate (pieces as (square, code))."""
-    listed = list(pieces)
+    """Neither side can ever checkmate (pieces as (square, code)).
+
+    A pawn, rook or queen anywhere settles it at once, so ``pieces`` is read only that far.
+    """
+    listed: list[tuple[int, int]] = []
+    for square, code in pieces:
+        if code & 7 in _MATING_KINDS:
+            return False
+        listed.append((square, code))
     return side_cannot_mate(listed, 0) and side_cannot_mate(listed, 1)
 
 
-def pieces_of(position: Position) -> list[tuple[int, int]]:
-    """Every piece of a position as (square, code)."""
+def pieces_of(position: Position) -> Iterator[tuple[int, int]]:
+    """Every piece of a position as (square, code), a1 first, read as they are asked for."""
     occupied = position.occupancy[0] | position.occupancy[1]
-    return [(square, position.squares[square]) for square in squares_of(occupied)]
+    squares = position.squares
+    return ((square, squares[square]) for square in squares_of(occupied))
 
 
 def decide_outcome(

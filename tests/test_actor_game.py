@@ -115,6 +115,28 @@ def test_every_message_is_traced_with_its_ply() -> None:
     assert {event["receiver"] for event in children} >= {"board", "white-pawn-e2"}
 
 
+def test_only_pieces_that_named_the_target_are_asked() -> None:
+    # Every piece told the referee its targets when the game began; a knight on b1 never named f3
+    # or d4, so it would say no and is not asked. The reason is the one the direct engine gives.
+    recorder = TraceRecorder()
+    with ActorGame(recorder=recorder) as game:
+        assert isinstance(game.propose("Nf3"), Accepted)
+        refused = game.propose("Nd4")
+        assert isinstance(refused, Rejected)
+        after_nf3 = "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1"
+        assert refused.reason == direct_reason(after_nf3, "Nd4")
+        assert isinstance(game.propose("Nc6"), Accepted)
+        knight = game.propose("Nd4")  # the f3 knight named d4 among its onward targets; b1 did not
+        assert isinstance(knight, Accepted)
+    asked: dict[int | None, list[str]] = {}
+    for event in recorder.events():
+        if event["kind"] == "MoveQuery" and event["sender"] == "referee":
+            asked.setdefault(event["ply"], []).append(event["receiver"])
+    assert asked[1] == ["white-knight-g1"]
+    assert asked[2] == ["black-knight-b8"]  # for Nc6: the refused Nd4 asked nobody
+    assert asked[3] == ["white-knight-g1"]  # actors keep their first square's name
+
+
 def _actor_threads() -> int:
     return sum(1 for thread in threading.enumerate() if "Actor" in thread.name)
 
