@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import importlib
 import itertools
+import multiprocessing
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.sharedctypes import Synchronized
 from typing import Any, Protocol
 
+from actors.affinity import one_core, wanted
 from board.errors import ChessActorsError, InputError
 from board.pgn import game_chunks, read_games
 from board.replay import GameVerdict
@@ -67,7 +70,9 @@ class ProcessRunner:
 
     def __init__(self, engine: str, workers: int) -> None:
         self.engine = engine
-        self.pool = ProcessPoolExecutor(max_workers=workers)
+        wanted()  # a bad CHESS_ACTORS_ONE_CORE is an error here, before any worker starts
+        started = multiprocessing.Value("i", 0)
+        self.pool = ProcessPoolExecutor(max_workers=workers, initializer=_take_a_core, initargs=(started,))
 
     def submit(self, chunk: Chunk) -> Future[list[GameVerdict]]:
         """Send one chunk to the pool."""
@@ -76,6 +81,15 @@ class ProcessRunner:
     def close(self) -> None:
         """Stop the worker processes."""
         self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _take_a_core(started: Synchronized[int]) -> None:
+    """A new worker's first act: keep its threads on a core of its own, the n-th worker on the
+    n-th core (actors.affinity)."""
+    with started.get_lock():
+        index = started.value
+        started.value += 1
+    one_core(index)
 
 
 def replay_parallel(sources: Iterable[Iterable[str]], engine: str, workers: int) -> Iterator[GameVerdict]:

@@ -18,7 +18,7 @@ from board.errors import InputError
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Sequence
 
-    from actors.position_only import Case
+    from actors.position_only import Case, CheckMoveSession
     from board.chessmoveq import Answer, Placement
 
 _EPILOG = """\
@@ -92,9 +92,7 @@ def _answerer(engine: str, stack: ExitStack) -> Callable[[Sequence[Placement], P
         from board.chessmoveq import answer
 
         return answer
-    from actors.position_only import CheckMoveSession
-
-    return stack.enter_context(CheckMoveSession()).answer
+    return _session(stack).answer
 
 
 def _answer_all(
@@ -104,9 +102,16 @@ def _answer_all(
     if engine == "direct" or interactive:
         answer = _answerer(engine, stack)
         return lambda cases: (answer(pieces, move) for pieces, move in cases)
+    return _session(stack).answer_many
+
+
+def _session(stack: ExitStack) -> CheckMoveSession:
+    """One actor session for the command, its threads on one core (actors.affinity)."""
+    from actors.affinity import one_core
     from actors.position_only import CheckMoveSession
 
-    return stack.enter_context(CheckMoveSession()).answer_many
+    one_core()
+    return stack.enter_context(CheckMoveSession())
 
 
 def _run_batch(args: argparse.Namespace) -> int:

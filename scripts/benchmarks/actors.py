@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import statistics
 import time
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from benchmarks.common import random_games_pgn
+
+ROUNDS = 5
 
 
 def _pykka_round_trip(asks: int) -> float:
@@ -27,6 +33,20 @@ def _pykka_round_trip(asks: int) -> float:
         echo.stop()
 
 
+@contextmanager
+def one_core_like_replay() -> Iterator[None]:
+    """Threads started inside keep to one core, as ``replay`` has them (actors.affinity)."""
+    from actors.affinity import one_core
+
+    before = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
+    one_core()
+    try:
+        yield
+    finally:
+        if before is not None:
+            os.sched_setaffinity(0, before)
+
+
 def run(quick: bool) -> None:
     """Print plies/s of both engines on the same games, delivered messages per ply, ask latency."""
     from actors.game import ActorGame
@@ -41,15 +61,17 @@ def run(quick: bool) -> None:
     games.insert(0, famous)
     plies = sum(len(moves) for moves in games)
 
-    start = time.perf_counter()
-    for moves in games:
-        direct = Game()
-        for move in moves:
-            direct.play(move)
-    direct_seconds = time.perf_counter() - start
+    def direct_pass() -> float:
+        start = time.perf_counter()
+        for moves in games:
+            direct = Game()
+            for move in moves:
+                direct.play(move)
+        return time.perf_counter() - start
 
-    # Timed as replay runs the engine: no trace recorder, up to 16 proposals in flight. Then one at
-    # a time, as a caller of ``propose`` sees it. The messages are counted in a third, untimed pass.
+    # Timed as replay runs the engine: no trace recorder, up to 16 proposals in flight; and one at
+    # a time, as a caller of ``propose`` sees it. Actor start-up is left out. The three passes take
+    # turns, ROUNDS times, and the medians are reported. Messages are counted in an untimed pass.
     def actor_pass(pipelined: bool) -> float:
         seconds = 0.0
         for moves in games:
@@ -63,8 +85,21 @@ def run(quick: bool) -> None:
                 assert len(replies) == game.plies == len(moves), "every move of these games is legal"
         return seconds
 
-    actor_seconds = actor_pass(True)
-    single_seconds = actor_pass(False)
+    rounds = 1 if quick else ROUNDS
+    passes: dict[str, list[float]] = {name: [] for name in ("direct", "in flight", "one at a time", "spread")}
+    for _ in range(rounds):
+        passes["direct"].append(direct_pass())
+        with one_core_like_replay():
+            passes["in flight"].append(actor_pass(True))
+            passes["one at a time"].append(actor_pass(False))
+        passes["spread"].append(actor_pass(True))
+    rates = {name: sorted(plies / seconds for seconds in times) for name, times in passes.items()}
+
+    def shown(name: str) -> str:
+        rate = statistics.median(rates[name])
+        spread = f" (runs: {', '.join(f'{r:,.0f}' for r in rates[name])})" if rounds > 1 else ""
+        return f"{rate:>9,.0f} plies/s{spread}"
+
     recorder = TraceRecorder()
     for moves in games:
         with ActorGame(recorder=recorder) as game:
@@ -74,13 +109,22 @@ def run(quick: bool) -> None:
     delivered = sum(counts.values())
     print(f"games: {len(games)} (the Opera game and {len(games) - 1} random games), {plies} plies; "
           "both engines play every move with SAN, check and outcome")
-    print(f"direct engine: {plies / direct_seconds:>9,.0f} plies/s")
-    print(f"actor engine:  {plies / actor_seconds:>9,.0f} plies/s  (target >= 3,000; as replay runs it: "
-          "16 proposals in flight, actor start-up excluded, no trace recorder)")
-    print(f"  one proposal at a time: {plies / single_seconds:,.0f} plies/s")
-    print(f"ratio direct / actors: {actor_seconds / direct_seconds:.1f}x")
+    print(f"medians of {rounds} alternating run{'s' if rounds > 1 else ''} each; actor start-up excluded,"
+          " no trace recorder")
+    print(f"{'direct engine:':<36}{shown('direct')}")
+    print(f"{'actor engine, as replay runs it:':<36}{shown('in flight')}  target >= 3,000")
+    print("  (actor threads on one core, 16 proposals in flight)")
+    print(f"{'  one proposal at a time:':<36}{shown('one at a time')}")
+    print(f"{'  threads free to use every core:':<36}{shown('spread')}")
+    ratio = statistics.median(rates["direct"]) / statistics.median(rates["in flight"])
+    print(f"ratio direct / actors: {ratio:.1f}x")
     print(f"delivered messages: {delivered} in all, {delivered / plies:.2f} per ply (target <= 8), "
           "including each game's start-up")
     for kind, count in counts.most_common():
         print(f"  {kind:<16} {count / plies:6.2f} per ply")
-    print(f"raw pykka ask round trip: {_pykka_round_trip(2000 if quick else 20000) * 1e6:.1f} us")
+    asks = 2000 if quick else 20000
+    with one_core_like_replay():
+        near = _pykka_round_trip(asks)
+    far = _pykka_round_trip(asks)
+    print(f"raw pykka ask round trip: {near * 1e6:.1f} us on one core, {far * 1e6:.1f} us free to use"
+          " every core")
