@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import statistics
 import time
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 
-from benchmarks.common import random_games_pgn
+from benchmarks.common import one_core_like_the_command_line, random_games_pgn
 
 ROUNDS = 5
 
@@ -31,20 +28,6 @@ def _pykka_round_trip(asks: int) -> float:
         return (time.perf_counter() - start) / asks
     finally:
         echo.stop()
-
-
-@contextmanager
-def one_core_like_replay() -> Iterator[None]:
-    """Threads started inside keep to one core, as ``replay`` has them (actors.affinity)."""
-    from actors.affinity import one_core
-
-    before = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
-    one_core()
-    try:
-        yield
-    finally:
-        if before is not None:
-            os.sched_setaffinity(0, before)
 
 
 def run(quick: bool) -> None:
@@ -89,7 +72,7 @@ def run(quick: bool) -> None:
     passes: dict[str, list[float]] = {name: [] for name in ("direct", "in flight", "one at a time", "spread")}
     for _ in range(rounds):
         passes["direct"].append(direct_pass())
-        with one_core_like_replay():
+        with one_core_like_the_command_line():
             passes["in flight"].append(actor_pass(True))
             passes["one at a time"].append(actor_pass(False))
         passes["spread"].append(actor_pass(True))
@@ -123,7 +106,7 @@ def run(quick: bool) -> None:
     for kind, count in counts.most_common():
         print(f"  {kind:<16} {count / plies:6.2f} per ply")
     asks = 2000 if quick else 20000
-    with one_core_like_replay():
+    with one_core_like_the_command_line():
         near = _pykka_round_trip(asks)
     far = _pykka_round_trip(asks)
     print(f"raw pykka ask round trip: {near * 1e6:.1f} us on one core, {far * 1e6:.1f} us free to use"

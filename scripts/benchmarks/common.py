@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import random
 import statistics
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 
@@ -52,3 +54,17 @@ def random_games_pgn(games: int, seed: int = 7, max_plies: int = 200) -> Path:
             game.headers["Result"] = board.result()
             out.write(str(game) + "\n\n")
     return path
+
+
+@contextmanager
+def one_core_like_the_command_line() -> Iterator[None]:
+    """Threads started inside keep to one core, as the command line has actor threads (actors.affinity)."""
+    from actors.affinity import one_core
+
+    before = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
+    one_core()
+    try:
+        yield
+    finally:
+        if before is not None:
+            os.sched_setaffinity(0, before)
