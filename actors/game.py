@@ -207,8 +207,11 @@ class ActorGame:
         Moves already sent are made even if the iterator is closed early; they are in :attr:`journal`.
 
         Raises:
+            ValueError: ``window`` is less than 1.
             ActorFailure: as :meth:`propose`.
         """
+        if window < 1:
+            raise ValueError(f"window {window}: at least one proposal must be in flight")
         source = iter(texts)
         windows: deque[list[InFlight]] = deque()
         next_ply = self.plies + 1

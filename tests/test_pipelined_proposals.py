@@ -123,3 +123,9 @@ def test_closing_early_leaves_the_moves_already_sent_made_and_journalled() -> No
         for move in made:
             direct.play(move)
         assert game.fen() == direct.fen()
+
+
+def test_a_window_must_hold_at_least_one_proposal() -> None:
+    with ActorGame() as game, pytest.raises(ValueError, match="window 0: at least one"):
+        next(game.propose_many(["e4"], window=0))
+    assert game.plies == 0
