@@ -319,6 +319,7 @@ def run_moves(games: int, seed: int, timeout: float, mean_interval: float, max_r
             direct = Game()
             with ActorGame(timeout=timeout, max_restarts=max_restarts, period=period) as game:
                 clear: str | None = None
+                breaches = len(tally.breaches)
                 with injector.armed():
                     for _ in range(max_plies):
                         legal = legal_moves(direct.position)
@@ -344,19 +345,24 @@ def run_moves(games: int, seed: int, timeout: float, mean_interval: float, max_r
                             break
                     faults = sum(injector.counts.values())
                     tally.injected.update(injector.counts)
-                if clear is not None:
-                    tally.clear_errors[clear] += 1
-                    tally.ended_faults += faults
-                elif not tally.breaches:
+                if clear is None and len(tally.breaches) == breaches:
+                    # A fault armed during the last move may strike the FEN query: a clear error then
+                    # ends the game like one during a move.
                     try:
                         fen = game.fen()
                     except ActorFailure as error:
                         fen = f"<{error}>"
-                    if fen != direct.fen():
+                        clear = next((m for m in CLEAR_ERRORS if m in str(error)), None)
+                        if clear is not None:
+                            tally.error_delays.append(time.monotonic() - injector.last_fault)
+                    if clear is None and fen != direct.fen():
                         tally.breaches.append(f"game {number}: final FEN {fen} != {direct.fen()}")
-                    else:
+                    elif clear is None:
                         tally.matched += 1
                         tally.survived_faults += faults
+                if clear is not None:
+                    tally.clear_errors[clear] += 1
+                    tally.ended_faults += faults
                 tally.games += 1
                 tally.restarts += game.supervisor.restarts
     return tally
