@@ -25,6 +25,7 @@ from actors.actor_base import (
     tell,
     wait_one,
 )
+from actors.journal import JournalEntry
 from actors.limits import GAMES
 from actors.messages import (
     Accepted,
@@ -45,7 +46,6 @@ from actors.messages import (
     TargetsQuery,
     Yes,
 )
-from actors.referee import JournalEntry
 from actors.supervisor import REFEREE, Supervisor
 from actors.tracing import TraceRecorder
 from board.errors import ChessActorsError
@@ -292,10 +292,9 @@ class ActorGame:
 
     def _journalled(self, ply: int) -> Accepted | None:
         """The Accepted reply for the ``ply``-th move (1-based), if the journal has it."""
-        entries = self.supervisor.heir.entries()
-        if len(entries) < ply:
+        entry = self.supervisor.heir.entry(ply)
+        if entry is None:
             return None
-        entry = entries[ply - 1]
         return Accepted(REFEREE, ply, entry.uci, entry.san, entry.check, entry.outcome)
 
     def _propose(self, message: Propose) -> Accepted | Rejected:

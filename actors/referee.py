@@ -25,6 +25,7 @@ from typing import Any, Protocol
 import pykka
 
 from actors.actor_base import DEFAULT_TIMEOUT, ActorFailure, TracedActor, ask, wait_all
+from actors.journal import GameState, Heir, JournalEntry, PositionKey
 from actors.messages import (
     Accepted,
     Applied,
@@ -86,49 +87,6 @@ CASTLE_ROOK = {6: (7, 5), 2: (0, 3), 62: (63, 61), 58: (56, 59)}
 _KING_HOMES = (4, 60)
 # Mobility is proved soonest by pieces with few, short moves; the king's moves cost most.
 _MOBILITY_ORDER = (KNIGHT, BISHOP, ROOK, QUEEN, PAWN, KING)
-
-PositionKey = tuple[bytes, int, int, int]
-"""What makes positions the same for repetition: placement, turn, castling, legal en passant."""
-
-
-@dataclass(frozen=True, slots=True)
-class GameState:
-    """The game state beside the placement, as the referee keeps it."""
-
-    turn: int
-    castling: int
-    en_passant: int
-    halfmove: int
-    fullmove: int
-    legal_en_passant: int = -1
-
-
-@dataclass(frozen=True, slots=True)
-class JournalEntry:
-    """One accepted move: what was said about it, what the board did, and the state it left."""
-
-    uci: str
-    san: str
-    check: bool
-    outcome: str | None
-    move: JournalMove
-    key: PositionKey
-    state: GameState
-
-
-class Heir(Protocol):
-    """The referee's state kept outside it (in the supervisor), so that a restart can replay it."""
-
-    start_state: GameState
-    initial_key: PositionKey | None
-    start_outcome: str | None
-
-    def entries(self) -> tuple[JournalEntry, ...]:
-        """The journal of accepted moves, oldest first."""
-
-    def append(self, entry: JournalEntry) -> None:
-        """Record an accepted move."""
-
 
 class RefereeRegistry(Protocol):
     """What the referee needs from its supervisor."""

@@ -24,40 +24,16 @@ from actors.actor_base import (
     tell,
     wait_one,
 )
+from actors.journal import GameState, Heir
 from actors.messages import Begin, Ping, Ready, Resync, Roster, RosterQuery
 from actors.occupancy import BoardActor
 from actors.piece import PieceActor
-from actors.referee import GameState, JournalEntry, PositionKey, RefereeActor
+from actors.referee import RefereeActor
 from actors.tracing import TraceRecorder
 from board.fen import parse_fen, write_fen
 
 BOARD = "board"
 REFEREE = "referee"
-
-
-class Heir:
-    """The referee's state kept outside it: start state, initial position key, journal of moves."""
-
-    def __init__(self, start_fen: str, start_state: GameState) -> None:
-        self.start_fen = start_fen
-        self.start_state = start_state
-        self.initial_key: PositionKey | None = None
-        self.start_outcome: str | None = None
-        self._entries: list[JournalEntry] = []
-        self._lock = threading.Lock()
-
-    def entries(self) -> tuple[JournalEntry, ...]:
-        """The journal of accepted moves, oldest first."""
-        with self._lock:
-            return tuple(self._entries)
-
-    def append(self, entry: JournalEntry) -> None:
-        """Record an accepted move."""
-        with self._lock:
-            self._entries.append(entry)
-
-    def __len__(self) -> int:
-        return len(self._entries)
 
 
 class Supervisor:
