@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Sequence
 from contextlib import suppress
+from functools import partial
 from itertools import islice
 from types import TracebackType
 from typing import Any
@@ -300,11 +301,7 @@ class ActorGame:
     def _propose(self, message: Propose) -> Accepted | Rejected:
         """Ask the referee ``message`` (tagged with its ply), healing on failure; a move the journal
         shows made (by an earlier attempt) is answered from the journal."""
-        ply = message.ply
-
-        def made() -> Accepted | None:
-            return self._journalled(ply)
-
+        made = partial(self._journalled, message.ply)
         done = made()
         if done is not None:
             return done

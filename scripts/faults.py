@@ -26,9 +26,13 @@ from typing import Any
 
 import pykka
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+for place in (ROOT, HERE):  # the project, and the harnesses' shared helpers (random_play)
+    if str(place) not in sys.path:
+        sys.path.insert(0, str(place))
+
+from random_play import illegal_move, random_play  # noqa: E402
 
 import actors.game  # noqa: E402
 import actors.replay  # noqa: E402
@@ -40,7 +44,6 @@ from actors.messages import (  # noqa: E402
     HangOnNext,
 )
 from actors.parity import actor_verdict, direct_verdict  # noqa: E402
-from board.errors import IllegalMoveError  # noqa: E402
 from board.game import Game  # noqa: E402
 from board.movegen import legal_moves  # noqa: E402
 from board.notation import san  # noqa: E402
@@ -186,22 +189,11 @@ class Injector:
 
 def random_game(rng: random.Random, number: int, max_plies: int, illegal_rate: float) -> str:
     """A seeded random game as PGN: legal moves, sometimes ended by one illegal or garbled move."""
-    game = Game()
-    moves: list[str] = []
-    for _ in range(rng.randint(1, max_plies)):
-        legal = legal_moves(game.position)
-        if not legal or game.ended():
-            break
-        text = san(game.position, rng.choice(legal))
-        moves.append(text)
-        game.play(text, want_san=False)
+    moves, game = random_play(rng, max_plies)
     if rng.random() < illegal_rate:
-        for attempt in rng.sample(ILLEGAL_TRIES, len(ILLEGAL_TRIES)):
-            try:
-                Game(game.fen()).play(attempt, want_san=False)
-            except IllegalMoveError:
-                moves.append(attempt)
-                break
+        illegal = illegal_move(rng, game, ILLEGAL_TRIES)
+        if illegal is not None:
+            moves.append(illegal)
     tags = {"Event": "faults", "Round": str(number), "White": f"w{number}", "Black": f"b{number}"}
     return format_game(tags, moves, "*")
 

@@ -25,14 +25,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+for place in (ROOT, HERE):  # the project, and the harnesses' shared helpers (random_play)
+    if str(place) not in sys.path:
+        sys.path.insert(0, str(place))
 
-from board.errors import IllegalMoveError  # noqa: E402
-from board.game import Game  # noqa: E402
-from board.movegen import legal_moves  # noqa: E402
-from board.notation import san  # noqa: E402
+from random_play import illegal_move, random_play  # noqa: E402
+
 from board.pgn_writer import format_game  # noqa: E402
 
 ILLEGAL = ("Ke5", "Nf7", "Qxh8", "O-O-O", "Bb5", "exd6", "Rxa8", "Kxe2")
@@ -44,25 +44,14 @@ def write_games(out: IO[str], games: int, seed: int, max_plies: int = 160) -> in
     rng = random.Random(seed)
     plies = 0
     for number in range(1, games + 1):
-        game = Game()
-        moves: list[str] = []
-        for _ in range(rng.randint(1, max_plies)):
-            legal = legal_moves(game.position)
-            if not legal or game.ended():
-                break
-            text = san(game.position, rng.choice(legal))
-            game.play(text, want_san=False)
-            moves.append(text)
+        moves, game = random_play(rng, max_plies)
         plies += len(moves)
         tags = {"Event": "soak", "Round": str(number), "White": f"white {number}", "Black": f"black {number}"}
         roll = rng.random()
         if roll < 0.05:
-            for attempt in rng.sample(ILLEGAL, len(ILLEGAL)):
-                try:
-                    Game(game.fen()).play(attempt, want_san=False)
-                except IllegalMoveError:
-                    moves.append(attempt)
-                    break
+            illegal = illegal_move(rng, game, ILLEGAL)
+            if illegal is not None:
+                moves.append(illegal)
         text = format_game(tags, moves, "*")
         if roll > 0.99:
             text = text.replace(" *\n", f" {rng.choice(GARBLED)} *\n")

@@ -12,6 +12,7 @@ import chess
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import position_state
 
 from board.fen import STARTING_FEN, parse_fen, write_fen
 from board.movegen import is_check, legal_moves
@@ -51,20 +52,6 @@ def _weight(position: Position, move: int) -> int:
     return weight
 
 
-def _state(position: Position) -> tuple[object, ...]:
-    return (
-        tuple(position.squares),
-        tuple(position.bitboards),
-        tuple(position.occupancy),
-        tuple(position.kings),
-        position.turn,
-        position.castling,
-        position.en_passant,
-        position.halfmove,
-        position.fullmove,
-    )
-
-
 def _agree(position: Position, reference: chess.Board, where: str) -> dict[str, int]:
     """Assert our view of the position matches python-chess; return our legal moves by UCI."""
     ours = _uci_moves(position)
@@ -88,7 +75,7 @@ def test_random_games_agree_with_python_chess_at_every_position(start: str) -> N
     positions = 0
     for game in range(GAMES_PER_START):
         position, reference = parse_fen(fen), chess.Board(fen)
-        history = [_state(position)]
+        history = [position_state(position)]
         for ply in range(MAX_PLIES):
             ours = _agree(position, reference, f"{start}, game {game}, ply {ply}")
             positions += 1
@@ -99,17 +86,18 @@ def test_random_games_agree_with_python_chess_at_every_position(start: str) -> N
                 for uci, move in ours.items():
                     position.push(move)
                     position.pop()
-                    assert _state(position) == before, f"{start}: making and unmaking {uci} at ply {ply}"
+                    after = position_state(position)
+                    assert after == before, f"{start}: making and unmaking {uci} at ply {ply}"
             candidates = list(ours.values())
             move = rng.choices(candidates, [_weight(position, move) for move in candidates])[0]
             position.push(move)
             reference.push(chess.Move.from_uci(Move.of(move).uci()))
-            history.append(_state(position))
+            history.append(position_state(position))
         # Unmake the whole game: each earlier position must come back exactly, in reverse order.
         for ply in range(len(history) - 1, 0, -1):
-            assert _state(position) == history[ply]
+            assert position_state(position) == history[ply]
             position.pop()
-        assert _state(position) == history[0], f"{start}, game {game}: unmaking the game"
+        assert position_state(position) == history[0], f"{start}, game {game}: unmaking the game"
         assert write_fen(position) == chess.Board(fen).fen()
     assert positions >= 20 * GAMES_PER_START, f"only {positions} positions checked from {start}"
 
@@ -135,7 +123,7 @@ def test_any_sequence_of_legal_moves_agrees_with_python_chess_and_unmakes(
     fen: str, choices: list[int]
 ) -> None:
     position, reference = parse_fen(fen), chess.Board(fen)
-    start = _state(position)
+    start = position_state(position)
     for ply, choice in enumerate(choices):
         ours = _agree(position, reference, f"ply {ply}")
         if not ours:
@@ -146,4 +134,4 @@ def test_any_sequence_of_legal_moves_agrees_with_python_chess_and_unmakes(
     _agree(position, reference, "the final position")
     while position.ply_count:
         position.pop()
-    assert _state(position) == start
+    assert position_state(position) == start

@@ -6,6 +6,7 @@ The counts are those of the Chess Programming Wiki "Perft Results" page.
 from __future__ import annotations
 
 import pytest
+from support import position_state
 
 from board.fen import STARTING_FEN, parse_fen
 from board.movegen import legal_moves
@@ -56,20 +57,6 @@ def test_divide_splits_the_count_by_root_move(fen: str) -> None:
     assert sum(count for _, count in split) == perft(position, 3)
 
 
-def _state(position: Position) -> tuple[object, ...]:
-    return (
-        tuple(position.squares),
-        tuple(position.bitboards),
-        tuple(position.occupancy),
-        tuple(position.kings),
-        position.turn,
-        position.castling,
-        position.en_passant,
-        position.halfmove,
-        position.fullmove,
-    )
-
-
 def _consistent(position: Position) -> str | None:
     """Why the mailbox, bitboards, occupancy and king squares disagree, or None if they agree."""
     bitboards = [0] * 16
@@ -93,14 +80,15 @@ def _walk(position: Position, depth: int, line: list[str]) -> int:
     nodes = 0
     for move in legal_moves(position):
         uci = Move.of(move).uci()
-        before = _state(position)
+        before = position_state(position)
         position.push(move)
         if depth > 1:  # the leaves are checked by their parent's unmake
             problem = _consistent(position)
             assert problem is None, f"after {' '.join([*line, uci])}: {problem}"
         nodes += _walk(position, depth - 1, [*line, uci])
         position.pop()
-        assert _state(position) == before, f"unmaking {uci} after {' '.join(line)} changed the position"
+        after = position_state(position)
+        assert after == before, f"unmaking {uci} after {' '.join(line)} changed the position"
     return nodes
 
 
