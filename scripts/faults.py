@@ -34,16 +34,16 @@ for place in (ROOT, HERE):  # the project, and the harnesses' shared helpers (ra
 
 from random_play import illegal_move, random_play  # noqa: E402
 
-import actors.game  # noqa: E402
-import actors.replay  # noqa: E402
-from actors.actor_base import ActorFailure  # noqa: E402
-from actors.game import ActorGame  # noqa: E402
-from actors.messages import (  # noqa: E402
+import actors.client.game  # noqa: E402
+import actors.client.replay  # noqa: E402
+from actors.client.game import ActorGame  # noqa: E402
+from actors.client.parity import actor_verdict, direct_verdict  # noqa: E402
+from actors.kernel.actor import ActorFailure  # noqa: E402
+from actors.protocol.messages import (  # noqa: E402
     Crash,
     CrashOnNext,
     HangOnNext,
 )
-from actors.parity import actor_verdict, direct_verdict  # noqa: E402
 from board.game import Game  # noqa: E402
 from board.movegen import legal_moves  # noqa: E402
 from board.notation import san  # noqa: E402
@@ -226,12 +226,12 @@ def actor_games(timeout: float, max_restarts: int, period: float, injector: Inje
             injector._armed.clear()
             super().__exit__(*exc)
 
-    original = actors.game.ActorGame
-    actors.game.ActorGame = InjectedGame  # type: ignore[misc]
+    original = actors.client.game.ActorGame
+    actors.client.game.ActorGame = InjectedGame  # type: ignore[misc]
     try:
         yield
     finally:
-        actors.game.ActorGame = original  # type: ignore[misc]
+        actors.client.game.ActorGame = original  # type: ignore[misc]
 
 
 def check_replay(tally: Tally, pgn: str, actor: GameVerdict, direct: GameVerdict, delay: float,
@@ -276,7 +276,7 @@ def run_replays(games: int, seed: int, timeout: float, mean_interval: float, max
             injector.counts = Counter()
             began = time.monotonic()
             try:
-                verdict = actors.replay.replay_with_actors(parsed)
+                verdict = actors.client.replay.replay_with_actors(parsed)
             except Exception as error:  # the harness reports any escape as a breach
                 tally.breaches.append(f"game {number}: {type(error).__name__} escaped: {error}")
                 continue

@@ -6,10 +6,10 @@
 Starts games ``--step`` at a time and keeps them all alive; after each step it measures the live
 threads, the process's RSS and address space, the time to start a game, and ask latency (a legal
 move proposed in a few sampled games, and a FEN query). It stops when thread creation fails (the
-clear TooManyGames error of actors.limits), memory runs short, median latency passes
+clear TooManyGames error of actors.kernel.limits), memory runs short, median latency passes
 ``--latency-limit``, or (unless ``--to-failure``) the machine's thread ceiling minus ``--headroom``
 threads is near, so that other processes on the machine can still start theirs. The limit in
-actors.limits is off (CHESS_ACTORS_MAX_GAMES=0) for the run, unless ``--respect-limit``.
+actors.kernel.limits is off (CHESS_ACTORS_MAX_GAMES=0) for the run, unless ``--respect-limit``.
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ if str(ROOT) not in sys.path:
 
 import pykka  # noqa: E402
 
-from actors.game import ActorGame  # noqa: E402
-from actors.limits import ENV_VAR, THREADS_PER_GAME, TooManyGames  # noqa: E402
+from actors.client.game import ActorGame  # noqa: E402
+from actors.kernel.limits import ENV_VAR, THREADS_PER_GAME, TooManyGames  # noqa: E402
 from board.game import Game  # noqa: E402
 from board.movegen import legal_moves  # noqa: E402
 from board.notation import san  # noqa: E402
@@ -174,7 +174,7 @@ def main() -> int:
     parser.add_argument("--to-failure", action="store_true",
                         help="ignore --headroom: go on until thread creation fails")
     parser.add_argument("--respect-limit", action="store_true",
-                        help=f"keep the {ENV_VAR} limit of actors.limits (default: off for the run)")
+                        help=f"keep the {ENV_VAR} limit of actors.kernel.limits (default: off for the run)")
     args = parser.parse_args()
     if not args.respect_limit:
         os.environ[ENV_VAR] = "0"

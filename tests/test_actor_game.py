@@ -10,9 +10,9 @@ import time
 
 import pytest
 
-from actors.game import ActorGame, replay_moves
-from actors.messages import Accepted, Rejected
-from actors.tracing import TraceRecorder
+from actors.client.game import ActorGame, replay_moves
+from actors.protocol.messages import Accepted, Rejected
+from actors.tracing.recorder import TraceRecorder
 from board.errors import IllegalMoveError
 from board.game import Game
 

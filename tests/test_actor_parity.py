@@ -11,8 +11,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from actors.game import ActorGame
-from actors.parity import actor_verdict, direct_verdict
+from actors.client.game import ActorGame
+from actors.client.parity import actor_verdict, direct_verdict
 from board.errors import ChessActorsError
 from board.game import Game
 from board.movegen import legal_moves, pinned_pieces

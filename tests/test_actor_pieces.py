@@ -6,8 +6,8 @@ traverses nothing; a pawn pushes straight onto empty squares and captures diagon
 
 from __future__ import annotations
 
-from actors.game import ActorGame
-from actors.messages import No, Yes
+from actors.client.game import ActorGame
+from actors.protocol.messages import No, Yes
 from board.pieces import BISHOP, KNIGHT, PAWN
 from board.squares import SQUARE_INDEX
 

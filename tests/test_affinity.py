@@ -15,10 +15,10 @@ from typing import TypeVar
 
 import pytest
 
-from actors.affinity import ENV_VAR, one_core, wanted
-from actors.bulk import _take_a_core
 from actors.cli import main
-from actors.game import ActorGame
+from actors.client.bulk import _take_a_core
+from actors.client.game import ActorGame
+from actors.kernel.affinity import ENV_VAR, one_core, wanted
 from board.errors import InputError
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -26,10 +26,10 @@ from test_chessmoveq import (
     square,
 )
 
-from actors.messages import Crash, Probe, RosterEntry, Setup, Survey, SurveyReport
-from actors.occupancy import BoardActor
-from actors.position_only import EMPTY_FEN, CheckMoveSession
-from actors.tracing import TraceRecorder
+from actors.client.session import EMPTY_FEN, CheckMoveSession
+from actors.protocol.messages import Crash, Probe, RosterEntry, Setup, Survey, SurveyReport
+from actors.roles.board import BoardActor
+from actors.tracing.recorder import TraceRecorder
 from board.chessmoveq import Answer, answer, parse_move, parse_position
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from actors.display import FILES_LINE
-from actors.replay import judge_for, watch_game
-from actors.tracing import REQUIRED_FIELDS
+from actors.cli.display import FILES_LINE
+from actors.client.replay import judge_for, watch_game
+from actors.tracing.recorder import REQUIRED_FIELDS
 from board.pgn import read_games
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -17,11 +17,11 @@ from typing import Any
 import pykka
 import pytest
 
-import actors.game
-from actors.actor_base import ActorFailure, ActorTimeout, RestartIntensityExceeded
-from actors.game import ActorGame
-from actors.messages import Accepted, CrashOnNext, HangOnNext
-from actors.replay import replay_with_actors
+import actors.client.game
+from actors.client.game import ActorGame
+from actors.client.replay import replay_with_actors
+from actors.kernel.actor import ActorFailure, ActorTimeout, RestartIntensityExceeded
+from actors.protocol.messages import Accepted, CrashOnNext, HangOnNext
 from board.pgn import read_games
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -196,7 +196,7 @@ def test_a_failed_game_is_reported_and_the_next_game_still_replays(monkeypatch: 
             self.crash("referee")
             yield from super().propose_many(moves[2:], window)
 
-    monkeypatch.setattr(actors.game, "ActorGame", DoomedGame)
+    monkeypatch.setattr(actors.client.game, "ActorGame", DoomedGame)
     failed = replay_with_actors(first)
     monkeypatch.undo()
     assert failed.plies == 2 and failed.error is not None

@@ -18,10 +18,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from actors.game import ActorGame
-from actors.messages import Accepted, Rejected
-from actors.replay import replay_with_actors
-from actors.trace_export import parse_ply_range, read_jsonl
+from actors.client.game import ActorGame
+from actors.client.replay import replay_with_actors
+from actors.protocol.messages import Accepted, Rejected
+from actors.tracing.export import parse_ply_range, read_jsonl
 from board.chessmoveq import (
     answer,
     is_valid_move,
@@ -367,7 +367,7 @@ SCENARIO_WORDS = ("start", "startpos", "play", "reject", "send", "expect", "cras
 
 
 def test_scenario_scripts_raise_only_scenario_errors() -> None:
-    scenario = pytest.importorskip("actors.scenario", reason="actors/scenario.py is not there yet")
+    scenario = pytest.importorskip("actors.scenario.script", reason="actors/scenario.py is not there yet")
 
     @FUZZ
     @given(text=st.one_of(any_text, st.lists(st.sampled_from(SCENARIO_WORDS), max_size=60).map(" ".join)))

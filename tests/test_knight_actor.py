@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from actors.game import ActorGame
-from actors.messages import KnightWalk, No
+from actors.client.game import ActorGame
+from actors.protocol.messages import KnightWalk, No
 from board.knights import knight_distance
 from board.squares import parse_square
 

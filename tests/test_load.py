@@ -1,6 +1,6 @@
 """Load: many games at once below the process's limit all work; one past it is a clear error, never a crash.
 
-The limit is actors.limits (CHESS_ACTORS_MAX_GAMES); a thread the system refuses is the same error,
+The limit is actors.kernel.limits (CHESS_ACTORS_MAX_GAMES); a thread the system refuses is the same error,
 with every half-started actor stopped. scripts/load.py measures the real ceiling of a machine.
 """
 
@@ -16,9 +16,9 @@ from pathlib import Path
 import pykka
 import pytest
 
-from actors.game import ActorGame
-from actors.limits import DEFAULT_MAX_GAMES, ENV_VAR, GAMES, THREADS_PER_GAME, TooManyGames, max_games
-from actors.messages import Accepted
+from actors.client.game import ActorGame
+from actors.kernel.limits import DEFAULT_MAX_GAMES, ENV_VAR, GAMES, THREADS_PER_GAME, TooManyGames, max_games
+from actors.protocol.messages import Accepted
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -130,8 +130,8 @@ def test_a_thread_the_system_refuses_is_too_many_games_and_stops_what_had_starte
 
 REFUSED_THREADS = """
 import json, resource, threading, pykka
-from actors.game import ActorGame
-from actors.limits import TooManyGames
+from actors.client.game import ActorGame
+from actors.kernel.limits import TooManyGames
 # An address-space limit makes the kernel refuse thread stacks in this process only.
 with open("/proc/self/status") as status:
     size_kb = next(int(line.split()[1]) for line in status if line.startswith("VmSize:"))

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from actors.game import CLIENT, ActorGame
-from actors.messages import Accepted, CrashOnNext, Propose, Rejected
-from actors.supervisor import REFEREE
+from actors.client.game import CLIENT, ActorGame
+from actors.protocol.messages import Accepted, CrashOnNext, Propose, Rejected
+from actors.roles.supervisor import REFEREE
 from board.game import Game
 from board.pgn import read_games
 

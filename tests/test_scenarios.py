@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from actors.scenario import (
+from actors.scenario.script import (
     Crash,
     Expect,
     FenCheck,
@@ -26,7 +26,7 @@ from actors.scenario import (
     Start,
     parse_scenario,
 )
-from actors.trace_export import read_jsonl
+from actors.tracing.export import read_jsonl
 from board.fen import STARTING_FEN
 
 ROOT = Path(__file__).resolve().parent.parent

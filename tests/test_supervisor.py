@@ -12,10 +12,10 @@ import time
 
 import pytest
 
-from actors.actor_base import ActorFailure, RestartIntensityExceeded
-from actors.game import ActorGame
-from actors.messages import Accepted
-from actors.parity import actor_verdict, direct_verdict
+from actors.client.game import ActorGame
+from actors.client.parity import actor_verdict, direct_verdict
+from actors.kernel.actor import ActorFailure, RestartIntensityExceeded
+from actors.protocol.messages import Accepted
 from board.game import Game
 from board.movegen import legal_moves
 from board.notation import san

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from actors.trace_export import (
+from actors.tracing.export import (
     PlyRangeError,
     TraceFormatError,
     describe_move,
@@ -25,7 +25,7 @@ from actors.trace_export import (
     to_mermaid,
     to_perfetto,
 )
-from actors.tracing import TraceEvent
+from actors.tracing.recorder import TraceEvent
 from board.errors import InputError
 
 SAMPLE = Path(__file__).parent / "data" / "sample.trace.jsonl"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pykka
 import pytest
 
-from actors.tracing import (
+from actors.tracing.recorder import (
     REQUIRED_FIELDS,
     SCHEMA_FIELDS,
     TRACE_LOGGER_NAME,

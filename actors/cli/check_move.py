@@ -18,7 +18,7 @@ from board.errors import InputError
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Sequence
 
-    from actors.position_only import Case, CheckMoveSession
+    from actors.client.session import Case, CheckMoveSession
     from board.chessmoveq import Answer, Placement
 
 _EPILOG = """\
@@ -106,9 +106,9 @@ def _answer_all(
 
 
 def _session(stack: ExitStack) -> CheckMoveSession:
-    """One actor session for the command, its threads on one core (actors.affinity)."""
-    from actors.affinity import one_core
-    from actors.position_only import CheckMoveSession
+    """One actor session for the command, its threads on one core (actors.kernel.affinity)."""
+    from actors.client.session import CheckMoveSession
+    from actors.kernel.affinity import one_core
 
     one_core()
     return stack.enter_context(CheckMoveSession())

@@ -22,8 +22,8 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.progress import Progress, TaskID
 
-    from actors.replay import MoveReport
-    from actors.tracing import TraceRecorder, TraceSink
+    from actors.client.replay import MoveReport
+    from actors.tracing.recorder import TraceRecorder, TraceSink
     from board.pgn import PgnGame
     from board.replay import GameVerdict
 
@@ -58,7 +58,7 @@ def register(subparsers: Any) -> None:
 
 
 def _sources(paths: list[str], stack: ExitStack) -> Iterator[IO[str]]:
-    from actors.replay import embedded_game
+    from actors.client.replay import embedded_game
 
     if not paths:
         yield stack.enter_context(embedded_game())
@@ -153,7 +153,7 @@ class _Watcher:
 
     def verdicts(self, games: Iterator[PgnGame]) -> Iterator[GameVerdict]:
         """Judge each game, yielding its verdict."""
-        from actors.replay import watch_game
+        from actors.client.replay import watch_game
 
         for number, game in enumerate(games, 1):
             self.last = None
@@ -177,7 +177,7 @@ class _Watcher:
             self.last = report
         if self.out is None:
             return
-        from actors.display import BoardView, move_line
+        from actors.cli.display import BoardView, move_line
 
         if self.plan.moves:
             self.out.print(move_line(report))
@@ -189,9 +189,9 @@ def run(args: argparse.Namespace) -> int:
     """Replay each game; exit 1 if any game has an illegal move."""
     _check_options(args)
     if args.engine == "actors" and args.workers == 1 and not args.ray:
-        from actors.affinity import one_core
+        from actors.kernel.affinity import one_core
 
-        one_core()  # the actor threads hand off faster on one core (actors.affinity)
+        one_core()  # the actor threads hand off faster on one core (actors.kernel.affinity)
     for path in args.pgn:
         if path != "-":
             with open(path, encoding="utf-8"):  # fail before any output if a file is unreadable
@@ -210,7 +210,7 @@ def run(args: argparse.Namespace) -> int:
         trace_file = _open_trace(args.trace, stack) if args.trace is not None else None
         out: Console | None = None
         if not args.json and (plan.watched or plan.board != "none"):
-            from actors.display import console
+            from actors.cli.display import console
 
             out = console()
         watcher: _Watcher | None = None
@@ -236,7 +236,7 @@ def _start_watcher(args: argparse.Namespace, plan: _Plan, out: Console | None,
     recorder: TraceRecorder | None = None
     sink: TraceSink | None = None
     if args.engine == "actors" and (plan.summary or trace_file is not None):
-        from actors.tracing import TraceRecorder, jsonl_sink
+        from actors.tracing.recorder import TraceRecorder, jsonl_sink
 
         # Events are kept only for the summary's statistics, and cleared after every game.
         recorder = TraceRecorder(keep=plan.summary)
@@ -247,16 +247,16 @@ def _start_watcher(args: argparse.Namespace, plan: _Plan, out: Console | None,
 
 def _judged_elsewhere(args: argparse.Namespace, sources: Iterator[IO[str]]) -> Iterator[GameVerdict]:
     if args.ray:
-        from actors.bulk import replay_on_ray
+        from actors.client.bulk import replay_on_ray
 
         return replay_on_ray(sources, args.engine, args.workers, args.ray)
-    from actors.bulk import replay_parallel
+    from actors.client.bulk import replay_parallel
 
     return replay_parallel(sources, args.engine, args.workers)
 
 
 def _judged_whole(args: argparse.Namespace, games: Iterator[PgnGame]) -> Iterator[GameVerdict]:
-    from actors.replay import judge_for
+    from actors.client.replay import judge_for
 
     return map(judge_for(args.engine), games)
 
@@ -264,7 +264,7 @@ def _judged_whole(args: argparse.Namespace, games: Iterator[PgnGame]) -> Iterato
 def _progress(args: argparse.Namespace, several: bool, stack: ExitStack) -> tuple[Progress, TaskID] | None:
     if not several or args.quiet or not sys.stderr.isatty():
         return None
-    from actors.display import progress_text, replay_progress
+    from actors.cli.display import progress_text, replay_progress
 
     progress = stack.enter_context(replay_progress(sys.stdout.isatty()))
     task = progress.add_task(progress_text(0, 0, 0), total=None)
@@ -280,18 +280,18 @@ def _report(args: argparse.Namespace, plan: _Plan, verdicts: Iterator[GameVerdic
         record["game"] = number
         games, plies, illegal = number, plies + verdict.plies, illegal + (verdict.error is not None)
         if out is not None and plan.board == "end" and verdict.fen:
-            from actors.display import BoardView
+            from actors.cli.display import BoardView
 
             last = watcher.last if watcher is not None else None
             out.print(BoardView(verdict.fen, last.uci if last else None, bool(last and last.check)))
             out.print(f"FEN {verdict.fen}")
         emit(args, record, _describe(record))
         if progress is not None:
-            from actors.display import progress_text
+            from actors.cli.display import progress_text
 
             progress[0].update(progress[1], description=progress_text(games, plies, illegal))
     if out is not None and plan.summary and watcher is not None and games:
-        from actors.display import summary_view
+        from actors.cli.display import summary_view
 
         messages = watcher.messages
         latencies = {role: sorted(samples) for role, samples in messages.latencies.items()}

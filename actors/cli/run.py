@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from actors.cli.output import add_json_flag, emit
 
 if TYPE_CHECKING:
-    from actors.scenario import StepResult
+    from actors.scenario.script import StepResult
 
 
 def register(subparsers: Any) -> None:
@@ -33,8 +33,8 @@ def register(subparsers: Any) -> None:
 
 def run_scenario_command(args: argparse.Namespace) -> int:
     """Run the scenario at ``args.scenario``; return 0 if every step passed, 1 if one failed."""
-    from actors.affinity import one_core
-    from actors.scenario import parse_scenario, run_scenario
+    from actors.kernel.affinity import one_core
+    from actors.scenario.script import parse_scenario, run_scenario
     from board.errors import InputError
 
     if args.scenario == "-":
@@ -46,11 +46,11 @@ def run_scenario_command(args: argparse.Namespace) -> int:
             except UnicodeDecodeError as error:
                 raise InputError(f"{args.scenario}: not UTF-8 text (byte {error.start})") from None
         scenario = parse_scenario(text, source=args.scenario)
-    one_core()  # the actor threads hand off faster on one core (actors.affinity)
+    one_core()  # the actor threads hand off faster on one core (actors.kernel.affinity)
     with ExitStack() as stack:
         recorder = None
         if args.trace is not None:
-            from actors.tracing import TraceRecorder, jsonl_sink
+            from actors.tracing.recorder import TraceRecorder, jsonl_sink
 
             if args.trace == "-":
                 raise InputError("--trace -: give a file path (the trace is written beside the step lines)")
@@ -65,7 +65,7 @@ def run_scenario_command(args: argparse.Namespace) -> int:
         results = run_scenario(scenario, show, recorder)
     failed = next((result for result in results if not result.ok), None)
     if not args.json:
-        from actors.display import console
+        from actors.cli.display import console
 
         console().print(_closing_line(len(scenario.steps), results, failed))
     if failed is not None:
@@ -82,7 +82,7 @@ def _printer(args: argparse.Namespace) -> Callable[[StepResult], None]:
         def show_json(result: StepResult) -> None:
             emit(args, result.as_json(), "")
         return show_json
-    from actors.display import console, step_line
+    from actors.cli.display import console, step_line
 
     out = console()
 

@@ -36,7 +36,7 @@ def register(subparsers: Any) -> None:
 
 def run_trace(args: argparse.Namespace) -> int:
     """Print the trace at ``args.path`` in the format ``args.to``; return the exit status."""
-    from actors.trace_export import (
+    from actors.tracing.export import (
         TraceFormatError,
         parse_ply_range,
         read_jsonl,

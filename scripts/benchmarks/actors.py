@@ -32,8 +32,8 @@ def _pykka_round_trip(asks: int) -> float:
 
 def run(quick: bool) -> None:
     """Print plies/s of both engines on the same games, delivered messages per ply, ask latency."""
-    from actors.game import ActorGame
-    from actors.tracing import TraceRecorder
+    from actors.client.game import ActorGame
+    from actors.tracing.recorder import TraceRecorder
     from board.game import Game
     from board.pgn import read_games
 

@@ -83,7 +83,7 @@ def run(quick: bool) -> None:
     same = "same output" if outputs["actors"] == outputs["direct"] else "OUTPUT DIFFERS"
     print(f"direct / actors: {rates['direct'] / rates['actors']:.1f}x  ({same})")
 
-    from actors.position_only import CheckMoveSession
+    from actors.client.session import CheckMoveSession
     from board.chessmoveq import answer, parse_json_case
 
     cases = [parse_json_case(line) for line in path.read_text(encoding="utf-8").splitlines()]

@@ -58,8 +58,8 @@ def random_games_pgn(games: int, seed: int = 7, max_plies: int = 200) -> Path:
 
 @contextmanager
 def one_core_like_the_command_line() -> Iterator[None]:
-    """Threads started inside keep to one core, as the command line has actor threads (actors.affinity)."""
-    from actors.affinity import one_core
+    """Threads started inside keep to one core, as the command line keeps its actor threads."""
+    from actors.kernel.affinity import one_core
 
     before = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
     one_core()

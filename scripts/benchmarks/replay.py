@@ -11,7 +11,7 @@ def run(quick: bool) -> None:
     """Print plies/s of both readers on one generated file, and their ratio."""
     import chess.pgn
 
-    from actors.replay import replay_stream
+    from actors.client.replay import replay_stream
 
     path = random_games_pgn(100 if quick else 400)
     text = path.read_text(encoding="utf-8")

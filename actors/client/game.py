@@ -16,7 +16,7 @@ from typing import Any
 
 from pykka import Future
 
-from actors.actor_base import (
+from actors.kernel.actor import (
     DEFAULT_TIMEOUT,
     WINDOW,
     ActorFailure,
@@ -26,9 +26,8 @@ from actors.actor_base import (
     tell,
     wait_one,
 )
-from actors.journal import JournalEntry
-from actors.limits import GAMES
-from actors.messages import (
+from actors.kernel.limits import GAMES
+from actors.protocol.messages import (
     Accepted,
     Crash,
     CrashOnNext,
@@ -47,8 +46,9 @@ from actors.messages import (
     TargetsQuery,
     Yes,
 )
-from actors.supervisor import REFEREE, Supervisor
-from actors.tracing import TraceRecorder
+from actors.roles.journal import JournalEntry
+from actors.roles.supervisor import REFEREE, Supervisor
+from actors.tracing.recorder import TraceRecorder
 from board.errors import ChessActorsError
 from board.fen import STARTING_FEN
 from board.game import Game
@@ -109,7 +109,7 @@ class ActorGame:
     Args:
         fen: the starting position ('startpos' or a FEN).
         timeout: every ask's timeout in seconds; a late or dead actor becomes an
-            :class:`~actors.actor_base.ActorFailure`, never a hang.
+            :class:`~actors.kernel.actor.ActorFailure`, never a hang.
         recorder: records one trace event per delivered message when given.
         max_restarts, period: the supervisor's restart intensity limit.
 
@@ -146,7 +146,7 @@ class ActorGame:
         """Start every actor of the game.
 
         Raises:
-            TooManyGames: the process already runs its limit of games (actors.limits), or the system
+            TooManyGames: the process already runs its limit of games (actors.kernel.limits), or the system
                 refused a thread; nothing of this game is left running.
         """
         if self._started:

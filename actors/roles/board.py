@@ -23,8 +23,8 @@ from typing import Any, Protocol
 
 import pykka
 
-from actors.actor_base import DEFAULT_TIMEOUT, TracedActor, tell
-from actors.messages import (
+from actors.kernel.actor import DEFAULT_TIMEOUT, TracedActor, tell
+from actors.protocol.messages import (
     Applied,
     Apply,
     Assess,
@@ -43,7 +43,7 @@ from actors.messages import (
     Survey,
     SurveyReport,
 )
-from actors.tracing import TraceRecorder
+from actors.tracing.recorder import TraceRecorder
 from board.candidates import reach_candidates, reach_candidates_after
 from board.fen import format_fen, parse_fen
 from board.judge import Sighting

@@ -20,7 +20,7 @@ from board.pgn import MoveToken, PgnGame, read_games
 from board.replay import GameVerdict, MoveError, bad_start, move_error, replay_direct, start_fen, verdict
 
 if TYPE_CHECKING:
-    from actors.tracing import TraceRecorder
+    from actors.tracing.recorder import TraceRecorder
 
 Judge = Callable[[PgnGame], GameVerdict]
 ENGINES = ("actors", "direct")
@@ -157,8 +157,8 @@ def _kind(error: ChessActorsError) -> str:
 def _watch_actors(
     game: PgnGame, mirror: Game, recorder: TraceRecorder | None, report: MoveListener, positions: bool
 ) -> GameVerdict:
-    from actors.game import ActorGame, final_fen
-    from actors.messages import Rejected
+    from actors.client.game import ActorGame, final_fen
+    from actors.protocol.messages import Rejected
 
     actor_game = ActorGame(start_fen(game), recorder=recorder)
     start = actor_game.supervisor.start_fen

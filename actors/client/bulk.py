@@ -17,7 +17,7 @@ from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.sharedctypes import Synchronized
 from typing import Any, Protocol
 
-from actors.affinity import one_core, wanted
+from actors.kernel.affinity import one_core, wanted
 from board.errors import ChessActorsError, InputError
 from board.pgn import game_chunks, read_games
 from board.replay import GameVerdict
@@ -33,7 +33,7 @@ Chunk = tuple[int, list[str]]
 
 def judge_chunk(engine: str, chunk: Chunk) -> list[GameVerdict]:
     """Read and judge a run of games with ``engine`` (runs inside a worker)."""
-    from actors.replay import judge_for
+    from actors.client.replay import judge_for
 
     judge = judge_for(engine)
     first_line, lines = chunk
@@ -85,7 +85,7 @@ class ProcessRunner:
 
 def _take_a_core(started: Synchronized[int]) -> None:
     """A new worker's first act: keep its threads on a core of its own, the n-th worker on the
-    n-th core (actors.affinity)."""
+    n-th core (actors.kernel.affinity)."""
     with started.get_lock():
         index = started.value
         started.value += 1

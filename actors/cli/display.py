@@ -17,14 +17,14 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from actors.tracing import median, p99
+from actors.tracing.recorder import median, p99
 from board.fen import parse_fen
 from board.pieces import KING
 from board.squares import SQUARE_NAMES
 
 if TYPE_CHECKING:
-    from actors.replay import MoveReport
-    from actors.scenario import StepResult
+    from actors.client.replay import MoveReport
+    from actors.scenario.script import StepResult
 
 __all__ = [
     "FILES_LINE",

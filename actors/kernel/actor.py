@@ -12,9 +12,9 @@ from typing import Any
 
 import pykka
 
-from actors.limits import thread_refused
-from actors.messages import Armed, Crash, CrashOnNext, HangOnNext, Ping, Pong
-from actors.tracing import Delivery, TraceRecorder
+from actors.kernel.limits import thread_refused
+from actors.protocol.messages import Armed, Crash, CrashOnNext, HangOnNext, Ping, Pong
+from actors.tracing.recorder import Delivery, TraceRecorder
 from board.errors import ChessActorsError
 
 DEFAULT_TIMEOUT = 5.0

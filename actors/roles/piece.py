@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from actors.actor_base import DEFAULT_TIMEOUT, TracedActor
-from actors.messages import (
+from actors.kernel.actor import DEFAULT_TIMEOUT, TracedActor
+from actors.protocol.messages import (
     Captured,
     CastleQuery,
     KnightPathQuery,
@@ -30,7 +30,7 @@ from actors.messages import (
     TargetsQuery,
     Yes,
 )
-from actors.tracing import TraceRecorder
+from actors.tracing.recorder import TraceRecorder
 from board.errors import ChessActorsError
 from board.geometry import move_function
 from board.pieces import COLOUR_NAMES, KIND_NAMES, KING, KNIGHT, ROOK

@@ -1,6 +1,6 @@
 """Trace exporters: JSON lines, a Mermaid sequence diagram and a Chrome/Perfetto timeline.
 
-Small pure functions over lists of trace event dicts (:class:`actors.tracing.TraceEvent`), no I/O.
+Small pure functions over lists of trace event dicts (:class:`actors.tracing.recorder.TraceEvent`), no I/O.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from actors.tracing import OPTIONAL_FIELDS, REQUIRED_FIELDS, TraceEvent, event_to_json
+from actors.tracing.recorder import OPTIONAL_FIELDS, REQUIRED_FIELDS, TraceEvent, event_to_json
 from board.errors import InputError
 from board.squares import square_name
 
@@ -280,7 +280,7 @@ def describe_move(payload: Mapping[str, Any]) -> str | None:
 
     Looks for ``san`` / ``move`` / ``uci`` / ``text`` (a Propose's SAN or UCI) text, else a from
     and a to square under the usual field names; squares may be names, ``[file, rank]`` pairs or
-    0..63 indexes (a1 = 0, as in actors.messages).
+    0..63 indexes (a1 = 0, as in actors.protocol.messages).
     """
     for key in ("san", "move", "uci", "text"):
         if isinstance(payload.get(key), str) and payload[key]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
-from actors.occupancy import JournalMove
+from actors.roles.board import JournalMove
 
 PositionKey = tuple[bytes, int, int, int]
 """What makes positions the same for repetition: placement, turn, castling, legal en passant."""

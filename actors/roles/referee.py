@@ -24,9 +24,8 @@ from typing import Any, Protocol
 
 import pykka
 
-from actors.actor_base import DEFAULT_TIMEOUT, ActorFailure, TracedActor, ask, wait_all
-from actors.journal import GameState, Heir, JournalEntry, PositionKey
-from actors.messages import (
+from actors.kernel.actor import DEFAULT_TIMEOUT, ActorFailure, TracedActor, ask, wait_all
+from actors.protocol.messages import (
     Accepted,
     Applied,
     Apply,
@@ -58,8 +57,9 @@ from actors.messages import (
     TargetsQuery,
     Yes,
 )
-from actors.occupancy import JournalMove
-from actors.tracing import TraceRecorder
+from actors.roles.board import JournalMove
+from actors.roles.journal import GameState, Heir, JournalEntry, PositionKey
+from actors.tracing.recorder import TraceRecorder
 from board.bitboards import BETWEEN_SQUARES
 from board.chessmoveq import Placement, answer_from_facts, intent_for
 from board.errors import IllegalMoveError, MoveSyntaxError

@@ -17,9 +17,9 @@ from board.pieces import COLOUR_NAMES, KIND_NAMES
 from board.squares import SQUARE_NAMES, parse_standard_square
 
 if TYPE_CHECKING:
-    from actors.game import ActorGame, PieceHandle
-    from actors.messages import No, Yes
-    from actors.tracing import TraceRecorder
+    from actors.client.game import ActorGame, PieceHandle
+    from actors.protocol.messages import No, Yes
+    from actors.tracing.recorder import TraceRecorder
 
 __all__ = [
     "MESSAGE_KINDS",
@@ -425,8 +425,8 @@ def run_scenario(
     of the steps run, in order. An actor that dies is healed by the supervisor and the step
     retried once, as the game facade does for moves.
     """
-    from actors.actor_base import DEFAULT_TIMEOUT
-    from actors.game import ActorGame
+    from actors.client.game import ActorGame
+    from actors.kernel.actor import DEFAULT_TIMEOUT
 
     results: list[StepResult] = []
     with ActorGame(scenario.start_fen, DEFAULT_TIMEOUT if timeout is None else timeout, recorder) as game:
@@ -449,7 +449,7 @@ class _Runner:
         self.reply: Yes | No | None = None
 
     def run(self, step: Step) -> StepResult:
-        from actors.actor_base import ActorFailure
+        from actors.kernel.actor import ActorFailure
 
         try:
             ok, expected, got = self._run(step)
@@ -467,7 +467,7 @@ class _Runner:
         return StepResult(step.line, step.written, ok, expected, got)
 
     def _run(self, step: Step) -> tuple[bool, str, str]:
-        from actors.messages import Rejected
+        from actors.protocol.messages import Rejected
 
         game = self.game
         match step:
@@ -513,7 +513,7 @@ class _Runner:
                 return standing == outcome, _expected(step), standing or "none"
 
     def _expect(self, step: Expect) -> tuple[bool, str, str]:
-        from actors.messages import Yes
+        from actors.protocol.messages import Yes
 
         reply = self.reply
         got = _reply_text(reply) if reply is not None else "no reply (the send failed)"
@@ -548,7 +548,7 @@ class _Runner:
         raise ScenarioFailure(f"there is no piece on {SQUARE_NAMES[index]}")
 
     def _piece(self, actor: str) -> PieceHandle:
-        from actors.game import PieceHandle
+        from actors.client.game import PieceHandle
 
         return PieceHandle(self.game, self._name(actor))
 
@@ -592,7 +592,7 @@ def _expected(step: Step) -> str:
 
 
 def _reply_text(reply: Yes | No) -> str:
-    from actors.messages import Yes
+    from actors.protocol.messages import Yes
 
     if isinstance(reply, Yes):
         traversed = " ".join(reply.traversed_names)

@@ -13,7 +13,7 @@ from typing import Any
 
 import pykka
 
-from actors.actor_base import (
+from actors.kernel.actor import (
     DEFAULT_TIMEOUT,
     ActorFailure,
     ActorTimeout,
@@ -24,12 +24,12 @@ from actors.actor_base import (
     tell,
     wait_one,
 )
-from actors.journal import GameState, Heir
-from actors.messages import Begin, Ping, Ready, Resync, Roster, RosterQuery
-from actors.occupancy import BoardActor
-from actors.piece import PieceActor
-from actors.referee import RefereeActor
-from actors.tracing import TraceRecorder
+from actors.protocol.messages import Begin, Ping, Ready, Resync, Roster, RosterQuery
+from actors.roles.board import BoardActor
+from actors.roles.journal import GameState, Heir
+from actors.roles.piece import PieceActor
+from actors.roles.referee import RefereeActor
+from actors.tracing.recorder import TraceRecorder
 from board.fen import parse_fen, write_fen
 
 BOARD = "board"

@@ -1,6 +1,6 @@
 """Tracing: every delivered message becomes one event dict, recorded and optionally logged.
 
-Actors stamp each message at send, handling and reply; exporters (:mod:`actors.trace_export`) read.
+Actors stamp each message at send, handling and reply; exporters (:mod:`actors.tracing.export`) read.
 
 How an actor records one delivered message::
 

@@ -13,11 +13,11 @@ from typing import Any
 
 from pykka import Future
 
-from actors.actor_base import DEFAULT_TIMEOUT, WINDOW, ActorFailure, ActorUnavailable, ask, post, wait_one
-from actors.limits import GAMES
-from actors.messages import CheckMove, MoveCheck, Ready, RosterEntry, Setup
-from actors.supervisor import REFEREE, Supervisor
-from actors.tracing import TraceRecorder
+from actors.kernel.actor import DEFAULT_TIMEOUT, WINDOW, ActorFailure, ActorUnavailable, ask, post, wait_one
+from actors.kernel.limits import GAMES
+from actors.protocol.messages import CheckMove, MoveCheck, Ready, RosterEntry, Setup
+from actors.roles.supervisor import REFEREE, Supervisor
+from actors.tracing.recorder import TraceRecorder
 from board.chessmoveq import Answer, Placement
 from board.pieces import COLOUR_NAMES, KIND_NAMES
 
@@ -72,7 +72,7 @@ class CheckMoveSession:
         """Start the board and the referee (piece actors start as cases need them).
 
         Raises:
-            TooManyGames: the process already runs its limit of actor games (actors.limits).
+            TooManyGames: the process already runs its limit of actor games (actors.kernel.limits).
         """
         if self.supervisor is not None:
             return

@@ -1,0 +1,4 @@
+"""The client side: the game facade, the position-only session, replays and bulk replays.
+
+Clients ask actors and wait with timeouts; they never run inside an actor thread.
+"""
