@@ -5,15 +5,14 @@
 
 from __future__ import annotations
 
-from board.bitboards import BETWEEN_SQUARES, BIT, squares_of
+from board.bitboards import BIT, squares_of
+from board.castling import castling_for
 from board.geometry import move_function
 from board.judge import CandidateFacts, CastlingFacts, Intent, Sighting
-from board.movegen import CASTLING_TABLE, attackers
+from board.movegen import attackers
 from board.pieces import KING, PAWN
 from board.position import Position
 from board.squares import coord_of, index_of
-
-CASTLING_ROOK_HOME = {6: 7, 2: 0, 62: 63, 58: 56}
 
 
 def sightings(position: Position, bitboard: int) -> tuple[Sighting, ...]:
@@ -72,19 +71,18 @@ def candidate_facts(position: Position, intent: Intent) -> list[CandidateFacts]:
 def castling_facts(position: Position, intent: Intent) -> CastlingFacts:
     """The facts about castling to the side the intent names."""
     colour = intent.colour
-    rights = CASTLING_TABLE[colour]
-    right, king, king_target, _, crossed = rights[0] if intent.castle == "K" else rights[1]
-    rook = CASTLING_ROOK_HOME[king_target]
+    castling = castling_for(colour, intent.castle or "")
+    king = castling.king_from
     squares = position.squares
-    blocker = next(((s, squares[s]) for s in BETWEEN_SQUARES[king][rook] if squares[s]), None)
+    blocker = next(((s, squares[s]) for s in castling.between if squares[s]), None)
     occupied = position.occupancy[0] | position.occupancy[1]
     checkers = sightings(position, attackers(position, colour ^ 1, king, occupied))
     attacked = []
-    for square in crossed:
+    for square in castling.king_crossed:
         found = sightings(position, attackers(position, colour ^ 1, square, occupied))
         if found:
             attacked.append((square, found[0]))
-    return CastlingFacts(king, bool(position.castling & right), blocker, checkers, tuple(attacked))
+    return CastlingFacts(king, bool(position.castling & castling.right), blocker, checkers, tuple(attacked))
 
 
 def current_checkers(position: Position, colour: int) -> tuple[Sighting, ...]:

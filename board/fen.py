@@ -12,27 +12,16 @@ from collections.abc import Sequence
 from typing import Final
 
 from board.bitboards import BIT
+from board.castling import BY_LETTER, rights_text
 from board.errors import FenError
 from board.movegen import is_attacked, legal_en_passant
 from board.numbers import whole_number
 from board.pieces import BLACK, KING, PAWN, ROOK, WHITE, fen_letter
-from board.position import (
-    BLACK_KINGSIDE,
-    BLACK_QUEENSIDE,
-    WHITE_KINGSIDE,
-    WHITE_QUEENSIDE,
-    Position,
-)
+from board.position import Position
 from board.squares import SQUARE_INDEX, SQUARE_NAMES
 
 STARTING_FEN: Final = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 _LETTERS: Final = {letter: kind for kind, letter in enumerate(" pnbrqk") if kind}
-_RIGHTS: Final = (
-    ("K", WHITE_KINGSIDE, WHITE, 7),
-    ("Q", WHITE_QUEENSIDE, WHITE, 0),
-    ("k", BLACK_KINGSIDE, BLACK, 63),
-    ("q", BLACK_QUEENSIDE, BLACK, 56),
-)
 _ALIASES: Final = {"startpos": STARTING_FEN, "start": STARTING_FEN}
 
 
@@ -121,22 +110,22 @@ def _parse_castling(position: Position, field: str) -> int:
     if field == "-":
         return 0
     rights = 0
-    known = {letter: (right, colour, rook) for letter, right, colour, rook in _RIGHTS}
+    letters = ", ".join(BY_LETTER)
     for letter in field:
-        if letter not in known:
-            raise FenError(f"FEN castling field {field!r}: {letter!r} is not one of K, Q, k, q (or - alone)")
-        if known[letter][0] <= rights:
+        castling = BY_LETTER.get(letter)
+        if castling is None:
+            raise FenError(f"FEN castling field {field!r}: {letter!r} is not one of {letters} (or - alone)")
+        if castling.right <= rights:
             raise FenError(
                 f"FEN castling field {field!r}: {letter!r} is repeated or out of order "
-                "(expected a subset of KQkq in that order)"
+                f"(expected a subset of {''.join(BY_LETTER)} in that order)"
             )
-        right, colour, rook_square = known[letter]
-        king_home = 4 if colour == WHITE else 60
+        colour, king_home, rook_square = castling.colour, castling.king_from, castling.rook_from
         if position.squares[king_home] != colour * 8 + KING:
             raise FenError(f"FEN castling right {letter!r} but the king is not on {SQUARE_NAMES[king_home]}")
         if position.squares[rook_square] != colour * 8 + ROOK:
             raise FenError(f"FEN castling right {letter!r} but no rook on {SQUARE_NAMES[rook_square]}")
-        rights |= right
+        rights |= castling.right
     return rights
 
 
@@ -194,7 +183,7 @@ def format_fen(squares: Sequence[int], turn: int, castling: int, en_passant: int
         if empty:
             row.append(str(empty))
         rows.append("".join(row))
-    rights = "".join(letter for letter, right, _, _ in _RIGHTS if castling & right) or "-"
+    rights = rights_text(castling)
     passant = SQUARE_NAMES[en_passant] if en_passant >= 0 else "-"
     side = "w" if turn == WHITE else "b"
     return f"{'/'.join(rows)} {side} {rights} {passant} {halfmove} {fullmove}"

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from board.errors import IllegalMoveError
 from board.fen import STARTING_FEN, parse_fen, write_fen
 from board.judge import Intent
-from board.movegen import is_check, legal_moves
+from board.movegen import is_check, legal_moves, repetition_key
 from board.notation import parse_move_text, resolve, san
 from board.outcome import GAME_OVER, Outcome, decide_outcome, pieces_of
 
@@ -34,7 +34,7 @@ class Game:
         self.position = parse_fen(fen)
         self.start_fen = write_fen(self.position)
         self.moves: list[int] = []
-        self._seen: Counter[tuple[object, ...]] = Counter([self.position.key()])
+        self._seen: Counter[tuple[object, ...]] = Counter([repetition_key(self.position)])
         self._over: Outcome | None = None
 
     @property
@@ -81,15 +81,14 @@ class Game:
         """Make an already legal encoded move."""
         self.position.push(move)
         self.moves.append(move)
-        self._seen[self.position.key()] += 1
+        self._seen[repetition_key(self.position)] += 1
 
     def outcome(self) -> Outcome | None:
         """How the game stands now (see board.outcome.decide_outcome)."""
         position = self.position
         has_move = bool(legal_moves(position))
-        result = decide_outcome(
-            has_move, is_check(position), pieces_of(position), position.halfmove, self._seen[position.key()]
-        )
+        seen = self._seen[repetition_key(position)]
+        result = decide_outcome(has_move, is_check(position), pieces_of(position), position.halfmove, seen)
         if result in GAME_OVER:
             self._over = result
         return result

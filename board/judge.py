@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from board.castling import castling_for
 from board.pieces import KIND_NAMES, KING, PAWN, describe
 from board.squares import SQUARE_NAMES
 
@@ -155,7 +156,7 @@ def decide(
 
 def decide_castling(intent: Intent, facts: CastlingFacts) -> str | None:
     """Why castling is illegal, or None when it is legal."""
-    side = "kingside" if intent.castle == "K" else "queenside"
+    side = castling_for(intent.colour, intent.castle or "").side_name
     if not facts.has_right:
         return f"no right to castle {side} (the king or that rook has moved)"
     if facts.blocker is not None:

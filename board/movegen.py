@@ -25,31 +25,13 @@ from board.bitboards import (
     bishop_attacks,
     rook_attacks,
 )
+from board.castling import BY_COLOUR
 from board.moves import CASTLE, DOUBLE_PUSH, EN_PASSANT
 from board.pieces import WHITE
-from board.position import (
-    BLACK_KINGSIDE,
-    BLACK_QUEENSIDE,
-    WHITE_KINGSIDE,
-    WHITE_QUEENSIDE,
-    Position,
-)
+from board.position import Position
 
 _ALL = (1 << 64) - 1
 _PROMOTIONS_BY_TURN = ((5, 4, 3, 2), (5, 4, 3, 2))
-# (right, king from, king to, squares that must be empty, squares the king crosses or lands on)
-_CASTLINGS = (
-    (
-        (WHITE_KINGSIDE, 4, 6, BIT[5] | BIT[6], (5, 6)),
-        (WHITE_QUEENSIDE, 4, 2, BIT[1] | BIT[2] | BIT[3], (3, 2)),
-    ),
-    (
-        (BLACK_KINGSIDE, 60, 62, BIT[61] | BIT[62], (61, 62)),
-        (BLACK_QUEENSIDE, 60, 58, BIT[57] | BIT[58] | BIT[59], (59, 58)),
-    ),
-)
-CASTLING_TABLE = _CASTLINGS
-
 
 def attackers(position: Position, by: int, square: int, occupied: int) -> int:
     """The pieces of colour ``by`` that attack ``square`` when ``occupied`` is the occupancy."""
@@ -224,13 +206,13 @@ def legal_moves(position: Position) -> list[int]:
     _pawn_moves(position, moves, allowed, pinned, pin_lines, occupied, theirs)
 
     if not check and position.castling:
-        for right, origin, target, empty, crossed in _CASTLINGS[us]:
+        for castling in BY_COLOUR[us]:
             if (
-                position.castling & right
-                and not occupied & empty
-                and not any(attackers(position, them, square, occupied) for square in crossed)
+                position.castling & castling.right
+                and not occupied & castling.between_mask
+                and not any(attackers(position, them, square, occupied) for square in castling.king_crossed)
             ):
-                append(origin | target << 6 | CASTLE << 15)
+                append(castling.king_from | castling.king_to << 6 | CASTLE << 15)
     return moves
 
 
@@ -294,6 +276,14 @@ def legal_en_passant(position: Position) -> int:
         if move in legal_moves(position):
             return target
     return -1
+
+
+def repetition_key(position: Position) -> tuple[object, ...]:
+    """What makes two positions the same for repetition: placement, turn, rights, en passant.
+
+    The en passant square counts only when a capture there is legal (FIDE 9.2.3).
+    """
+    return (bytes(position.squares), position.turn, position.castling, legal_en_passant(position))
 
 
 def count_legal_moves(position: Position) -> int:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from board.castling import BY_KING_TARGET, castling_for
 from board.errors import AmbiguousMoveError, IllegalMoveError, MoveSyntaxError
 from board.facts import candidate_facts, castling_facts, current_checkers
 from board.judge import Intent, decide, decide_castling
@@ -18,14 +19,11 @@ from board.position import Position
 from board.san_syntax import SanMove, UciMove, parse_san, parse_uci
 from board.squares import SQUARE_NAMES
 
-_CASTLE_TARGETS = {("K", 0): 6, ("Q", 0): 2, ("K", 1): 62, ("Q", 1): 58}
-_KING_HOMES = (4, 60)
-
 
 def intent_from_san(move: SanMove, colour: int) -> Intent:
     """The intent of a parsed SAN move for the side ``colour``."""
     if move.castle is not None:
-        target = _CASTLE_TARGETS[move.castle, colour]
+        target = castling_for(colour, move.castle).king_to
         return Intent(colour, KING, target, castle=move.castle, text=move.text)
     assert move.to is not None
     kind = KIND_BY_LETTER[move.piece]
@@ -50,8 +48,9 @@ def intent_from_squares(
     if not code or code >> 3 != colour:
         raise IllegalMoveError(shown, f"there is no {COLOUR_NAMES[colour]} piece on {SQUARE_NAMES[origin]}")
     kind = code & 7
-    if kind == KING and origin == _KING_HOMES[colour] and abs(target - origin) == 2:
-        return Intent(colour, KING, target, castle="K" if target > origin else "Q", text=shown)
+    castling = BY_KING_TARGET.get(target)
+    if kind == KING and castling is not None and castling.colour == colour and origin == castling.king_from:
+        return Intent(colour, KING, target, castle=castling.side, text=shown)
     return Intent(colour, kind, target, promotion, from_square=origin, text=shown)
 
 
@@ -135,7 +134,7 @@ def format_san(
     """
     suffix = "#" if mate else "+" if check else ""
     if castle:
-        return ("O-O" if target > origin else "O-O-O") + suffix
+        return BY_KING_TARGET[target].san + suffix
     kind = code & 7
     destination = SQUARE_NAMES[target]
     if kind == PAWN:

@@ -9,29 +9,32 @@ from __future__ import annotations
 from typing import Final
 
 from board.bitboards import BIT
+from board.castling import (
+    BLACK_KINGSIDE,
+    BLACK_QUEENSIDE,
+    CASTLINGS,
+    KEEP_RIGHTS,
+    WHITE_KINGSIDE,
+    WHITE_QUEENSIDE,
+)
 from board.moves import CASTLE, DOUBLE_PUSH, EN_PASSANT
 from board.pieces import BLACK, KING, PAWN, ROOK, WHITE
 
-WHITE_KINGSIDE: Final = 1
-WHITE_QUEENSIDE: Final = 2
-BLACK_KINGSIDE: Final = 4
-BLACK_QUEENSIDE: Final = 8
+# Re-exported for callers that learnt these names here; board.castling is where they are defined.
+__all__ = [
+    "BLACK_KINGSIDE",
+    "BLACK_QUEENSIDE",
+    "CASTLING_ROOK",
+    "KEEP_RIGHTS",
+    "WHITE_KINGSIDE",
+    "WHITE_QUEENSIDE",
+    "Position",
+]
 
-_KEEP_RIGHTS = [15] * 64
-for _square, _lost in (
-    (0, WHITE_QUEENSIDE),
-    (7, WHITE_KINGSIDE),
-    (4, WHITE_KINGSIDE | WHITE_QUEENSIDE),
-    (56, BLACK_QUEENSIDE),
-    (63, BLACK_KINGSIDE),
-    (60, BLACK_KINGSIDE | BLACK_QUEENSIDE),
-):
-    _KEEP_RIGHTS[_square] = 15 & ~_lost
-KEEP_RIGHTS: Final = tuple(_KEEP_RIGHTS)
-"""Castling rights that survive a move from or to each square (rooks and kings leaving home)."""
-
-# For each king destination when castling: the rook's from and to squares.
-CASTLING_ROOK: Final = {6: (7, 5), 2: (0, 3), 62: (63, 61), 58: (56, 59)}
+CASTLING_ROOK: Final[dict[int, tuple[int, int]]] = {
+    castling.king_to: (castling.rook_from, castling.rook_to) for castling in CASTLINGS
+}
+"""For each king destination when castling: the rook's from and to squares."""
 
 
 class Position:
@@ -90,15 +93,6 @@ class Position:
         twin.turn, twin.castling, twin.en_passant = self.turn, self.castling, self.en_passant
         twin.halfmove, twin.fullmove = self.halfmove, self.fullmove
         return twin
-
-    def key(self) -> tuple[object, ...]:
-        """What makes two positions the same for repetition: placement, turn, rights, en passant.
-
-        The en passant square counts only when a capture there is legal (FIDE 9.2.3).
-        """
-        from board.movegen import legal_en_passant
-
-        return (bytes(self.squares), self.turn, self.castling, legal_en_passant(self))
 
     @property
     def ply_count(self) -> int:
