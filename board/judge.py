@@ -51,7 +51,8 @@ class CandidateFacts:
 
     ``traversed`` is None when the piece's move function said no. ``blocker`` is the first occupied
     traversed square (-1 if none). ``exposers`` are the enemy pieces confirmed to reach our king
-    once the move is made (for a king move, its target square).
+    once the move is made (for a king move, its target square); ``king_square`` is the square they
+    were sought for (-1 when the gatherer did not say).
     """
 
     origin: int
@@ -62,6 +63,7 @@ class CandidateFacts:
     target_code: int = 0
     en_passant: bool = False
     exposers: tuple[Sighting, ...] = ()
+    king_square: int = -1
 
 
 @dataclass(frozen=True, slots=True)

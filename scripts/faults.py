@@ -38,8 +38,9 @@ import actors.client.game  # noqa: E402
 import actors.client.replay  # noqa: E402
 from actors.client.game import ActorGame  # noqa: E402
 from actors.client.parity import actor_verdict, direct_verdict  # noqa: E402
-from actors.kernel.actor import ActorFailure  # noqa: E402
-from actors.protocol.messages import (  # noqa: E402
+from actors.kernel.errors import ActorFailure  # noqa: E402
+from actors.kernel.messaging import Envelope  # noqa: E402
+from actors.protocol import (  # noqa: E402
     Crash,
     CrashOnNext,
     HangOnNext,
@@ -52,7 +53,7 @@ from board.pgn_writer import format_game  # noqa: E402
 from board.replay import GameVerdict, replay_direct  # noqa: E402
 
 MESSAGE_KINDS = (
-    "Propose", "FenQuery", "Begin", "MoveQuery", "CastleQuery", "TargetsQuery", "Survey", "Assess",
+    "ProposeText", "FenQuery", "Begin", "MoveQuery", "CastleQuery", "TargetsQuery", "Survey",
     "Apply", "RosterQuery", "Describe", "Moved", "Captured", "Resync", "Ping",
 )
 """Every message kind an actor may be armed to crash or stall on (Ping: the supervisor's probe)."""
@@ -174,13 +175,13 @@ class Injector:
         kind = rng.choice(MESSAGE_KINDS)
         try:
             if fault == "crash":
-                ref.tell((Crash("injector", 0), None))
+                ref.tell(Envelope(Crash(), "injector", None, None))
             elif fault == "crash_on_next":
-                ref.tell((CrashOnNext("injector", 0, kind), None))
+                ref.tell(Envelope(CrashOnNext(kind), "injector", None, None))
             elif fault == "stop":
                 ref.stop(block=False)
             else:
-                ref.tell((HangOnNext("injector", 0, kind, rng.uniform(*self.stall)), None))
+                ref.tell(Envelope(HangOnNext(kind, rng.uniform(*self.stall)), "injector", None, None))
         except pykka.ActorDeadError:
             return  # it died between the choice and the fault: nothing injected
         self.counts[f"{ref.actor_class.__name__}:{fault}"] += 1

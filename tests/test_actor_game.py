@@ -11,7 +11,7 @@ import time
 import pytest
 
 from actors.client.game import ActorGame, replay_moves
-from actors.protocol.messages import Accepted, Rejected
+from actors.protocol import Accepted, Rejected
 from actors.tracing.recorder import TraceRecorder
 from board.errors import IllegalMoveError
 from board.game import Game
@@ -108,16 +108,16 @@ def test_every_message_is_traced_with_its_ply() -> None:
     events = recorder.events()
     kinds = {event["kind"] for event in events if event["ply"] == 1}
     # e4: one pawn says yes, so the referee's conditional Apply surveys and moves in one message
-    assert {"Propose", "MoveQuery", "Apply", "Moved"} <= kinds
-    proposal = next(event for event in events if event["kind"] == "Propose")
+    assert {"ProposeText", "MoveQuery", "Survey", "Apply", "Moved"} <= kinds
+    proposal = next(event for event in events if event["kind"] == "ProposeText")
     assert proposal["sender"] == "client" and proposal["parent_id"] is None
     children = [event for event in events if event["parent_id"] == proposal["msg_id"]]
     assert {event["receiver"] for event in children} >= {"board", "white-pawn-e2"}
 
 
-def test_only_pieces_that_named_the_target_are_asked() -> None:
-    # Every piece told the referee its targets when the game began; a knight on b1 never named f3
-    # or d4, so it would say no and is not asked. The reason is the one the direct engine gives.
+def test_every_piece_of_the_kind_is_asked_and_an_illegal_move_is_refused_on_their_replies() -> None:
+    # For Nf3 both knights are asked (SAN must know whether the other could go there too); the b1
+    # knight says no. Nd4 is refused because every knight said no: the direct engine's reason.
     recorder = TraceRecorder()
     with ActorGame(recorder=recorder) as game:
         assert isinstance(game.propose("Nf3"), Accepted)
@@ -126,15 +126,16 @@ def test_only_pieces_that_named_the_target_are_asked() -> None:
         after_nf3 = "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1"
         assert refused.reason == direct_reason(after_nf3, "Nd4")
         assert isinstance(game.propose("Nc6"), Accepted)
-        knight = game.propose("Nd4")  # the f3 knight named d4 among its onward targets; b1 did not
-        assert isinstance(knight, Accepted)
-    asked: dict[int | None, list[str]] = {}
+        assert isinstance(game.propose("Nd4"), Accepted)  # the f3 knight (still called g1) says yes
+    asked: dict[int | None, list[tuple[str, str | None]]] = {}
     for event in recorder.events():
         if event["kind"] == "MoveQuery" and event["sender"] == "referee":
-            asked.setdefault(event["ply"], []).append(event["receiver"])
-    assert asked[1] == ["white-knight-g1"]
-    assert asked[2] == ["black-knight-b8"]  # for Nc6: the refused Nd4 asked nobody
-    assert asked[3] == ["white-knight-g1"]  # actors keep their first square's name
+            asked.setdefault(event["ply"], []).append((event["receiver"], event["reply"]))
+    assert sorted(asked[1]) == [("white-knight-b1", "No"), ("white-knight-g1", "Yes")]
+    # ply 2: the refused Nd4 (both knights say no), then Nc6
+    assert sorted(asked[2]) == sorted([("black-knight-b8", "No"), ("black-knight-g8", "No"),
+                                       ("black-knight-b8", "Yes"), ("black-knight-g8", "No")])
+    assert sorted(asked[3]) == [("white-knight-b1", "No"), ("white-knight-g1", "Yes")]
 
 
 def _actor_threads() -> int:

@@ -7,8 +7,7 @@ traverses nothing; a pawn pushes straight onto empty squares and captures diagon
 from __future__ import annotations
 
 from actors.client.game import ActorGame
-from actors.protocol.messages import No, Yes
-from board.pieces import BISHOP, KNIGHT, PAWN
+from actors.protocol import No, Yes
 from board.squares import SQUARE_INDEX
 
 
@@ -16,7 +15,7 @@ def test_bishop_on_c1_goes_to_e3_through_d2() -> None:
     with ActorGame() as game:
         reply = game.piece("c1").move_query("c1", "e3")
         assert isinstance(reply, Yes), reply
-        assert reply.kind == BISHOP
+        assert (reply.origin, reply.target) == (SQUARE_INDEX["c1"], SQUARE_INDEX["e3"])
         assert reply.traversed_names == ("d2",)
         assert reply.target_rule == "any"
 
@@ -48,7 +47,7 @@ def test_knight_jumps_and_traverses_nothing() -> None:
     with ActorGame() as game:
         reply = game.piece("g1").move_query("g1", "f3")
         assert isinstance(reply, Yes)
-        assert reply.kind == KNIGHT
+        assert (reply.origin, reply.target) == (SQUARE_INDEX["g1"], SQUARE_INDEX["f3"])
         assert reply.traversed == ()
         assert isinstance(game.piece("g1").move_query("g1", "g3"), No)
 
@@ -58,7 +57,7 @@ def test_pawn_push_needs_an_empty_target_and_capture_an_enemy() -> None:
         pawn = game.piece("e2")
         push = pawn.move_query("e2", "e4")
         assert isinstance(push, Yes)
-        assert push.kind == PAWN
+        assert push.onward and all(entry[0] >> 3 == 4 or entry[2] == "enemy" for entry in push.onward)
         assert push.traversed_names == ("e3",)
         assert push.target_rule == "empty"
         capture = pawn.move_query("e2", "d3")
@@ -76,10 +75,19 @@ def test_black_pawn_moves_down_the_board() -> None:
 
 def test_a_piece_lists_its_geometric_targets() -> None:
     with ActorGame() as game:
-        targets = game.piece("g1").targets("g1")
-        assert sorted(entry[0] for entry in targets.paths) == sorted(
+        targets = game.piece("g1").targets()
+        assert sorted(entry[0] for entry in targets.reach) == sorted(
             SQUARE_INDEX[name] for name in ("e2", "f3", "h3")
         )
+
+
+def test_a_piece_asked_about_another_square_or_colour_says_no() -> None:
+    with ActorGame() as game:
+        knight = game.piece("g1")
+        elsewhere = knight.move_query("b1", "c3")
+        assert isinstance(elsewhere, No) and "does not stand on b1" in elsewhere.reason
+        other_colour = knight.move_query("g1", "f3", colour=1)
+        assert isinstance(other_colour, No) and "is not black" in other_colour.reason
 
 
 def test_legal_targets_come_from_the_conversation() -> None:

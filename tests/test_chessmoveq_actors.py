@@ -27,8 +27,10 @@ from test_chessmoveq import (
 )
 
 from actors.client.session import EMPTY_FEN, CheckMoveSession
-from actors.protocol.messages import Crash, Probe, RosterEntry, Setup, Survey, SurveyReport
+from actors.kernel.messaging import Directory, Envelope
+from actors.protocol import Crash, Place, Probe, ProbeReports, ProbeSurvey, RosterEntry, Survey, SurveyReport
 from actors.roles.board import BoardActor
+from actors.roles.piece import PieceActor
 from actors.tracing.recorder import TraceRecorder
 from board.chessmoveq import Answer, answer, parse_move, parse_position
 
@@ -129,7 +131,7 @@ def test_a_repeated_placement_is_seated_once_and_the_pools_grow_only_as_needed()
         session.answer(parse_position(pieces("4k3/8/8/8/8/8/8/R3K2R")), parse_move(["W", "R", 4, 1]))
         assert session.piece_actors == 5, "a second rook actor, a white king and a black king are reused"
     counts = recorder.counts_by_kind()
-    assert counts["Setup"] == 2 * 2, "client -> referee -> board, once for each placement"
+    assert (counts["Setup"], counts["Place"]) == (2, 2), "client -> referee -> board, once for each placement"
     assert counts["CheckMove"] == 4
 
 
@@ -157,7 +159,7 @@ def test_a_crashed_piece_actor_costs_one_restart_not_a_wrong_answer() -> None:
         assert session.supervisor is not None
         queen = session.supervisor.ref("black-queen-1")
         assert queen is not None
-        queen.tell((Crash("test", 0), None))
+        queen.tell(Envelope(Crash(), "test", None, None))
         queen.actor_stopped.wait(5.0)
         actors = session.answer(placed, parse_move(["B", "Q", 7, 1]))
         assert actors == answer(placed, parse_move(["B", "Q", 7, 1]))
@@ -169,24 +171,33 @@ def test_a_crashed_piece_actor_costs_one_restart_not_a_wrong_answer() -> None:
 
 def test_a_board_without_the_movers_king_reports_no_one_to_reach_it() -> None:
     # A white knight pinned, were there a white king on e1; there is none, so nobody reaches it.
-    board = BoardActor.start(EMPTY_FEN, strict=False)
+    directory = Directory()
+    entries = (
+        RosterEntry(12, 2, "white-knight-1", True),  # Ne2
+        RosterEntry(52, 12, "black-rook-1", True),  # re7
+        RosterEntry(60, 14, "black-king-1", True),  # ke8
+    )
+    started = [BoardActor.start(EMPTY_FEN, (), directory, strict=False)]
+    directory.register("board", started[0])
+    for entry in entries:
+        ref = PieceActor.start(entry.name, entry.code, 0, True, directory)
+        directory.register(entry.name, ref)
+        started.append(ref)
+    board = started[0]
     try:
-        entries = (
-            RosterEntry(12, 2, "white-knight-1", True),  # Ne2
-            RosterEntry(52, 12, "black-rook-1", True),  # re7
-            RosterEntry(60, 14, "black-king-1", True),  # ke8
-        )
-        roster = board.ask((Setup("test", 1, entries), None))
+        roster = board.ask(Envelope(Place(entries), "test", None, None))
         assert [entry.name for entry in roster.entries] == ["white-knight-1", "black-rook-1", "black-king-1"]
-        report: SurveyReport = board.ask(
-            (Survey("test", 1, 0, (Probe(12, 18, (), False, "any"),), check=True), None)
+        probes: ProbeReports = board.ask(
+            Envelope(ProbeSurvey(0, (Probe(12, 18, (), False, "any"),)), "test", None, None)
         )
-        assert report.reports[0].candidates == () and report.reports[0].king_square == -1
-        assert report.check_candidates == ()
-        black: SurveyReport = board.ask((Survey("test", 1, 1, (), check=True), None))
-        assert black.check_candidates == (), "the black king on e8 is not attacked"
+        assert probes.reports[0].exposers == () and probes.reports[0].king_square == -1
+        white: SurveyReport = board.ask(Envelope(Survey(0, 2, 18, check=True), "test", None, None))
+        assert white.check == () and white.king_square == -1
+        black: SurveyReport = board.ask(Envelope(Survey(1, 6, 61, check=True), "test", None, None))
+        assert black.check == (), "the black king on e8 is not attacked"
     finally:
-        board.stop()
+        for ref in started:
+            ref.stop()
     assert not pykka.ActorRegistry.get_all()
 
 
@@ -263,7 +274,7 @@ def test_a_crash_while_cases_are_in_flight_costs_a_restart_not_an_answer() -> No
                     assert session.supervisor is not None
                     board = session.supervisor.ref("board")
                     assert board is not None
-                    board.tell((Crash("test", 0), None))
+                    board.tell(Envelope(Crash(), "test", None, None))
                 yield case
 
         got = list(session.answer_many(crashing(), window=16))

@@ -20,8 +20,8 @@ import pytest
 import actors.client.game
 from actors.client.game import ActorGame
 from actors.client.replay import replay_with_actors
-from actors.kernel.actor import ActorFailure, ActorTimeout, RestartIntensityExceeded
-from actors.protocol.messages import Accepted, CrashOnNext, HangOnNext
+from actors.kernel.errors import ActorFailure, ActorTimeout, RestartIntensityExceeded
+from actors.protocol import Accepted, CrashOnNext, HangOnNext
 from board.pgn import read_games
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -96,7 +96,7 @@ def test_actors_stopped_from_outside_mid_game_are_restarted(quick_game: ActorGam
 
 def test_a_piece_stuck_in_a_handler_is_replaced_and_the_game_goes_on(quick_game: ActorGame) -> None:
     game = quick_game
-    game.ask("white-knight-g1", HangOnNext("test", 0, "MoveQuery", 6 * TIMEOUT))
+    game.ask("white-knight-g1", HangOnNext("MoveQuery", 6 * TIMEOUT))
     started = time.monotonic()
     reply = game.propose("Nf3")
     took = time.monotonic() - started
@@ -113,7 +113,7 @@ def test_a_referee_that_answers_late_never_judges_beside_its_successor(quick_gam
     # before anything else: if a second referee were started beside it, the first would wake up
     # later and play its stale Nf3 again on the board after Ng5 (a knight from an empty g1).
     game = quick_game
-    game.ask("referee", HangOnNext("test", 0, "Propose", 1.5 * TIMEOUT))
+    game.ask("referee", HangOnNext("ProposeText", 1.5 * TIMEOUT))
     for move in ("Nf3", "e5", "Ng5"):
         assert isinstance(game.propose(move), Accepted), move
     time.sleep(2 * TIMEOUT)
@@ -125,8 +125,8 @@ def test_a_referee_that_answers_late_never_judges_beside_its_successor(quick_gam
 def test_a_board_or_referee_stuck_for_good_ends_the_game_with_a_clear_error(name: str) -> None:
     with ActorGame(timeout=TIMEOUT, max_restarts=20, period=5.0) as game:
         assert isinstance(game.propose("e4"), Accepted)
-        kind = "Propose" if name == "referee" else "Apply"
-        game.ask(name, HangOnNext("test", 0, kind, 5 * TIMEOUT))
+        kind = "ProposeText" if name == "referee" else "Apply"
+        game.ask(name, HangOnNext(kind, 5 * TIMEOUT))
         started = time.monotonic()
         with pytest.raises(ActorTimeout, match=f"{name} did not stop within"):
             game.propose("e5")
@@ -162,7 +162,7 @@ def test_past_the_restart_limit_the_error_comes_within_the_timeout() -> None:
 def test_a_crash_while_healing_is_healed_too(quick_game: ActorGame) -> None:
     game = quick_game
     for name in ("white-queen-d1", "black-king-e8"):
-        game.ask(name, CrashOnNext("test", 0, "Ping"))  # the supervisor's probe kills them
+        game.ask(name, CrashOnNext("Ping"))  # the supervisor's probe kills them
     game.crash_on_next("board", "RosterQuery")
     game.crash("referee")
     reply = game.propose("d4")
@@ -208,6 +208,6 @@ def test_a_failed_game_is_reported_and_the_next_game_still_replays(monkeypatch: 
 
 def test_an_actor_failure_never_escapes_as_anything_but_an_actor_failure(quick_game: ActorGame) -> None:
     game = quick_game
-    game.ask("referee", HangOnNext("test", 0, "FenQuery", 5 * TIMEOUT))
+    game.ask("referee", HangOnNext("FenQuery", 5 * TIMEOUT))
     with pytest.raises(ActorFailure):
         game.fen()

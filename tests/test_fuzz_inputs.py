@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from actors.client.game import ActorGame
 from actors.client.replay import replay_with_actors
-from actors.protocol.messages import Accepted, Rejected
+from actors.protocol import Accepted, Rejected
 from actors.tracing.export import parse_ply_range, read_jsonl
 from board.chessmoveq import (
     answer,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from actors.client.game import ActorGame
-from actors.protocol.messages import KnightWalk, No
+from actors.protocol import KnightWalk
 from board.knights import knight_distance
 from board.squares import parse_square
 
@@ -50,4 +50,4 @@ def test_a_knight_actor_says_why_when_there_is_no_tour() -> None:
 def test_other_pieces_answer_no_to_knight_puzzles() -> None:
     with ActorGame() as game:
         reply = game.piece("c1").knight_path("c3")
-        assert isinstance(reply, No) and "bishop answers no knight puzzles" in reply.reason
+        assert isinstance(reply, KnightWalk) and reply.moves is None and "bishop answers no knight puzzles" in reply.reason

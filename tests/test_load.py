@@ -18,7 +18,7 @@ import pytest
 
 from actors.client.game import ActorGame
 from actors.kernel.limits import DEFAULT_MAX_GAMES, ENV_VAR, GAMES, THREADS_PER_GAME, TooManyGames, max_games
-from actors.protocol.messages import Accepted
+from actors.protocol import Accepted
 
 ROOT = Path(__file__).resolve().parent.parent
 

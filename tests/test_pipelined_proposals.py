@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from actors.client.game import CLIENT, ActorGame
-from actors.protocol.messages import Accepted, CrashOnNext, Propose, Rejected
+from actors.client.game import ActorGame
+from actors.protocol import Accepted, CrashOnNext, ProposeText, Rejected
 from actors.roles.supervisor import REFEREE
 from board.game import Game
 from board.pgn import read_games
@@ -60,13 +60,13 @@ def test_nothing_after_a_refused_move_is_made_and_the_game_goes_on() -> None:
 
 def test_a_proposal_tagged_for_another_ply_is_refused_as_stale_and_changes_nothing() -> None:
     with ActorGame() as game:
-        early = game.ask(REFEREE, Propose(CLIENT, 3, text="e4", ply=3))
+        early = game.ask(REFEREE, ProposeText("e4", 3))
         assert isinstance(early, Rejected)
         assert (early.kind, early.reason) == ("stale", "meant for ply 3, but ply 1 is next")
         assert game.plies == 0
-        played = game.ask(REFEREE, Propose(CLIENT, 1, text="e4", ply=1))
+        played = game.propose("e4")
         assert isinstance(played, Accepted)
-        again = game.ask(REFEREE, Propose(CLIENT, 1, text="e4", ply=1))  # the same move asked twice
+        again = game.ask(REFEREE, ProposeText("e4", 1))  # the same move asked twice
         assert isinstance(again, Rejected) and again.kind == "stale"
         assert [entry.san for entry in game.journal] == ["e4"]
 
@@ -82,11 +82,11 @@ def test_a_game_over_refuses_what_follows_with_its_outcome() -> None:
 
 
 @pytest.mark.parametrize(
-    ("name", "kind"), [("board", "Apply"), ("black-bishop-c8", "MoveQuery"), ("referee", "Propose")]
+    ("name", "kind"), [("board", "Apply"), ("black-bishop-c8", "MoveQuery"), ("referee", "ProposeText")]
 )
 def test_an_actor_crash_mid_stream_is_healed_and_every_move_made_once(name: str, kind: str) -> None:
     with ActorGame(timeout=TIMEOUT) as game:
-        game.ask(name, CrashOnNext(CLIENT, 0, kind))
+        game.ask(name, CrashOnNext(kind))
         replies = list(game.propose_many(OPERA, window=4))
         assert game.supervisor.restarts >= 1
         assert sans(replies) == OPERA
@@ -100,7 +100,7 @@ def test_a_referee_that_loses_track_after_the_board_moved_is_rebuilt_from_the_jo
     # the move is asked again from the journal (where it is not yet) on a rebuilt board.
     moves = ["e4", "f6", "d4", "g5", "Qh5#"]
     with ActorGame(timeout=TIMEOUT) as game:
-        game.ask("white-queen-d1", CrashOnNext(CLIENT, 0, "Moved"))
+        game.ask("white-queen-d1", CrashOnNext("Moved"))
         before = game.supervisor.ref(REFEREE)
         replies = list(game.propose_many(moves))
         assert sans(replies) == moves

@@ -49,6 +49,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--moves", action=argparse.BooleanOptionalAction, default=None,
                         help="print a line per judged move (default: on for one game through the "
                              "actors, and with --board each)")
+    parser.add_argument("--teach", action="append", default=[], metavar="SQUARE=PIECE",
+                        help="start each game with the piece on SQUARE moving as PIECE (a kind or a fairy "
+                             "piece: archbishop, chancellor, amazon, jumping-rook, ...); repeatable")
     parser.add_argument("--trace", metavar="PATH",
                         help="write every delivered message as a JSON line to PATH (actor engine)")
     parser.add_argument("--quiet", action="store_true",
@@ -77,6 +80,31 @@ def _games(sources: Iterator[IO[str]]) -> Iterator[PgnGame]:
         yield from read_games(source)
 
 
+def lessons(written: list[str]) -> dict[str, str]:
+    """``--teach`` options as square -> geometry name.
+
+    Raises:
+        InputError: not SQUARE=PIECE, a square off the board, an unknown piece, a square taught twice.
+    """
+    from board.geometries import geometry_named
+    from board.squares import SQUARE_NAMES, parse_standard_square
+
+    taught: dict[str, str] = {}
+    for text in written:
+        square, equals, name = text.partition("=")
+        if not equals:
+            raise InputError(f"--teach {text!r}: write SQUARE=PIECE, e.g. --teach c1=archbishop")
+        try:
+            square = SQUARE_NAMES[parse_standard_square(square.strip())]
+            geometry_named(name)
+        except InputError as error:
+            raise InputError(f"--teach {text!r}: {error}") from None
+        if square in taught:
+            raise InputError(f"--teach {text!r}: {square} is taught twice")
+        taught[square] = name.strip().lower()
+    return taught
+
+
 def _check_options(args: argparse.Namespace) -> None:
     """Refuse combinations that cannot do what they say (usage errors, exit 2)."""
     if args.workers < 1:
@@ -89,6 +117,11 @@ def _check_options(args: argparse.Namespace) -> None:
             raise InputError("--trace needs the actor engine (the direct engine sends no messages)")
         if not in_process:
             raise InputError("--trace needs the games judged in this process (drop --workers/--ray)")
+    args.lessons = lessons(args.teach)
+    if args.lessons and args.engine != "actors":
+        raise InputError("--teach needs the actor engine (only piece actors can learn new moves)")
+    if args.lessons and not in_process:
+        raise InputError("--teach needs the games judged in this process (drop --workers/--ray)")
     if args.json and args.board in ("each", "end"):
         raise InputError(f"--board {args.board}: --json never prints boards")
     if args.json and args.moves:
@@ -163,7 +196,7 @@ class _Watcher:
                 recorder.attach(bound)
             try:
                 verdict = watch_game(game, self.args.engine, recorder, self.on_move,
-                                     positions=self.plan.board == "each")
+                                     positions=self.plan.board == "each", teach=self.args.lessons)
             finally:
                 if recorder is not None and bound is not None:
                     recorder.detach(bound)

@@ -7,7 +7,7 @@ position: ('accepted', uci, san, check, outcome) or (kind of refusal, reason).
 from __future__ import annotations
 
 from actors.client.game import ActorGame
-from actors.protocol.messages import Accepted, Rejected
+from actors.protocol import Accepted, Rejected
 from board.errors import AmbiguousMoveError, IllegalMoveError, MoveSyntaxError
 from board.game import Game
 from board.notation import uci

@@ -7,7 +7,7 @@ also reports every move as it is judged (for the command line's move lines, boar
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import closing
 from dataclasses import dataclass
 from importlib import resources
@@ -92,6 +92,7 @@ def watch_game(
     recorder: TraceRecorder | None = None,
     on_move: MoveListener | None = None,
     positions: bool = False,
+    teach: Mapping[str, str] | None = None,
 ) -> GameVerdict:
     """Replay one game like :func:`judge_for` (same verdict), calling ``on_move`` after each move.
 
@@ -101,15 +102,17 @@ def watch_game(
         recorder: traces every message of the actor engine when given.
         on_move: called with a :class:`MoveReport` for every move judged, the refused one included.
         positions: fill each accepted report's ``fen`` (the actor engine reads it from a mirror
-            that follows the accepted moves, so that no extra message changes the trace).
+            that follows the accepted moves, so that no extra message changes the trace; with
+            taught pieces, which the mirror cannot follow, it asks the actors).
+        teach: pieces (by square) that start the game moving as another geometry (actor engine only).
 
     Raises:
         ValueError: an unknown engine, or a recorder with the direct engine.
     """
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r} (expected one of {', '.join(ENGINES)})")
-    if engine == "direct" and recorder is not None:
-        raise ValueError("only the actor engine can be traced")
+    if engine == "direct" and (recorder is not None or teach):
+        raise ValueError("only the actor engine can be traced or taught")
     report = on_move or _ignore
     try:
         board = Game(start_fen(game))
@@ -117,7 +120,7 @@ def watch_game(
         return bad_start(game, error)
     if engine == "direct":
         return _watch_direct(game, board, report, positions)
-    return _watch_actors(game, board, recorder, report, positions)
+    return _watch_actors(game, board, recorder, report, positions, teach or {})
 
 
 def _ignore(report: MoveReport) -> None:
@@ -155,12 +158,13 @@ def _kind(error: ChessActorsError) -> str:
 
 
 def _watch_actors(
-    game: PgnGame, mirror: Game, recorder: TraceRecorder | None, report: MoveListener, positions: bool
+    game: PgnGame, mirror: Game, recorder: TraceRecorder | None, report: MoveListener, positions: bool,
+    teach: Mapping[str, str],
 ) -> GameVerdict:
     from actors.client.game import ActorGame, final_fen
-    from actors.protocol.messages import Rejected
+    from actors.protocol import Rejected
 
-    actor_game = ActorGame(start_fen(game), recorder=recorder)
+    actor_game = ActorGame(start_fen(game), recorder=recorder, teach=teach)
     start = actor_game.supervisor.start_fen
 
     def fen() -> str:
@@ -180,10 +184,14 @@ def _watch_actors(
                 report(MoveReport(ply, number, colour, token.text, reason=reply.reason, kind=reply.kind))
                 failure = _failure(ply, token, reply.reason)
                 return verdict(game, actor_game.plies, fen(), actor_game.outcome, failure)
-            if positions:  # a mirror of the accepted moves, so that no extra message joins the trace
+            shown = None
+            if positions and teach:
+                shown = actor_game.fen()
+            elif positions:  # a mirror of the accepted moves, so that no extra message joins the trace
                 mirror.play(reply.uci, want_san=False)
+                shown = mirror.fen()
             report(MoveReport(ply, number, colour, token.text, reply.san, reply.uci, reply.check,
-                              reply.outcome, fen=mirror.fen() if positions else None))
+                              reply.outcome, fen=shown))
         return verdict(game, actor_game.plies, fen(), actor_game.outcome, None)
 
 

@@ -13,10 +13,13 @@ from typing import Any
 
 from pykka import Future
 
-from actors.kernel.actor import DEFAULT_TIMEOUT, WINDOW, ActorFailure, ActorUnavailable, ask, post, wait_one
+from actors.kernel.errors import ActorFailure, ActorUnavailable
 from actors.kernel.limits import GAMES
-from actors.protocol.messages import CheckMove, MoveCheck, Ready, RosterEntry, Setup
-from actors.roles.supervisor import REFEREE, Supervisor
+from actors.kernel.messaging import DEFAULT_TIMEOUT, WINDOW, ask, post, wait_one
+from actors.protocol.referee import CheckMove, MoveCheck, Ready, Setup
+from actors.protocol.values import RosterEntry
+from actors.roles.referee import REFEREE
+from actors.roles.supervisor import Supervisor
 from actors.tracing.recorder import TraceRecorder
 from board.chessmoveq import Answer, Placement
 from board.pieces import COLOUR_NAMES, KIND_NAMES
@@ -98,7 +101,7 @@ class CheckMoveSession:
     def _start_system(self) -> None:
         self._pools = [[] for _ in range(16)]
         self._seated = None
-        self.supervisor = Supervisor(EMPTY_FEN, self.recorder, self.timeout, strict=False)
+        self.supervisor = Supervisor(EMPTY_FEN, self.recorder, self.timeout, position_only=True)
         self.supervisor.start()
 
     @property
@@ -155,9 +158,9 @@ class CheckMoveSession:
         messages: list[object] = []
         entries = self._seat(pieces)
         if entries != self._seated:
-            messages.append(Setup(CLIENT, self.cases, entries))
+            messages.append(Setup(entries))
             self._seated = entries
-        messages.append(CheckMove(CLIENT, self.cases, move.colour, move.kind, move.square))
+        messages.append(CheckMove(move.colour, move.kind, move.square))
         referee = supervisor.ref(REFEREE)
         return [
             ask(referee, REFEREE, post(self.recorder, CLIENT, REFEREE, message, None, self.cases))
@@ -188,9 +191,9 @@ class CheckMoveSession:
         entries = self._seat(pieces)
         if entries != self._seated:
             self._seated = None
-            self._ask(Setup(CLIENT, self.cases, entries), Ready)
+            self._ask(Setup(entries), Ready)
             self._seated = entries
-        question = CheckMove(CLIENT, self.cases, move.colour, move.kind, move.square)
+        question = CheckMove(move.colour, move.kind, move.square)
         reply: MoveCheck = self._ask(question, MoveCheck)
         return Answer(reply.valid, reply.origins, reply.reasons)
 

@@ -1,134 +1,80 @@
-"""The traced actor every chess actor is: one ``handle(message)``, deliveries stamped, asks timed.
+"""The actor every chess actor is: one ``handle(message)`` per role, deliveries traced, faults injectable.
 
-Envelopes are ``(message, delivery | None)``. An unexpected exception kills the actor (let it
-crash: the supervisor restarts it); an :class:`ActorFailure` only reports a peer's trouble.
+An unexpected exception kills the actor (let it crash: the supervisor restarts it); an
+:class:`~actors.kernel.errors.ActorFailure` only reports a peer's trouble to the asker.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import pykka
 
+from actors.kernel.errors import ActorFailure, InjectedCrash
 from actors.kernel.limits import thread_refused
-from actors.protocol.messages import Armed, Crash, CrashOnNext, HangOnNext, Ping, Pong
-from actors.tracing.recorder import Delivery, TraceRecorder
-from board.errors import ChessActorsError
+from actors.kernel.messaging import (
+    DEFAULT_TIMEOUT,
+    Directory,
+    Envelope,
+    Pending,
+    ask,
+    post,
+    tell,
+    wait_all,
+)
+from actors.protocol.control import Armed, Crash, CrashOnNext, HangOnNext, Lie, Ping, Pong
 
-DEFAULT_TIMEOUT = 5.0
-WINDOW = 16
-"""Requests a client keeps in flight: enough to keep an actor busy, few enough to redo after a failure."""
+if TYPE_CHECKING:
+    from actors.tracing.recorder import Delivery, TraceRecorder
 
-Envelope = tuple[object, Delivery | None]
-RefLookup = Callable[[str], "pykka.ActorRef[Any] | None"]
-
-
-class ActorFailure(ChessActorsError):
-    """An actor could not answer: dead, crashed, or too slow. The game heals or reports it."""
-
-
-class ActorTimeout(ActorFailure):
-    """An ask got no reply within its timeout."""
+Request = TypeVar("Request")
 
 
-class ActorUnavailable(ActorFailure):
-    """The actor asked is dead, or crashed while handling the message."""
-
-
-class RestartIntensityExceeded(ActorFailure):
-    """More restarts than the supervisor allows in its period: the game ends with this error."""
-
-
-class InjectedCrash(RuntimeError):
-    """The fault raised by Crash and CrashOnNext (a test's way of killing an actor)."""
-
-
-def post(
-    recorder: TraceRecorder | None,
-    sender: str,
-    receiver: str,
-    message: object,
-    parent: Delivery | None,
-    ply: int | None = None,
-) -> Envelope:
-    """The envelope for ``message``, with a delivery when a recorder is attached."""
-    if recorder is None:
-        return (message, None)
-    return (message, recorder.post(sender, receiver, message, parent=parent, ply=ply))
-
-
-def wait_all(futures: Sequence[tuple[str, pykka.Future[Any]]], timeout: float) -> list[Any]:
-    """The replies of several asks sent at once, in order.
-
-    Raises:
-        ActorTimeout: some reply did not come within ``timeout`` seconds.
-        ActorUnavailable: some actor was dead or crashed on the message.
-    """
-    replies: list[Any] = []
-    for name, future in futures:
-        replies.append(wait_one(name, future, timeout))
-    return replies
-
-
-def wait_one(name: str, future: pykka.Future[Any], timeout: float) -> Any:
-    """The reply of one ask (see :func:`wait_all` for the errors)."""
-    try:
-        return future.get(timeout=timeout)
-    except pykka.Timeout:
-        raise ActorTimeout(f"{name} did not answer within {timeout:g} s") from None
-    except pykka.ActorDeadError:
-        raise ActorUnavailable(f"{name} is not running") from None
-    except ActorFailure:
-        raise
-    except Exception as error:
-        raise ActorUnavailable(f"{name} crashed: {error!r}") from error
-
-
-def ask(
-    ref: pykka.ActorRef[Any] | None, name: str, envelope: Envelope
-) -> tuple[str, pykka.Future[Any]]:
-    """Send an ask without waiting: (name, future) for :func:`wait_all`."""
-    if ref is None:
-        raise ActorUnavailable(f"{name} is not running")
-    try:
-        return name, ref.ask(envelope, block=False)
-    except pykka.ActorDeadError:
-        raise ActorUnavailable(f"{name} is not running") from None
-
-
-def tell(ref: pykka.ActorRef[Any] | None, envelope: Envelope) -> None:
-    """Send a tell; a dead receiver is left for the supervisor to notice (Erlang's ``!``)."""
-    if ref is None:
-        return
-    try:
-        ref.tell(envelope)
-    except pykka.ActorDeadError:
-        return
-
-
-class TracedActor(pykka.ThreadingActor):
+class TracedActor(pykka.ThreadingActor, Generic[Request]):
     """A pykka actor with a stable name, traced deliveries, fault injection and timed asks.
 
-    Subclasses implement :meth:`handle` with one ``match`` over the message classes.
+    Subclasses implement :meth:`handle` with one ``match`` over their role's request union, ending
+    in ``assert_never`` so that the type checker proves every message is handled.
+
+    Actor threads are daemon threads: a program that forgets to close a game still exits (games
+    also stop their actors when they are closed, or dropped: see the client's lifetimes).
+
+    Args:
+        name: the stable name (a restarted actor keeps it).
+        directory: where the system's actors are found by name.
+        recorder: traces every delivery when given.
+        timeout: every ask this actor makes waits at most this long.
     """
 
-    def __init__(self, name: str, recorder: TraceRecorder | None = None, timeout: float = DEFAULT_TIMEOUT):
+    use_daemon_thread = True
+
+    def __init__(
+        self,
+        name: str,
+        directory: Directory,
+        recorder: TraceRecorder | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+    ) -> None:
         super().__init__()
         self.name = name
+        self.directory = directory
         self.recorder = recorder
         self.timeout = timeout
         self.current: Delivery | None = None
+        self.sender = ""
         self._crash_on: str | None = None
         self._hang_on: tuple[str, float] | None = None
 
+    # -- how the kernel delivers
+
     def on_receive(self, message: Any) -> Any:
         """Unwrap the envelope, stamp the delivery, handle, and die on an unexpected error."""
-        body, delivery = message
+        body, sender, _, delivery = message
         if delivery is not None:
             delivery.begin()
-        self.current = delivery
+        self.current, self.sender = delivery, sender
         try:
             answer = self._dispatch(body)
         except ActorFailure as failure:
@@ -149,7 +95,7 @@ class TracedActor(pykka.ThreadingActor):
                 delivery.replied(answer)
         return answer
 
-    def _dispatch(self, body: object) -> object:
+    def _dispatch(self, body: Any) -> object:
         if self._crash_on is not None and type(body).__name__ == self._crash_on:
             self._crash_on = None
             raise InjectedCrash(f"{self.name}: injected crash on {type(body).__name__}")
@@ -157,22 +103,28 @@ class TracedActor(pykka.ThreadingActor):
             seconds, self._hang_on = self._hang_on[1], None
             time.sleep(seconds)
         match body:
+            case Ping():
+                return Pong()
             case Crash():
                 raise InjectedCrash(f"{self.name}: crash requested")
             case CrashOnNext(kind=kind):
                 self._crash_on = kind
-                return Armed(self.name, body.corr, kind)
+                return Armed(kind)
             case HangOnNext(kind=kind, seconds=seconds):
                 self._hang_on = (kind, seconds)
-                return Armed(self.name, body.corr, kind)
-            case Ping():
-                return Pong(self.name, body.corr)
+                return Armed(kind)
+            case Lie():
+                return self.lie(body)
             case _:
                 return self.handle(body)
 
-    def handle(self, message: object) -> object:
-        """Answer one message (None for a tell). Subclasses override with a ``match``."""
+    def handle(self, message: Request) -> object:
+        """Answer one message of the role (None for a tell)."""
         raise NotImplementedError
+
+    def lie(self, message: Lie) -> Armed:
+        """Report false facts from now on (only the board can)."""
+        raise TypeError(f"{self.name} has no facts to lie about")
 
     def _start_actor_loop(self) -> None:
         # pykka registers the actor before starting its thread: when the system refuses the thread,
@@ -186,6 +138,22 @@ class TracedActor(pykka.ThreadingActor):
 
     # -- sending, for subclasses
 
-    def envelope(self, receiver: str, message: object) -> Envelope:
+    def envelope(self, receiver: str, message: object, hint: str | None = None) -> Envelope:
         """Wrap ``message`` for ``receiver``, traced as a child of the delivery being handled."""
-        return post(self.recorder, self.name, receiver, message, self.current)
+        return post(self.recorder, self.name, receiver, message, self.current, hint=hint)
+
+    def send(self, receiver: str, message: object, hint: str | None = None) -> Pending:
+        """Ask ``receiver`` without waiting (see :meth:`wait`)."""
+        return ask(self.directory.ref(receiver), receiver, self.envelope(receiver, message, hint))
+
+    def wait(self, pending: Sequence[Pending]) -> list[Any]:
+        """The replies of asks sent with :meth:`send`, in order, each within this actor's timeout."""
+        return wait_all(pending, self.timeout)
+
+    def ask_one(self, receiver: str, message: object) -> Any:
+        """Ask ``receiver`` and wait for the reply."""
+        return self.wait([self.send(receiver, message)])[0]
+
+    def tell(self, receiver: str, message: object) -> None:
+        """Tell ``receiver`` (no reply; a dead receiver is the supervisor's to notice)."""
+        tell(self.directory.ref(receiver), self.envelope(receiver, message))

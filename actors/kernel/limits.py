@@ -22,8 +22,8 @@ creation failed at the 651st live game (22,101 threads), when the process reache
 Memory was not the limit (RSS about 0.85 MB a game) nor was latency (a proposal took 3 to 5 ms at 500
 to 650 games). 500 games leave a fifth of the mappings to the rest of the process."""
 
-THREADS_PER_GAME: Final = 34
-"""Actor threads of a game in the starting position: 32 pieces, the board and the referee."""
+THREADS_PER_GAME: Final = 35
+"""Actor threads of a game in the starting position: 32 pieces, the board, the referee and the journal."""
 
 
 class TooManyGames(ChessActorsError):

@@ -1,4 +1,202 @@
 """The protocol: every message the actors exchange, grouped by the role that receives it.
 
-Read this package to know the whole conversation without opening an actor.
+Read this package to know the whole conversation without opening an actor: ``referee`` (proposals,
+ChessMoveQ), ``board`` (facts about the occupancy), ``piece`` (the move function), ``journal`` (the
+record a game keeps), ``control`` (liveness and injected faults), ``values`` (what messages carry).
 """
+
+from __future__ import annotations
+
+from typing import get_args
+
+from actors.protocol.board import (
+    Applied,
+    Apply,
+    BoardRequest,
+    CastleSurvey,
+    Change,
+    Declare,
+    Declared,
+    Describe,
+    Gather,
+    Gathered,
+    Place,
+    ProbeReports,
+    ProbeSurvey,
+    Roster,
+    RosterQuery,
+    Survey,
+    SurveyReport,
+)
+from actors.protocol.control import (
+    Armed,
+    ControlRequest,
+    Crash,
+    CrashOnNext,
+    HangOnNext,
+    Lie,
+    Ping,
+    Pong,
+)
+from actors.protocol.journal import (
+    JournalEntries,
+    JournalQuery,
+    JournalRequest,
+    Record,
+    RecordTeaching,
+    Teaching,
+)
+from actors.protocol.piece import (
+    Answer,
+    Captured,
+    CastleQuery,
+    KnightPathQuery,
+    KnightTourQuery,
+    KnightWalk,
+    Learn,
+    Learned,
+    Moved,
+    MoveQuery,
+    No,
+    PieceRequest,
+    Promote,
+    Resync,
+    Seat,
+    Targets,
+    TargetsQuery,
+    Yes,
+)
+from actors.protocol.referee import (
+    Accepted,
+    Begin,
+    CheckMove,
+    Description,
+    FenQuery,
+    LegalTargets,
+    LegalTargetsQuery,
+    MoveCheck,
+    PositionRefereeRequest,
+    ProposeSquares,
+    ProposeText,
+    Ready,
+    RefereeRequest,
+    Rejected,
+    Setup,
+    Verdict,
+)
+from actors.protocol.values import (
+    Assessment,
+    CastleReport,
+    GameState,
+    JournalEntry,
+    JournalMove,
+    PathEntry,
+    PieceReport,
+    PositionKey,
+    Probe,
+    ProbeReport,
+    Reach,
+    RejectionKind,
+    RosterEntry,
+)
+
+__all__ = [
+    "REQUEST_KINDS",
+    "Accepted",
+    "Answer",
+    "Applied",
+    "Apply",
+    "Armed",
+    "Assessment",
+    "Begin",
+    "BoardRequest",
+    "Captured",
+    "CastleQuery",
+    "CastleReport",
+    "CastleSurvey",
+    "Change",
+    "CheckMove",
+    "ControlRequest",
+    "Crash",
+    "CrashOnNext",
+    "Declare",
+    "Declared",
+    "Describe",
+    "Description",
+    "FenQuery",
+    "GameState",
+    "Gather",
+    "Gathered",
+    "HangOnNext",
+    "JournalEntries",
+    "JournalEntry",
+    "JournalMove",
+    "JournalQuery",
+    "JournalRequest",
+    "KnightPathQuery",
+    "KnightTourQuery",
+    "KnightWalk",
+    "Learn",
+    "Learned",
+    "LegalTargets",
+    "LegalTargetsQuery",
+    "Lie",
+    "MoveCheck",
+    "MoveQuery",
+    "Moved",
+    "No",
+    "PathEntry",
+    "PieceReport",
+    "PieceRequest",
+    "Ping",
+    "Place",
+    "Pong",
+    "PositionKey",
+    "PositionRefereeRequest",
+    "Probe",
+    "ProbeReport",
+    "ProbeReports",
+    "ProbeSurvey",
+    "Promote",
+    "ProposeSquares",
+    "ProposeText",
+    "Reach",
+    "Ready",
+    "Record",
+    "RecordTeaching",
+    "RefereeRequest",
+    "Rejected",
+    "RejectionKind",
+    "Resync",
+    "Roster",
+    "RosterEntry",
+    "RosterQuery",
+    "Seat",
+    "Setup",
+    "Survey",
+    "SurveyReport",
+    "Targets",
+    "TargetsQuery",
+    "Teaching",
+    "Verdict",
+    "Yes",
+]
+
+
+REQUEST_KINDS: tuple[str, ...] = tuple(
+    sorted(
+        {
+            kind.__name__
+            for union in (
+                RefereeRequest,
+                PositionRefereeRequest,
+                BoardRequest,
+                PieceRequest,
+                JournalRequest,
+                ControlRequest,
+            )
+            for kind in get_args(union)
+        }
+    )
+)
+"""The class name of every message an actor receives (requests and tells; replies go to futures)."""

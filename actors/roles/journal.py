@@ -1,74 +1,75 @@
-"""The journal of a game's accepted moves, kept outside the referee so that a restart can replay it.
+"""The journal actor: the record of a game (accepted moves, teachings, the start) that outlives the others.
 
-The referee writes an entry for every move it accepts; the supervisor keeps the journal (the heir)
-and rebuilds the board and a new referee from it; the client reads it to tell whether a proposal it
-asked again was already made.
+The supervisor starts it first and never restarts it from scratch; the board and a new referee are
+rebuilt from what it holds. The client writes what the referee accepted; everyone reads by asking.
+
+How you talk to me: see :mod:`actors.protocol.journal`.
 """
 
 from __future__ import annotations
 
-import threading
-from dataclasses import dataclass
+from typing import TYPE_CHECKING, assert_never
 
-from actors.roles.board import JournalMove
+from actors.kernel.actor import TracedActor
+from actors.kernel.messaging import DEFAULT_TIMEOUT, Directory
+from actors.protocol.journal import (
+    JournalEntries,
+    JournalQuery,
+    JournalRequest,
+    Record,
+    RecordStart,
+    RecordTeaching,
+    Teaching,
+)
+from actors.protocol.values import GameState, JournalEntry, PositionKey
 
-PositionKey = tuple[bytes, int, int, int]
-"""What makes positions the same for repetition: placement, turn, castling, legal en passant."""
+if TYPE_CHECKING:
+    from actors.tracing.recorder import TraceRecorder
 
-
-@dataclass(frozen=True, slots=True)
-class GameState:
-    """The game state beside the placement, as the referee keeps it."""
-
-    turn: int
-    castling: int
-    en_passant: int
-    halfmove: int
-    fullmove: int
-    legal_en_passant: int = -1
-
-
-@dataclass(frozen=True, slots=True)
-class JournalEntry:
-    """One accepted move: what was said about it, what the board did, and the state it left."""
-
-    uci: str
-    san: str
-    check: bool
-    outcome: str | None
-    move: JournalMove
-    key: PositionKey
-    state: GameState
+JOURNAL = "journal"
 
 
-class Heir:
-    """The referee's state kept outside it: start state, initial position key, journal of moves.
+class JournalActor(TracedActor[JournalRequest]):
+    """Accepted moves in order, the pieces' teachings, and the starting state."""
 
-    The referee appends from its thread while the client and the supervisor read from theirs.
-    """
-
-    def __init__(self, start_fen: str, start_state: GameState) -> None:
-        self.start_fen = start_fen
+    def __init__(
+        self,
+        start_state: GameState,
+        directory: Directory,
+        recorder: TraceRecorder | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+    ) -> None:
+        super().__init__(JOURNAL, directory, recorder, timeout)
         self.start_state = start_state
-        self.initial_key: PositionKey | None = None
+        self.start_key: PositionKey | None = None
         self.start_outcome: str | None = None
-        self._entries: list[JournalEntry] = []
-        self._lock = threading.Lock()
+        self.entries: list[JournalEntry] = []
+        self.teachings: list[Teaching] = []
 
-    def entries(self) -> tuple[JournalEntry, ...]:
-        """The journal of accepted moves, oldest first."""
-        with self._lock:
-            return tuple(self._entries)
-
-    def entry(self, ply: int) -> JournalEntry | None:
-        """The ``ply``-th accepted move (1-based), None if there is none yet."""
-        with self._lock:
-            return self._entries[ply - 1] if 0 < ply <= len(self._entries) else None
-
-    def append(self, entry: JournalEntry) -> None:
-        """Record an accepted move."""
-        with self._lock:
-            self._entries.append(entry)
-
-    def __len__(self) -> int:
-        return len(self._entries)
+    def handle(self, message: JournalRequest) -> object:
+        """What I do on each message."""
+        match message:
+            case Record(first_ply=first_ply, entries=entries):
+                # A record may repeat moves already written (asked again after a failure): skip those.
+                skip = len(self.entries) - (first_ply - 1)
+                self.entries.extend(entries[max(0, skip) :])
+                return None
+            case RecordTeaching(teaching=teaching):
+                self.teachings.append(teaching)
+                return None
+            case RecordStart(key=key, outcome=outcome):
+                if self.start_key is None:
+                    self.start_key, self.start_outcome = key, outcome
+                return None
+            case JournalQuery(since=since):
+                return JournalEntries(
+                    since,
+                    tuple(self.entries[since:]),
+                    len(self.entries),
+                    tuple(self.teachings),
+                    self.start_state,
+                    self.start_key,
+                    self.start_outcome,
+                )
+            case _:
+                assert_never(message)

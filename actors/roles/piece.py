@@ -1,71 +1,67 @@
-"""The piece actor: one per piece, owning its move function (board.geometry), as in the Erlang seed.
+"""The piece actor: one per piece, owning its move function and its square, as in the Erlang seed.
 
-It answers from its geometry alone, never from the board: it knows its kind, colour, square and
-whether it has moved (castling), and nothing else.
+It answers from its geometry and its own square alone: asked about a move from another square, or
+for another colour, it says no. It can learn a new move function while the game runs.
 
-How you talk to me:
-    MoveQuery(start, end, colour) -> Yes(kind, start, end, traversed, target_rule, onward) | No(reason)
-    CastleQuery(side, square)     -> Yes(crossed squares) | No(reason)
-    TargetsQuery(square)          -> Targets(square, paths)
-    Moved(to), Resync(square, has_moved), Captured()   (tells, from the board / the supervisor)
+How you talk to me: see :mod:`actors.protocol.piece`.
 """
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
+from typing import TYPE_CHECKING, assert_never
 
-from actors.kernel.actor import DEFAULT_TIMEOUT, TracedActor
-from actors.protocol.messages import (
+from actors.kernel.actor import TracedActor
+from actors.kernel.messaging import DEFAULT_TIMEOUT, Directory
+from actors.protocol.piece import (
+    Answer,
     Captured,
     CastleQuery,
     KnightPathQuery,
     KnightTourQuery,
     KnightWalk,
+    Learn,
+    Learned,
     Moved,
     MoveQuery,
     No,
-    PathEntry,
+    PieceRequest,
+    Promote,
     Resync,
+    Seat,
     Targets,
     TargetsQuery,
     Yes,
 )
-from actors.tracing.recorder import TraceRecorder
+from actors.protocol.values import PathEntry, Reach
+from board.castling import castling_for
 from board.errors import ChessActorsError
-from board.geometry import move_function
+from board.geometries import Geometry, reach, standard
 from board.pieces import COLOUR_NAMES, KIND_NAMES, KING, KNIGHT, ROOK
-from board.squares import SQUARE_NAMES, coord_of, index_of
+from board.squares import SQUARE_NAMES, coord_of
+
+if TYPE_CHECKING:
+    from actors.tracing.recorder import TraceRecorder
 
 
-@cache
-def geometric_paths(kind: int, colour: int, square: int) -> tuple[PathEntry, ...]:
-    """Every move the move function allows from ``square`` on the 8x8 board (a piece's memory)."""
-    start = coord_of(square)
-    paths: list[PathEntry] = []
-    for target in range(64):
-        path = move_function(kind, colour, start, coord_of(target))
-        if path is not None:
-            paths.append((target, tuple(index_of(coord) for coord in path.traversed), path.target_rule))
-    return tuple(paths)
+@lru_cache(maxsize=4096)
+def _indexed(geometry: Geometry, colour: int, square: int) -> dict[int, PathEntry]:
+    return {entry[0]: entry for entry in reach(geometry, colour, square)}
 
 
-@cache
-def _path_index(kind: int, colour: int, square: int) -> dict[int, PathEntry]:
-    return {entry[0]: entry for entry in geometric_paths(kind, colour, square)}
+def reach_index(geometry: Geometry, colour: int, square: int) -> dict[int, PathEntry]:
+    """A piece's reach from ``square`` by target (cached for geometries that always answer alike)."""
+    if geometry.pure:
+        return _indexed(geometry, colour, square)
+    return {entry[0]: entry for entry in reach(geometry, colour, square)}
 
 
-def castle_crossing(kind: int, side: str, square: int) -> tuple[int, ...]:
-    """The squares a castling king or rook crosses (and lands on), nearest first."""
-    if kind == KING:
-        step = 1 if side == "K" else -1
-        return (square + step, square + 2 * step)
-    if side == "K":
-        return (square - 1, square - 2)
-    return (square + 1, square + 2, square + 3)
+class PieceActor(TracedActor[PieceRequest]):
+    """One chess piece. ``name`` is stable (colour-kind-birth square); the square and kind may change.
 
-
-class PieceActor(TracedActor):
-    """One chess piece. ``name`` is stable (colour-kind-birth square), the square changes."""
+    Args:
+        geometry: the move function it starts with (default: its kind's).
+    """
 
     def __init__(
         self,
@@ -73,45 +69,39 @@ class PieceActor(TracedActor):
         code: int,
         square: int,
         has_moved: bool,
+        directory: Directory,
         recorder: TraceRecorder | None = None,
         timeout: float = DEFAULT_TIMEOUT,
+        geometry: Geometry | None = None,
     ) -> None:
-        super().__init__(name, recorder, timeout)
+        super().__init__(name, directory, recorder, timeout)
         self.code = code
         self.kind = code & 7
         self.colour = code >> 3
         self.square = square
         self.has_moved = has_moved
+        self.geometry = geometry or standard(self.kind)
 
-    def handle(self, message: object) -> object:
+    def handle(self, message: PieceRequest) -> object:
         """What I do on each message."""
         match message:
-            case MoveQuery(start=start, end=end, colour=colour):
-                entry = _path_index(self.kind, colour, start).get(end)
-                if entry is None:
-                    reason = (
-                        f"a {KIND_NAMES[self.kind]} cannot move from {SQUARE_NAMES[start]} "
-                        f"to {SQUARE_NAMES[end]}"
-                    )
-                    return No(self.name, message.corr, reason)
-                onward = geometric_paths(self.kind, colour, end)
-                return Yes(self.name, message.corr, self.kind, start, end, entry[1], entry[2], onward)
-            case CastleQuery(side=side, square=square):
-                if self.kind not in (KING, ROOK):
-                    return No(self.name, message.corr, f"a {KIND_NAMES[self.kind]} does not castle")
-                if self.has_moved:
-                    return No(self.name, message.corr, f"the {self.describe()} has moved")
-                crossed = castle_crossing(self.kind, side, square)
-                return Yes(
-                    self.name, message.corr, self.kind, square, crossed[-1], crossed, "empty",
-                    geometric_paths(self.kind, self.colour, crossed[-1]),
-                )
-            case TargetsQuery(square=square):
-                paths = geometric_paths(self.kind, self.colour, square)
-                return Targets(self.name, message.corr, square, paths)
+            case MoveQuery():
+                return self._move(message)
+            case CastleQuery(side=side):
+                return self._castle(side)
+            case TargetsQuery():
+                return Targets(self.square, self.reach())
+            case Learn(geometry=geometry):
+                return self._learn(geometry)
+            case Promote(kind=kind, square=square):
+                self.kind, self.code, self.square, self.has_moved = kind, (self.code & 8) | kind, square, True
+                self.geometry = standard(kind)
+                return Targets(self.square, self.reach())
+            case Seat(square=square, has_moved=has_moved):
+                self.square, self.has_moved = square, has_moved
+                return Targets(square, self.reach())
             case Moved(to=to):
-                self.square = to
-                self.has_moved = True
+                self.square, self.has_moved = to, True
                 return None
             case Resync(square=square, has_moved=has_moved):
                 self.square, self.has_moved = square, has_moved
@@ -122,12 +112,62 @@ class PieceActor(TracedActor):
             case KnightPathQuery() | KnightTourQuery():
                 return self._knight_walk(message)
             case _:
-                raise TypeError(f"{self.name} cannot handle {type(message).__name__}")
+                assert_never(message)
 
-    def _knight_walk(self, message: KnightPathQuery | KnightTourQuery) -> KnightWalk | No:
+    def reach(self, square: int | None = None) -> Reach:
+        """Every move my geometry allows from ``square`` (default: where I stand)."""
+        return reach(self.geometry, self.colour, self.square if square is None else square)
+
+    def _move(self, message: MoveQuery) -> Answer:
+        if message.start != self.square:
+            return No(f"the {self.describe()} does not stand on {SQUARE_NAMES[message.start]}")
+        if message.colour != self.colour:
+            return No(f"the {self.describe()} is not {COLOUR_NAMES[message.colour]}")
+        try:
+            entry = reach_index(self.geometry, self.colour, self.square).get(message.end)
+            onward = self.reach(message.end) if entry is not None else ()
+        except ChessActorsError as error:  # a learnt function that misbehaves here: a no, not a crash
+            return No(str(error))
+        if entry is None:
+            return No(
+                f"a {self._moving_as()} cannot move from {SQUARE_NAMES[self.square]} "
+                f"to {SQUARE_NAMES[message.end]}"
+            )
+        target, traversed, rule = entry
+        return Yes(self.square, target, traversed, rule, onward)
+
+    def _castle(self, side: str) -> Answer:
+        if self.kind not in (KING, ROOK):
+            return No(f"a {KIND_NAMES[self.kind]} does not castle")
+        if self.has_moved:
+            return No(f"the {self.describe()} has moved")
+        right = castling_for(self.colour, side)
+        home, landing, crossed = (
+            (right.king_from, right.king_to, right.king_crossed)
+            if self.kind == KING
+            else (right.rook_from, right.rook_to, right.rook_crossed)
+        )
+        if self.square != home:
+            return No(f"the {self.describe()} is not on {SQUARE_NAMES[home]}, where it would castle from")
+        return Yes(self.square, landing, crossed, "empty", self.reach(landing))
+
+    def _learn(self, geometry: Geometry) -> Learned:
+        """Take ``geometry`` if it answers sensibly from where I stand; keep the old one if not."""
+        try:
+            taught = reach(geometry, self.colour, self.square)
+        except ChessActorsError as error:
+            return Learned(self.square, (), str(error))
+        self.geometry = geometry
+        return Learned(self.square, taught)
+
+    def _moving_as(self) -> str:
+        kind = KIND_NAMES[self.kind]
+        return kind if self.geometry.name == kind else f"{kind} moving as {self.geometry.name}"
+
+    def _knight_walk(self, message: KnightPathQuery | KnightTourQuery) -> KnightWalk:
         """The knight puzzles, answered from where this knight stands (board.knights does the work)."""
         if self.kind != KNIGHT:
-            return No(self.name, message.corr, f"a {KIND_NAMES[self.kind]} answers no knight puzzles")
+            return KnightWalk(None, None, f"a {KIND_NAMES[self.kind]} answers no knight puzzles")
         from board.knights import index_names, knight_tour, shortest_path
         from board.squares import square_name
 
@@ -138,13 +178,13 @@ class PieceActor(TracedActor):
             else:
                 walk = knight_tour(message.size, start, closed=message.closed)
         except ChessActorsError as error:
-            return KnightWalk(self.name, message.corr, None, None, str(error))
+            return KnightWalk(None, None, str(error))
         if walk is None:
             target = square_name(message.target) if isinstance(message, KnightPathQuery) else ""
-            return KnightWalk(self.name, message.corr, None, None, f"{target} is unreachable from here")
+            return KnightWalk(None, None, f"{target} is unreachable from here")
         width = message.size[0]
         names = index_names(((rank - 1) * width + file - 1 for file, rank in walk), *message.size)
-        return KnightWalk(self.name, message.corr, len(walk) - 1, tuple(names))
+        return KnightWalk(len(walk) - 1, tuple(names))
 
     def describe(self) -> str:
         """'white king on e1'."""

@@ -1,43 +1,43 @@
-"""An OTP-style one_for_one supervisor for one game's actors (pykka has none), with an intensity limit.
+"""An OTP-style one_for_one supervisor for one actor system (pykka has none), with an intensity limit.
 
-Children have stable names ("referee", "board", "white-knight-g1"); a restart gives a new ref under
-the same name. The referee's journal lives here (the heir), so every child's state can be rebuilt.
+Children have stable names ("journal", "board", "referee", "white-knight-g1") in the system's
+directory; a restart gives a new ref under the same name. The journal outlives the others, so every
+child's state can be rebuilt: the board from the journal's moves, pieces from the board's roster (and
+the journal's teachings), the referee from both. The supervisor runs in its client's thread.
 """
 
 from __future__ import annotations
 
-import threading
 import time
 from collections import deque
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pykka
 
-from actors.kernel.actor import (
-    DEFAULT_TIMEOUT,
-    ActorFailure,
-    ActorTimeout,
-    ActorUnavailable,
-    RestartIntensityExceeded,
-    ask,
-    post,
-    tell,
-    wait_one,
-)
-from actors.protocol.messages import Begin, Ping, Ready, Resync, Roster, RosterQuery
+from actors.kernel.errors import ActorFailure, ActorTimeout, ActorUnavailable, RestartIntensityExceeded
+from actors.kernel.messaging import DEFAULT_TIMEOUT, Directory, Ref, ask, post, tell, wait_one
+from actors.protocol.board import Roster, RosterQuery
+from actors.protocol.control import Ping
+from actors.protocol.journal import JournalEntries, JournalQuery, Record
+from actors.protocol.piece import Resync
+from actors.protocol.referee import Begin, Ready
+from actors.protocol.values import GameState, JournalEntry, RosterEntry
 from actors.roles.board import BoardActor
-from actors.roles.journal import GameState, Heir
+from actors.roles.journal import JOURNAL, JournalActor
 from actors.roles.piece import PieceActor
-from actors.roles.referee import RefereeActor
-from actors.tracing.recorder import TraceRecorder
+from actors.roles.referee import REFEREE, PositionRefereeActor, RefereeActor
 from board.fen import parse_fen, write_fen
+from board.geometries import Geometry
+
+if TYPE_CHECKING:
+    from actors.tracing.recorder import TraceRecorder
 
 BOARD = "board"
-REFEREE = "referee"
+SUPERVISOR = "supervisor"
 
 
 class Supervisor:
-    """Starts, names, restarts (one_for_one) and stops the actors of one game.
+    """Starts, names, restarts (one_for_one) and stops the actors of one game or position session.
 
     Args:
         fen: the starting position.
@@ -45,7 +45,7 @@ class Supervisor:
         timeout: every ask's timeout, in seconds.
         max_restarts, period: more than ``max_restarts`` restarts within ``period`` seconds raise
             :class:`RestartIntensityExceeded`, and the game is over with that error.
-        strict: False takes any placement (board.fen.parse_fen), for position-only mode.
+        position_only: a ChessMoveQ session (any placement, a position referee, no journal).
     """
 
     def __init__(
@@ -56,15 +56,17 @@ class Supervisor:
         max_restarts: int = 10,
         period: float = 5.0,
         *,
-        strict: bool = True,
+        position_only: bool = False,
     ) -> None:
-        position = parse_fen(fen, strict=strict)  # setup: the starting state, never a judgement
-        self.strict = strict
+        position = parse_fen(fen, strict=not position_only)  # setup: the starting state, never a judgement
+        self.position_only = position_only
         self.start_fen = write_fen(position)
-        start = GameState(
+        self.start_state = GameState(
             position.turn, position.castling, position.en_passant, position.halfmove, position.fullmove
         )
-        self.heir = Heir(self.start_fen, start)
+        self.outcome: str | None = None
+        """How the game stood when the referee last said it was ready."""
+        self.directory = Directory()
         self.recorder = recorder
         self.timeout = timeout
         self.max_restarts = max_restarts
@@ -72,83 +74,99 @@ class Supervisor:
         self.restarts = 0
         self.failed: ActorFailure | None = None
         self._restart_times: deque[float] = deque()
-        self._children: dict[str, pykka.ActorRef[Any]] = {}
-        self._started: list[pykka.ActorRef[Any]] = []
-        self._lock = threading.RLock()
+        self._started: list[Ref] = []
 
-    # -- registry (for the board and the referee)
+    # -- looking things up
 
-    def ref(self, name: str) -> pykka.ActorRef[Any] | None:
+    def ref(self, name: str) -> Ref | None:
         """The running actor called ``name`` (None if there is none)."""
-        return self._children.get(name)
+        return self.directory.ref(name)
 
     def names(self) -> list[str]:
         """Every supervised child's name."""
-        with self._lock:
-            return list(self._children)
+        return self.directory.names()
 
-    def retire(self, name: str) -> None:
-        """Stop supervising ``name`` (a captured piece); it stops, and is never restarted."""
-        with self._lock:
-            ref = self._children.pop(name, None)
-        if ref is not None:
-            ref.stop(block=False)
+    def alive(self, name: str) -> bool:
+        """Whether the child ``name`` is running."""
+        ref = self.ref(name)
+        return ref is not None and ref.is_alive()
 
-    def start_piece(self, name: str, code: int, square: int, has_moved: bool = True) -> None:
-        """Start (and supervise) one more piece actor, called ``name``, of ``code`` on ``square``."""
-        self._start_piece(name, code, square, has_moved)
+    def roster(self) -> Roster:
+        """The board's roster: every piece with its square, code, actor name and moved flag."""
+        roster: Roster = self._ask(BOARD, RosterQuery(), Roster)
+        return roster
 
-    def promote(self, pawn: str, name: str, code: int, square: int) -> None:
-        """Retire the promoting pawn and start the new piece's actor on ``square``."""
-        self.retire(pawn)
-        self._start_piece(name, code, square, True)
+    def journal(self, since: int = 0) -> JournalEntries:
+        """The journal's entries after the first ``since``, its teachings and the start."""
+        entries: JournalEntries = self._ask(JOURNAL, JournalQuery(since), JournalEntries)
+        return entries
+
+    def record(self, first_ply: int, entries: tuple[JournalEntry, ...]) -> None:
+        """Write accepted moves to the journal (a tell: the journal takes its mail in order)."""
+        if entries:
+            tell(self.ref(JOURNAL), post(self.recorder, "client", JOURNAL, Record(first_ply, entries)))
 
     # -- starting
 
     def start(self) -> None:
-        """Start the board, one actor per piece, then the referee (which reads the board)."""
-        self._start_board()
-        roster = self._roster()
-        for entry in roster.entries:
-            self._start_piece(entry.name, entry.code, entry.square, entry.has_moved)
+        """Start the journal, the board, one actor per piece, then the referee (which gathers the rest)."""
+        if not self.position_only:
+            self._remember(
+                JOURNAL, JournalActor.start(self.start_state, self.directory, self.recorder, self.timeout)
+            )
+        self._start_board(())
+        for entry in self.roster().entries:
+            self._start_piece(entry, None)
         self._start_referee()
 
-    def _remember(self, name: str, ref: pykka.ActorRef[Any]) -> pykka.ActorRef[Any]:
-        with self._lock:
-            self._children[name] = ref
-            self._started.append(ref)
-        return ref
+    def start_piece(self, name: str, code: int, square: int, has_moved: bool = True) -> None:
+        """Start (and supervise) one more piece actor, called ``name``, of ``code`` on ``square``."""
+        self._start_piece(RosterEntry(square, code, name, has_moved), None)
 
-    def _start_board(self) -> None:
-        moves = [entry.move for entry in self.heir.entries()]
+    def _remember(self, name: str, ref: Ref) -> None:
+        self.directory.register(name, ref)
+        self._started.append(ref)
+
+    def _start_board(self, moves: tuple[JournalEntry, ...]) -> None:
+        journal = [entry.move for entry in moves]
         ref = BoardActor.start(
-            self.start_fen, moves, self, self.recorder, self.timeout, BOARD, strict=self.strict
+            self.start_fen,
+            journal,
+            self.directory,
+            self.recorder,
+            self.timeout,
+            BOARD,
+            strict=not self.position_only,
         )
         self._remember(BOARD, ref)
 
-    def _start_piece(self, name: str, code: int, square: int, has_moved: bool) -> None:
-        ref = PieceActor.start(name, code, square, has_moved, self.recorder, self.timeout)
-        self._remember(name, ref)
+    def _start_piece(self, entry: RosterEntry, geometry: Geometry | None) -> None:
+        ref = PieceActor.start(
+            entry.name,
+            entry.code,
+            entry.square,
+            entry.has_moved,
+            self.directory,
+            self.recorder,
+            self.timeout,
+            geometry,
+        )
+        self._remember(entry.name, ref)
 
     def _start_referee(self) -> None:
-        ref = RefereeActor.start(self, self.recorder, self.timeout, REFEREE, BOARD)
-        self._remember(REFEREE, ref)
-        self._ask(REFEREE, Begin("supervisor", len(self.heir)), Ready)
+        if self.position_only:
+            self._remember(REFEREE, PositionRefereeActor.start(self.directory, self.recorder, self.timeout))
+            return
+        self._remember(REFEREE, RefereeActor.start(self.directory, self.recorder, self.timeout))
+        ready: Ready = self._ask(REFEREE, Begin(), Ready)
+        self.outcome = ready.outcome
 
     def _ask(self, name: str, message: object, expected: type) -> Any:
-        envelope = post(self.recorder, "supervisor", name, message, None, len(self.heir) + 1)
+        envelope = post(self.recorder, SUPERVISOR, name, message)
         reply = wait_one(*ask(self.ref(name), name, envelope), self.timeout)
         if not isinstance(reply, expected):
             raise ActorUnavailable(f"{name} answered {type(reply).__name__}, not {expected.__name__}")
         return reply
-
-    def roster(self) -> Roster:
-        """The board's roster: every piece with its square, code, actor name and moved flag."""
-        return self._roster()
-
-    def _roster(self) -> Roster:
-        roster: Roster = self._ask(BOARD, RosterQuery("supervisor", len(self.heir)), Roster)
-        return roster
 
     # -- healing
 
@@ -166,20 +184,16 @@ class Supervisor:
             )
             raise self.failed
 
-    def alive(self, name: str) -> bool:
-        """Whether the child ``name`` is running."""
-        ref = self.ref(name)
-        return ref is not None and ref.is_alive()
-
     def heal(self) -> None:
-        """Restart every dead child (board, then pieces, then referee), rebuilding state from the heir.
+        """Restart every dead child (board, then pieces, then referee), rebuilding state from the journal.
 
-        A board that disagrees with the journal (it died, or applied a move the referee never
-        recorded) is rebuilt from the journal; pieces are rebuilt from the board's roster.
+        A board that disagrees with the journal (it died, or made a move the client was never told
+        of) is rebuilt from the journal; pieces are rebuilt from the board's roster.
 
         Raises:
             RestartIntensityExceeded: too many restarts in the period (also for every later call).
             ActorTimeout: a stuck board or referee would not stop (also for every later call).
+            ActorUnavailable: the journal itself is gone (nothing is left to rebuild from).
         """
         while True:
             if self.failed is not None:
@@ -190,6 +204,9 @@ class Supervisor:
             except RestartIntensityExceeded:
                 raise
             except ActorFailure:
+                if not self.position_only and not self.alive(JOURNAL):
+                    self.failed = ActorUnavailable("the journal is not running: the game cannot be rebuilt")
+                    raise self.failed from None
                 continue  # something died while healing: heal again (the intensity limit bounds this)
 
     def _unresponsive(self, names: list[str]) -> set[str]:
@@ -198,8 +215,7 @@ class Supervisor:
         pending = []
         for name in names:
             try:
-                pending.append(ask(self.ref(name), name, post(self.recorder, "supervisor", name,
-                                                              Ping("supervisor", len(self.heir)), None)))
+                pending.append(ask(self.ref(name), name, post(self.recorder, SUPERVISOR, name, Ping())))
             except ActorFailure:
                 silent.add(name)
         deadline = time.monotonic() + self.timeout
@@ -211,47 +227,55 @@ class Supervisor:
         return silent
 
     def _heal_once(self) -> None:
-        # The referee first: one still judging a move its asker gave up on may yet apply it, so
+        # The referee first: one still judging a move its asker gave up on may yet make it, so
         # nothing is compared with the journal until the referee is idle, or stopped.
         referee_stopped = False
         if self.alive(REFEREE) and self._unresponsive([REFEREE]):
             self._count_restart(REFEREE)
             self._stop(REFEREE)
             referee_stopped = True
+        journal = self.journal() if not self.position_only else None
+        plies = journal.total if journal is not None else 0
         roster: Roster | None = None
         if self.alive(BOARD):
             try:
-                roster = self._roster()
+                roster = self.roster()
             except ActorFailure:
                 roster = None
-        if roster is None or roster.plies != len(self.heir):
+        if roster is None or (journal is not None and roster.plies != plies):
             self._count_restart(BOARD)
             self._stop(BOARD)
-            self._start_board()
-            roster = self._roster()
+            self._start_board(journal.entries if journal is not None else ())
+            roster = self.roster()
+        taught: dict[str, Geometry] = {}
+        if journal is not None:
+            for teaching in journal.teachings:
+                taught[teaching.name] = teaching.geometry
         on_board = {entry.name for entry in roster.entries}
         for name in self.names():
-            if name not in (BOARD, REFEREE) and name not in on_board:
-                self.retire(name)
+            if name not in (BOARD, REFEREE, JOURNAL) and name not in on_board:
+                self._stop(name, wait=False)
         # A piece that is alive but silent (stuck in a handler) is replaced like a dead one.
         silent = self._unresponsive([entry.name for entry in roster.entries if self.alive(entry.name)])
         for entry in roster.entries:
             if self.alive(entry.name) and entry.name not in silent:
-                resync = Resync("supervisor", len(self.heir), entry.square, entry.has_moved)
-                tell(self.ref(entry.name), post(self.recorder, "supervisor", entry.name, resync, None))
+                tell(
+                    self.ref(entry.name),
+                    post(self.recorder, SUPERVISOR, entry.name, Resync(entry.square, entry.has_moved)),
+                )
                 continue
             self._count_restart(entry.name)
             self._stop(entry.name, wait=False)
-            self._start_piece(entry.name, entry.code, entry.square, entry.has_moved)
-        if referee_stopped:
+            self._start_piece(entry, taught.get(entry.name))
+        if referee_stopped or not self.alive(REFEREE):
+            if not referee_stopped:
+                self._count_restart(REFEREE)
+                self._stop(REFEREE)
             self._start_referee()
-        elif not self.alive(REFEREE):
-            self._count_restart(REFEREE)
-            self._stop(REFEREE)
-            self._start_referee()
-        else:
+        elif not self.position_only:
             try:
-                self._ask(REFEREE, Begin("supervisor", len(self.heir)), Ready)
+                ready: Ready = self._ask(REFEREE, Begin(), Ready)
+                self.outcome = ready.outcome
             except ActorFailure:
                 self._count_restart(REFEREE)
                 self._stop(REFEREE)
@@ -266,8 +290,7 @@ class Supervisor:
         or referee that will not stop cannot be replaced (threads cannot be killed, and two of them
         would both change the game), so the game ends with an ActorTimeout.
         """
-        with self._lock:
-            ref = self._children.pop(name, None)
+        ref = self.directory.unregister(name)
         if ref is None or not ref.is_alive():
             return
         try:
@@ -286,14 +309,13 @@ class Supervisor:
 
     def stop_all(self) -> None:
         """Stop every actor this supervisor ever started, and wait for each to finish."""
-        with self._lock:
-            started, self._started = self._started, []
-            self._children.clear()
+        started, self._started = self._started, []
+        self.directory.clear()
         for ref in started:
             try:
                 if ref.is_alive():
-                    ref.stop(block=True, timeout=self.timeout)
-            except (pykka.Timeout, pykka.ActorDeadError):
+                    ref.stop(block=False)
+            except pykka.ActorDeadError:
                 continue
         for ref in started:
             ref.actor_stopped.wait(self.timeout)

@@ -11,14 +11,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from actors.protocol import REQUEST_KINDS
 from board.errors import ChessActorsError, InputError
 from board.fen import parse_fen, write_fen
+from board.geometries import geometry_named
 from board.pieces import COLOUR_NAMES, KIND_NAMES
 from board.squares import SQUARE_NAMES, parse_standard_square
 
 if TYPE_CHECKING:
     from actors.client.game import ActorGame, PieceHandle
-    from actors.protocol.messages import No, Yes
+    from actors.protocol import No, Yes
     from actors.tracing.recorder import TraceRecorder
 
 __all__ = [
@@ -28,6 +30,7 @@ __all__ = [
     "Crash",
     "Expect",
     "FenCheck",
+    "Learn",
     "Legal",
     "OutcomeCheck",
     "Play",
@@ -46,7 +49,7 @@ __all__ = [
 
 OUTCOMES = ("checkmate", "stalemate", "insufficient_material", "fifty_moves", "threefold_repetition", "none")
 STEP_NAMES = ("start", "play", "reject", "send", "expect", "crash", "restarts", "square", "legal", "fen",
-              "outcome")
+              "outcome", "learn")
 
 
 class ScenarioError(InputError):
@@ -174,8 +177,19 @@ class OutcomeCheck:
     outcome: str | None
 
 
+@dataclass(frozen=True, slots=True)
+class Learn:
+    """``learn <square> <geometry>``: the piece on the square learns another move function by name."""
+
+    line: int
+    written: str
+    square: str
+    geometry: str
+
+
 Step = (
     Start | Play | Reject | Send | Expect | Crash | Restarts | SquareCheck | Legal | FenCheck | OutcomeCheck
+    | Learn
 )
 
 
@@ -320,6 +334,15 @@ def _parse_step(words: list[_Word], written: str, source: str, line: int) -> Ste
             return Send(line, written, _actor(rest[0], fail), square(rest[2]), square(rest[3]), colour)
         case "expect":
             return _parse_expect(rest, written, line, fail, square)
+        case "learn":
+            if len(rest) != 2:
+                raise fail("learn needs a square and a geometry, e.g. learn c1 archbishop")
+            name = plain(rest[1], "a geometry")
+            try:
+                geometry_named(name)
+            except InputError as error:
+                raise fail(f"learn: {error}") from None
+            return Learn(line, written, square(rest[0]), name)
         case "crash":
             if len(rest) not in (1, 3) or (len(rest) == 3 and plain(rest[1], "'on'") != "on"):
                 raise fail("crash needs an actor, and optionally on <MessageKind>: crash board on Survey")
@@ -388,11 +411,7 @@ def _actor(word: _Word, fail: Callable[[str], ScenarioError]) -> str:
     return word.text
 
 
-# The messages an actor receives (actors/messages.py: requests and tells; replies go to futures).
-MESSAGE_KINDS = (
-    "Apply", "Assess", "Begin", "Captured", "CastleQuery", "Describe", "FenQuery", "LegalTargetsQuery",
-    "MoveQuery", "Moved", "Propose", "Resync", "RosterQuery", "Survey", "TargetsQuery",
-)
+MESSAGE_KINDS = REQUEST_KINDS
 
 
 def _message_kind(text: str, fail: Callable[[str], ScenarioError]) -> str:
@@ -426,7 +445,7 @@ def run_scenario(
     retried once, as the game facade does for moves.
     """
     from actors.client.game import ActorGame
-    from actors.kernel.actor import DEFAULT_TIMEOUT
+    from actors.kernel.messaging import DEFAULT_TIMEOUT
 
     results: list[StepResult] = []
     with ActorGame(scenario.start_fen, DEFAULT_TIMEOUT if timeout is None else timeout, recorder) as game:
@@ -449,7 +468,7 @@ class _Runner:
         self.reply: Yes | No | None = None
 
     def run(self, step: Step) -> StepResult:
-        from actors.kernel.actor import ActorFailure
+        from actors.kernel.errors import ActorFailure
 
         try:
             ok, expected, got = self._run(step)
@@ -467,7 +486,7 @@ class _Runner:
         return StepResult(step.line, step.written, ok, expected, got)
 
     def _run(self, step: Step) -> tuple[bool, str, str]:
-        from actors.protocol.messages import Rejected
+        from actors.protocol import Rejected
 
         game = self.game
         match step:
@@ -511,9 +530,13 @@ class _Runner:
             case OutcomeCheck(outcome=outcome):
                 standing = game.outcome
                 return standing == outcome, _expected(step), standing or "none"
+            case Learn(square=square, geometry=geometry):
+                piece = game.piece(square)
+                piece.learn(geometry)
+                return True, _expected(step), f"{piece.name} now moves as {geometry}"
 
     def _expect(self, step: Expect) -> tuple[bool, str, str]:
-        from actors.protocol.messages import Yes
+        from actors.protocol import Yes
 
         reply = self.reply
         got = _reply_text(reply) if reply is not None else "no reply (the send failed)"
@@ -550,7 +573,11 @@ class _Runner:
     def _piece(self, actor: str) -> PieceHandle:
         from actors.client.game import PieceHandle
 
-        return PieceHandle(self.game, self._name(actor))
+        name = self._name(actor)
+        for entry in self.game.supervisor.roster().entries:
+            if entry.name == name:
+                return PieceHandle(self.game, name, entry.square, entry.code)
+        raise ScenarioFailure(f"{name} is not a piece on the board")
 
 
 class ScenarioFailure(ChessActorsError):
@@ -589,10 +616,12 @@ def _expected(step: Step) -> str:
             return fen
         case OutcomeCheck(outcome=outcome):
             return outcome or "none"
+        case Learn(square=square, geometry=geometry):
+            return f"the piece on {square} moving as {geometry}"
 
 
 def _reply_text(reply: Yes | No) -> str:
-    from actors.protocol.messages import Yes
+    from actors.protocol import Yes
 
     if isinstance(reply, Yes):
         traversed = " ".join(reply.traversed_names)

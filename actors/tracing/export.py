@@ -280,7 +280,7 @@ def describe_move(payload: Mapping[str, Any]) -> str | None:
 
     Looks for ``san`` / ``move`` / ``uci`` / ``text`` (a Propose's SAN or UCI) text, else a from
     and a to square under the usual field names; squares may be names, ``[file, rank]`` pairs or
-    0..63 indexes (a1 = 0, as in actors.protocol.messages).
+    0..63 indexes (a1 = 0, as in actors.protocol).
     """
     for key in ("san", "move", "uci", "text"):
         if isinstance(payload.get(key), str) and payload[key]:
@@ -348,7 +348,8 @@ def to_mermaid(events: Iterable[TraceEvent], plies: tuple[int, int] | None = Non
         if ply is None or event["parent_id"] in known:
             continue
         # The client's proposal names the ply; start-up messages that share its number do not.
-        if ply not in roots or (event["kind"] == "Propose" and roots[ply]["kind"] != "Propose"):
+        proposal = event["kind"].startswith("Propose")
+        if ply not in roots or (proposal and not roots[ply]["kind"].startswith("Propose")):
             roots[ply] = event
 
     current_ply: int | None = None

@@ -75,7 +75,7 @@ TRACE_LOGGER_NAME = "chess_actors.trace"
 # Every line of a trace file has the required fields (the CLI contract of ``replay --trace``);
 # the optional ones default to None (payload to {}) when a reader finds them missing.
 REQUIRED_FIELDS = ("msg_id", "parent_id", "sender", "receiver", "kind", "t_sent", "t_handled")
-OPTIONAL_FIELDS = ("payload", "t_replied", "ply", "reply")
+OPTIONAL_FIELDS = ("payload", "t_replied", "ply", "reply", "hint")
 SCHEMA_FIELDS = (
     "msg_id",
     "parent_id",
@@ -88,6 +88,7 @@ SCHEMA_FIELDS = (
     "t_replied",
     "ply",
     "reply",
+    "hint",
 )
 
 COLOURS = frozenset({"white", "black"})
@@ -107,6 +108,7 @@ class TraceEvent(TypedDict):
     t_replied: int | None
     ply: int | None
     reply: str | None
+    hint: str | None
 
 
 TraceSink = FilteringBoundLogger
@@ -201,6 +203,7 @@ class Delivery:
     t_handled: int | None = None
     t_replied: int | None = None
     answer: object = _TELL
+    hint: str | None = None
 
     def begin(self) -> Delivery:
         """Stamp ``t_handled``: the receiver starts handling the message. Returns ``self``."""
@@ -245,6 +248,7 @@ class Delivery:
             "t_replied": self.t_replied,
             "ply": self.ply,
             "reply": None if answer is _TELL else reply_text(answer),
+            "hint": self.hint,
         }
 
 
@@ -285,6 +289,7 @@ class TraceRecorder:
         *,
         parent: Delivery | None = None,
         ply: int | None = None,
+        hint: str | None = None,
     ) -> Delivery:
         """Start the delivery of ``message``: allocate its id and stamp ``t_sent``.
 
@@ -294,6 +299,7 @@ class TraceRecorder:
             message: the message object; its class name is the event's ``kind``.
             parent: the delivery being handled when this send happens; None for a client request.
             ply: the ply this message serves; defaults to the parent's.
+            hint: the remembered fact that chose this receiver (the referee's ``whereabouts``), if any.
 
         Returns:
             The delivery, to travel with the message to the receiver.
@@ -306,7 +312,7 @@ class TraceRecorder:
         with self._lock:
             msg_id = next(self._ids)
         t_sent = time.monotonic_ns()
-        return Delivery(self, msg_id, parent_id, sender, receiver, message, ply, t_sent)
+        return Delivery(self, msg_id, parent_id, sender, receiver, message, ply, t_sent, hint=hint)
 
     def record(self, event: TraceEvent) -> None:
         """Record one delivered message given as an event dict (and emit it to every sink)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import statistics
 import time
 from collections import Counter
+from typing import Any
 
 from benchmarks.common import one_core_like_the_command_line, random_games_pgn
 
@@ -88,6 +89,7 @@ def run(quick: bool) -> None:
         with ActorGame(recorder=recorder) as game:
             for _ in game.propose_many(moves):
                 pass
+    events = recorder.events()
     counts = Counter(recorder.counts_by_kind())
     delivered = sum(counts.values())
     print(f"games: {len(games)} (the Opera game and {len(games) - 1} random games), {plies} plies; "
@@ -95,19 +97,63 @@ def run(quick: bool) -> None:
     print(f"medians of {rounds} alternating run{'s' if rounds > 1 else ''} each; actor start-up excluded,"
           " no trace recorder")
     print(f"{'direct engine:':<36}{shown('direct')}")
-    print(f"{'actor engine, as replay runs it:':<36}{shown('in flight')}  target >= 3,000")
+    print(f"{'actor engine, as replay runs it:':<36}{shown('in flight')}  target >= 5,000")
     print("  (actor threads on one core, 16 proposals in flight)")
     print(f"{'  one proposal at a time:':<36}{shown('one at a time')}")
     print(f"{'  threads free to use every core:':<36}{shown('spread')}")
     ratio = statistics.median(rates["direct"]) / statistics.median(rates["in flight"])
     print(f"ratio direct / actors: {ratio:.1f}x")
-    print(f"delivered messages: {delivered} in all, {delivered / plies:.2f} per ply (target <= 8), "
+    print(f"delivered messages: {delivered} in all, {delivered / plies:.2f} per ply (target <= 6), "
           "including each game's start-up")
     for kind, count in counts.most_common():
         print(f"  {kind:<16} {count / plies:6.2f} per ply")
+    _conversation_figures(events, games)
     asks = 2000 if quick else 20000
     with one_core_like_the_command_line():
         near = _pykka_round_trip(asks)
     far = _pykka_round_trip(asks)
     print(f"raw pykka ask round trip: {near * 1e6:.1f} us on one core, {far * 1e6:.1f} us free to use"
           " every core")
+
+
+def _conversation_figures(events: list[Any], games: list[list[str]]) -> None:
+    """How the verdicts rest on the replies: pieces that said no, hints the board corrected, and
+    illegal moves refused without asking an actor that owns the fact (the aim: none)."""
+    import random
+
+    from actors.client.game import ActorGame
+    from actors.tracing.recorder import TraceRecorder
+    from board.game import Game
+    from board.movegen import legal_moves
+    from board.notation import uci
+
+    queries = [event for event in events if event["kind"] == "MoveQuery"]
+    noes = sum(event["reply"] == "No" for event in queries)
+    corrected = {event["ply"] for event in events if event.get("hint") == "whereabouts-corrected"}
+    print(f"MoveQuery answers: {len(queries)}, of which No: {noes} ({noes / max(1, len(queries)):.1%});"
+          f" plies whose hint the board corrected: {len(corrected)}")
+    # Illegal tries: at a random ply of each game, a move by a piece of the side to move to a square
+    # it cannot legally reach, proposed through the actors; each refusal's conversation is read.
+    rng = random.Random(5)
+    recorder = TraceRecorder()
+    tries = 0
+    for moves in games:
+        ply = rng.randrange(len(moves))
+        direct = Game()
+        for move in moves[:ply]:
+            direct.play(move)
+        legal = {uci(move) for move in legal_moves(direct.position)}
+        origins = sorted({move[:2] for move in legal})
+        squares = [f"{file}{rank}" for file in "abcdefgh" for rank in range(1, 9)]
+        illegal = [f"{origin}{square}" for origin in origins for square in squares
+                   if f"{origin}{square}" not in legal and origin != square]
+        with ActorGame(direct.fen(), recorder=recorder) as game:
+            for move in rng.sample(illegal, min(3, len(illegal))):
+                game.propose(move)
+                tries += 1
+    rejected = [event for event in recorder.events()
+                if event["kind"].startswith("Propose") and str(event["reply"]).startswith("Rejected")]
+    children = {event["parent_id"] for event in recorder.events()}
+    unasked = sum(event["msg_id"] not in children for event in rejected)
+    print(f"illegal tries: {tries}, refused: {len(rejected)}, refused without asking the actors that own the"
+          f" facts: {unasked}")

@@ -1,0 +1,139 @@
+"""Sending: envelopes that carry routing beside the message, asks with timeouts, tells, a name directory.
+
+An envelope is the message plus who sent it, the ply it serves and, when traced, its delivery; the
+message itself carries only what it is about (pykka's ``ask``/``tell`` carry the envelope).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import pykka
+
+from actors.kernel.errors import ActorFailure, ActorTimeout, ActorUnavailable
+
+if TYPE_CHECKING:
+    from actors.tracing.recorder import Delivery, TraceRecorder
+
+DEFAULT_TIMEOUT = 5.0
+WINDOW = 16
+"""Requests a client keeps in flight: enough to keep an actor busy, few enough to redo after a failure."""
+
+Ref = pykka.ActorRef[Any]
+Pending = tuple[str, pykka.Future[Any]]
+"""An ask on its way: the asked actor's name and the future of its reply."""
+
+
+class Envelope(NamedTuple):
+    """A message with its routing: the sender's name, the ply it serves, the trace delivery (or None)."""
+
+    message: object
+    sender: str
+    ply: int | None
+    delivery: Delivery | None
+
+
+def post(
+    recorder: TraceRecorder | None,
+    sender: str,
+    receiver: str,
+    message: object,
+    parent: Delivery | None = None,
+    ply: int | None = None,
+    hint: str | None = None,
+) -> Envelope:
+    """The envelope for ``message``; traced as a child of ``parent`` when a recorder is attached.
+
+    ``hint`` names the remembered fact (see the referee's hints) that chose this receiver, for the trace.
+    """
+    if recorder is None:
+        return Envelope(message, sender, ply, None)
+    delivery = recorder.post(sender, receiver, message, parent=parent, ply=ply, hint=hint)
+    return Envelope(message, sender, delivery.ply, delivery)
+
+
+class Directory:
+    """The running actors of one actor system by stable name (Erlang's registered names).
+
+    Only the supervisor writes it; any actor may look a name up, as ``whereis`` would.
+    """
+
+    def __init__(self) -> None:
+        self._refs: dict[str, Ref] = {}
+        self._lock = threading.Lock()
+
+    def ref(self, name: str) -> Ref | None:
+        """The running actor called ``name``, None if there is none."""
+        return self._refs.get(name)
+
+    def names(self) -> list[str]:
+        """Every registered name."""
+        with self._lock:
+            return list(self._refs)
+
+    def register(self, name: str, ref: Ref) -> None:
+        """Give ``name`` to ``ref`` (a restarted actor takes its predecessor's name)."""
+        with self._lock:
+            self._refs[name] = ref
+
+    def unregister(self, name: str) -> Ref | None:
+        """Forget ``name``; returns the ref it had."""
+        with self._lock:
+            return self._refs.pop(name, None)
+
+    def clear(self) -> list[Ref]:
+        """Forget every name; returns the refs."""
+        with self._lock:
+            refs = list(self._refs.values())
+            self._refs.clear()
+            return refs
+
+
+def ask(ref: Ref | None, name: str, envelope: Envelope) -> Pending:
+    """Send an ask without waiting: (name, future) for :func:`wait_one` / :func:`wait_all`.
+
+    Raises:
+        ActorUnavailable: there is no such actor, or it is dead.
+    """
+    if ref is None:
+        raise ActorUnavailable(f"{name} is not running")
+    try:
+        return name, ref.ask(envelope, block=False)
+    except pykka.ActorDeadError:
+        raise ActorUnavailable(f"{name} is not running") from None
+
+
+def tell(ref: Ref | None, envelope: Envelope) -> None:
+    """Send a tell; a dead receiver is left for the supervisor to notice (Erlang's ``!``)."""
+    if ref is None:
+        return
+    try:
+        ref.tell(envelope)
+    except pykka.ActorDeadError:
+        return
+
+
+def wait_one(name: str, future: pykka.Future[Any], timeout: float) -> Any:
+    """The reply of one ask.
+
+    Raises:
+        ActorTimeout: no reply within ``timeout`` seconds.
+        ActorUnavailable: the actor was dead or crashed on the message.
+    """
+    try:
+        return future.get(timeout=timeout)
+    except pykka.Timeout:
+        raise ActorTimeout(f"{name} did not answer within {timeout:g} s") from None
+    except pykka.ActorDeadError:
+        raise ActorUnavailable(f"{name} is not running") from None
+    except ActorFailure:
+        raise
+    except Exception as error:
+        raise ActorUnavailable(f"{name} crashed: {error!r}") from error
+
+
+def wait_all(pending: Sequence[Pending] | Iterable[Pending], timeout: float) -> list[Any]:
+    """The replies of several asks sent at once, in order (see :func:`wait_one` for the errors)."""
+    return [wait_one(name, future, timeout) for name, future in pending]

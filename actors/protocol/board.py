@@ -1,0 +1,172 @@
+"""Messages the board actor receives, and its replies: facts about who stands where, never a verdict.
+
+How you talk to the board (the referee asks; the supervisor asks for the roster):
+    Survey(colour, kind, target, en_passant) -> SurveyReport  (every piece of that kind: its declared
+                                                path to the target, blockers, target, exposers)
+    ProbeSurvey(colour, probes)              -> ProbeReports  (the same for moves given in full)
+    CastleSurvey(colour, king, between, crossed) -> CastleReport
+    Apply(move, reach, rook_reach, en_passant) -> Applied      (move the pieces, tell them, assess the
+                                                other side)
+    Gather(colour, en_passant)               -> Gathered      (ask every piece its reach; the roster and
+                                                the assessment of ``colour``)
+    Declare(name, reach)                     -> Declared      (a piece's new reach, after it learnt)
+    RosterQuery()                            -> Roster
+    Describe(state)                          -> Description
+    Place(entries)                           -> Roster        (position-only: clear, seat these pieces)
+The board asks pieces only for their reach (Gather, Place, a promotion) and tells them Moved/Captured;
+pieces never ask anyone, so no two actors ever wait on each other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from actors.protocol.values import (
+    Assessment,
+    GameState,
+    JournalMove,
+    PieceReport,
+    Probe,
+    ProbeReport,
+    Reach,
+    RosterEntry,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Survey:
+    """Tell me about every piece of ``colour`` and ``kind``, for a move to ``target``.
+
+    ``en_passant`` is the square a pawn skipped last ply (-1 for none), so a pawn's diagonal step onto
+    it is reported as en passant. ``check``: also report who reaches ``colour``'s king now.
+    """
+
+    colour: int
+    kind: int
+    target: int
+    en_passant: int = -1
+    check: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SurveyReport:
+    """One report per piece of the kind surveyed (ascending squares), and the king's checkers if asked."""
+
+    pieces: tuple[PieceReport, ...]
+    check: tuple[tuple[int, int], ...] = ()
+    king_square: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class ProbeSurvey:
+    """Report blockers, target and exposers for each probe of ``colour`` (moves given in full)."""
+
+    colour: int
+    probes: tuple[Probe, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ProbeReports:
+    """One report per probe, in order."""
+
+    reports: tuple[ProbeReport, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CastleSurvey:
+    """Castling's questions: anything between king and rook, who reaches the king and each crossed square."""
+
+    colour: int
+    king_square: int
+    between: tuple[int, ...]
+    crossed: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Apply:
+    """Make this move; the mover (and a castling rook) declare ``reach`` (``rook_reach``) where they land.
+
+    The board then assesses the side to move next, with ``en_passant`` the square the move skipped.
+    """
+
+    move: JournalMove
+    reach: Reach
+    rook_reach: Reach = ()
+    en_passant: int = -1
+
+
+Change = tuple[int, int, str]
+"""A square that changed: (square, the code now there, the actor name now there; '' for none)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """The move is made: the squares that changed, the captured piece's name, the next side's assessment."""
+
+    changes: tuple[Change, ...]
+    captured: str | None
+    assessment: Assessment
+
+
+@dataclass(frozen=True, slots=True)
+class Gather:
+    """Ask every piece on the board for its reach, then answer the roster and ``colour``'s assessment."""
+
+    colour: int
+    en_passant: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class Gathered:
+    """The roster after gathering, the side's assessment, and how many moves the board has made."""
+
+    entries: tuple[RosterEntry, ...]
+    assessment: Assessment
+    plies: int
+
+
+@dataclass(frozen=True, slots=True)
+class Declare:
+    """The piece called ``name`` now reaches this far (it learnt a new move function)."""
+
+    name: str
+    reach: Reach
+
+
+@dataclass(frozen=True, slots=True)
+class Declared:
+    """The board took the declaration; ``square`` is where that piece stands (-1: not on the board)."""
+
+    square: int
+
+
+@dataclass(frozen=True, slots=True)
+class RosterQuery:
+    """Every piece on the board."""
+
+
+@dataclass(frozen=True, slots=True)
+class Roster:
+    """Every piece with its square, code, actor name and moved flag; moves made; the placement."""
+
+    entries: tuple[RosterEntry, ...]
+    plies: int
+    placement: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Describe:
+    """The FEN of the board's placement with the referee's game state."""
+
+    state: GameState
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Clear the board and seat these pieces (position-only mode); each is asked to stand there."""
+
+    entries: tuple[RosterEntry, ...]
+
+
+BoardRequest = Survey | ProbeSurvey | CastleSurvey | Apply | Gather | Declare | RosterQuery | Describe | Place
+"""Everything the board answers."""

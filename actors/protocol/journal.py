@@ -1,0 +1,72 @@
+"""Messages the journal receives: the record of a game that outlives any of its actors.
+
+How you talk to the journal (the client records what the referee accepted; the referee and the
+supervisor read it when they rebuild):
+    Record(entries)            tell: append accepted moves, in order
+    RecordTeaching(teaching)   tell: a piece learnt a move function
+    RecordStart(key, outcome)  tell: the starting position's key and how the game stood there
+    JournalQuery(since)        -> JournalEntries
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from actors.protocol.values import GameState, JournalEntry, PositionKey
+from board.geometries import Geometry
+
+
+@dataclass(frozen=True, slots=True)
+class Teaching:
+    """The piece called ``name`` learnt ``geometry`` after ``plies`` moves."""
+
+    name: str
+    geometry: Geometry
+    plies: int
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """Append these accepted moves (a tell); ``first_ply`` is the ply of the first, to drop repeats."""
+
+    first_ply: int
+    entries: tuple[JournalEntry, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RecordTeaching:
+    """Remember that a piece learnt a move function (a tell)."""
+
+    teaching: Teaching
+
+
+@dataclass(frozen=True, slots=True)
+class RecordStart:
+    """The starting position's repetition key and outcome, worked out by the first referee (a tell)."""
+
+    key: PositionKey
+    outcome: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class JournalQuery:
+    """The entries after the first ``since`` ones, and every teaching."""
+
+    since: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class JournalEntries:
+    """Entries ``since + 1`` onwards, the total count, the teachings in order, and the start."""
+
+    since: int
+    entries: tuple[JournalEntry, ...]
+    total: int
+    teachings: tuple[Teaching, ...]
+    start_state: GameState
+    start_key: PositionKey | None
+    start_outcome: str | None
+
+
+JournalRequest = Record | RecordTeaching | RecordStart | JournalQuery
+"""Everything the journal takes or answers."""

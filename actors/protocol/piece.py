@@ -1,0 +1,179 @@
+"""Messages a piece actor receives, and its replies: the seed's move message and what grew around it.
+
+How you talk to a piece (it answers about its own square only, from its own move function):
+    MoveQuery(start, end, colour)  -> Answer = Yes(origin, target, traversed, target_rule, onward)
+                                              | No(reason)
+    CastleQuery(side)              -> Answer  (the king or rook's castling squares, if it never moved)
+    TargetsQuery()                 -> Targets (its whole reach from where it stands)
+    Learn(geometry)                -> Learned (a new move function; refused if it misbehaves)
+    Promote(kind, square)          -> Targets (a pawn that reached ``square`` becomes a ``kind``)
+    Seat(square, has_moved)        -> Targets (stand here now: pooled pieces, position-only mode)
+    KnightPathQuery(target, size)  -> KnightWalk
+    KnightTourQuery(size, closed)  -> KnightWalk
+    Moved(to), Captured(), Resync(square, has_moved)     tells from the board and the supervisor
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from actors.protocol.values import Reach
+from board.geometries import Geometry
+from board.squares import SQUARE_NAMES
+
+
+@dataclass(frozen=True, slots=True)
+class MoveQuery:
+    """Can you go start -> end? (The seed's ``{move, Start, End, Colour}``.)
+
+    ``start`` is where the asker believes the piece stands and ``colour`` the side it believes it
+    plays: a piece elsewhere, or of the other colour, says no rather than answer for another square.
+    """
+
+    start: int
+    end: int
+    colour: int
+
+
+@dataclass(frozen=True, slots=True)
+class Yes:
+    """The move function says yes: the target, the squares traversed (nearest first), the target rule.
+
+    ``onward`` is the piece's whole reach from ``target``: what it will declare once it stands there.
+    For castling, ``traversed`` is what the piece crosses, ending where it lands.
+    """
+
+    origin: int
+    target: int
+    traversed: tuple[int, ...]
+    target_rule: str = "any"
+    onward: Reach = ()
+
+    @property
+    def traversed_names(self) -> tuple[str, ...]:
+        """The traversed squares by name ('d2', ...)."""
+        return tuple(SQUARE_NAMES[square] for square in self.traversed)
+
+
+@dataclass(frozen=True, slots=True)
+class No:
+    """The piece cannot make that move (or will not answer for another square); ``reason`` says why."""
+
+    reason: str
+
+
+Answer = Yes | No
+"""A piece's one answer to a move or castling question."""
+
+
+@dataclass(frozen=True, slots=True)
+class CastleQuery:
+    """Castle to ``side`` ('K' or 'Q'): asked of the king and of that rook."""
+
+    side: str
+
+
+@dataclass(frozen=True, slots=True)
+class TargetsQuery:
+    """Every move the piece's geometry allows from where it stands."""
+
+
+@dataclass(frozen=True, slots=True)
+class Targets:
+    """A piece's reach from ``square``: its own word on where it could go."""
+
+    square: int
+    reach: Reach
+
+
+@dataclass(frozen=True, slots=True)
+class Learn:
+    """Move like this from now on (a standard kind's geometry, a fairy piece's, or a user's function)."""
+
+    geometry: Geometry
+
+
+@dataclass(frozen=True, slots=True)
+class Learned:
+    """The answer to Learn: the new reach from ``square``, or why the geometry was refused (unchanged)."""
+
+    square: int
+    reach: Reach
+    refused: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Promote:
+    """A pawn reaching ``square`` on the last rank becomes a ``kind`` (keeping its actor and its name)."""
+
+    kind: int
+    square: int
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """Stand on ``square`` now (a pooled piece seated for a new game or a ChessMoveQ case)."""
+
+    square: int
+    has_moved: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """The board moved you to ``to`` (a tell)."""
+
+    to: int
+
+
+@dataclass(frozen=True, slots=True)
+class Captured:
+    """You were captured: stop (a tell)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Resync:
+    """The supervisor healed the game: you stand on ``square`` (a tell)."""
+
+    square: int
+    has_moved: bool
+
+
+@dataclass(frozen=True, slots=True)
+class KnightPathQuery:
+    """A shortest knight path from where the knight stands to ``target`` on a ``size`` board."""
+
+    target: tuple[int, int]
+    size: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class KnightTourQuery:
+    """A knight's tour of a ``size`` board from where the knight stands (``closed``: back to the start)."""
+
+    size: tuple[int, int]
+    closed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class KnightWalk:
+    """A knight's answer: the move count and squares by name, or None with ``reason``."""
+
+    moves: int | None
+    path: tuple[str, ...] | None
+    reason: str = ""
+
+
+PieceRequest = (
+    MoveQuery
+    | CastleQuery
+    | TargetsQuery
+    | Learn
+    | Promote
+    | Seat
+    | Moved
+    | Captured
+    | Resync
+    | KnightPathQuery
+    | KnightTourQuery
+)
+"""Everything a piece answers or takes."""

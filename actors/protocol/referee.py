@@ -1,0 +1,139 @@
+"""Messages the referee receives (from the client and the supervisor), and its replies.
+
+How you talk to the referee of a game:
+    ProposeText(text, ply)                   -> Verdict = Accepted | Rejected
+    ProposeSquares(origin, target, promotion, ply) -> Verdict
+    FenQuery()                               -> Description
+    LegalTargetsQuery(square)                -> LegalTargets
+    Begin()                                  -> Ready        (the supervisor, after a (re)start)
+and the referee of a position (ChessMoveQ: no turn, no castling, no en passant; a side may lack a king):
+    Setup(entries)                           -> Ready        (seat these pieces)
+    CheckMove(colour, kind, target)          -> MoveCheck
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from actors.protocol.values import JournalEntry, RejectionKind, RosterEntry
+
+
+@dataclass(frozen=True, slots=True)
+class ProposeText:
+    """Play a move written in SAN or UCI for the side to move.
+
+    ``ply`` (1-based), when not 0, is the ply the move is meant to be: if the game is elsewhere the
+    referee refuses it as 'stale' and changes nothing, so a client may send several proposals without
+    waiting (none is made after a refused one) and asking again is harmless. ``colour``, when given,
+    is the side the proposer plays: a move proposed out of turn is refused.
+    """
+
+    text: str
+    ply: int = 0
+    colour: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ProposeSquares:
+    """Play the move of the piece on ``origin`` to ``target`` (``promotion``: a kind, 0 for none)."""
+
+    origin: int
+    target: int
+    promotion: int = 0
+    ply: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Accepted:
+    """The move was legal and is made. ``entry`` is what the client writes to the game's journal."""
+
+    uci: str
+    san: str
+    check: bool
+    outcome: str | None
+    entry: JournalEntry | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Rejected:
+    """The move was refused, and nothing changed; ``kind`` says which sort of refusal it is."""
+
+    text: str
+    reason: str
+    kind: RejectionKind = "illegal"
+
+
+Verdict = Accepted | Rejected
+"""The referee's one answer to a proposal."""
+
+
+@dataclass(frozen=True, slots=True)
+class FenQuery:
+    """Ask for the FEN of the current position (the board's placement, the referee's game state)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Description:
+    """A position as FEN."""
+
+    fen: str
+
+
+@dataclass(frozen=True, slots=True)
+class LegalTargetsQuery:
+    """Ask where the piece on ``square`` may legally go now."""
+
+    square: int
+
+
+@dataclass(frozen=True, slots=True)
+class LegalTargets:
+    """The squares the piece may legally move to (castling: the king's target), ascending."""
+
+    square: int
+    targets: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Begin:
+    """(Re)build the referee: the journal's moves, the board's roster and the pieces' declared reach."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ready:
+    """The referee is ready; ``plies`` moves have been made, and the game stands at ``outcome``."""
+
+    plies: int
+    outcome: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """Seat these pieces, and only these, each under its actor's name (position-only mode)."""
+
+    entries: tuple[RosterEntry, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CheckMove:
+    """ChessMoveQ: can any piece of ``colour`` and ``kind`` legally go to ``target`` as the board stands?"""
+
+    colour: int
+    kind: int
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class MoveCheck:
+    """The answer to CheckMove: valid if some piece can; their squares; one reason line per piece."""
+
+    valid: bool
+    origins: tuple[int, ...]
+    reasons: tuple[str, ...]
+
+
+RefereeRequest = ProposeText | ProposeSquares | FenQuery | LegalTargetsQuery | Begin
+"""Everything the referee of a game answers."""
+
+PositionRefereeRequest = Setup | CheckMove
+"""Everything the referee of a position answers."""

@@ -1,0 +1,158 @@
+"""Values carried inside messages: paths, probes, reports, roster entries, journal entries.
+
+Squares are 0..63 (a1 = 0) and pieces are codes ``colour * 8 + kind`` (board.pieces), as in board/.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from board.judge import Sighting
+
+__all__ = [
+    "Assessment",
+    "CastleReport",
+    "GameState",
+    "JournalEntry",
+    "JournalMove",
+    "PathEntry",
+    "PieceReport",
+    "PositionKey",
+    "Probe",
+    "ProbeReport",
+    "Reach",
+    "RejectionKind",
+    "RosterEntry",
+    "Sighting",
+]
+
+PathEntry = tuple[int, tuple[int, ...], str]
+"""One move a piece's geometry allows from where it stands: (target, traversed nearest first, target rule)."""
+
+Reach = tuple[PathEntry, ...]
+"""Every move a piece's geometry allows from its square: the piece's own word, declared to the board."""
+
+RejectionKind = Literal["illegal", "ambiguous", "syntax", "over", "stale"]
+"""Why a proposal was refused: a move the rules refuse, one that fits several pieces, text that is no
+move, a game already over, or a proposal tagged for another ply than the next (not judged at all)."""
+
+PositionKey = tuple[bytes, int, int, int]
+"""What makes two positions the same for repetition: placement, turn, castling rights, legal en passant."""
+
+
+@dataclass(frozen=True, slots=True)
+class Probe:
+    """A move the board is asked about: the piece on ``origin`` going to ``target`` along ``traversed``."""
+
+    origin: int
+    target: int
+    traversed: tuple[int, ...] = ()
+    en_passant: bool = False
+    target_rule: str = "any"
+
+
+@dataclass(frozen=True, slots=True)
+class ProbeReport:
+    """What the board sees for a probe.
+
+    ``blocker``: the first occupied traversed square; ``target_code``: what stands on the target;
+    ``exposers``: the enemy pieces whose declared reach would take them to the mover's king once the
+    move is made (looked for only when the path is clear and the target is not the mover's own);
+    ``king_square``: that king's square after the move (-1 when the side has no king).
+    """
+
+    blocker: Sighting | None
+    target_code: int
+    exposers: tuple[Sighting, ...]
+    king_square: int
+
+
+@dataclass(frozen=True, slots=True)
+class PieceReport:
+    """The board's word on one piece of the kind a Survey asks about.
+
+    ``path`` is the move to the target the piece declared (None if its declared reach has none);
+    ``report`` is what the board sees along that path (None without a path).
+    """
+
+    name: str
+    origin: int
+    code: int
+    path: PathEntry | None
+    report: ProbeReport | None
+    en_passant: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CastleReport:
+    """Castling's facts: a piece between king and rook, who might reach the king and each crossed square."""
+
+    blocker: Sighting | None
+    king_candidates: tuple[Sighting, ...]
+    crossed_candidates: tuple[tuple[int, tuple[Sighting, ...]], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Assessment:
+    """The board's word on the side to move, from the pieces' declared reach.
+
+    ``check``: enemy pieces whose reach takes them to the king; ``en_passant``: for each pawn able to
+    capture onto the en passant square, what the capture would expose; ``open_probe``: a move with a
+    clear path, a target it may take and no exposer (proof that the side can move), else ``unclear``:
+    the moves that only exposers stand against; ``placement``: the 64 codes, for repetition and material.
+    """
+
+    king_square: int
+    check: tuple[Sighting, ...]
+    en_passant: tuple[tuple[Probe, ProbeReport], ...]
+    open_probe: Probe | None
+    unclear: tuple[tuple[Probe, ProbeReport], ...]
+    placement: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class RosterEntry:
+    """One piece on the board: where it stands, what it is, its actor's name, whether it has moved."""
+
+    square: int
+    code: int
+    name: str
+    has_moved: bool
+
+
+@dataclass(frozen=True, slots=True)
+class JournalMove:
+    """An accepted move as the board applies it (the half of a journal entry that rebuilds the board)."""
+
+    origin: int
+    target: int
+    promotion: int
+    rook: tuple[int, int] | None
+    victim: int
+    ply: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """What a judge knows beside the placement: turn, castling rights, en passant, the clocks."""
+
+    turn: int
+    castling: int
+    en_passant: int
+    halfmove: int
+    fullmove: int
+    legal_en_passant: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class JournalEntry:
+    """One accepted move: what was said about it, what the board did, the state and position it left."""
+
+    uci: str
+    san: str
+    check: bool
+    outcome: str | None
+    move: JournalMove
+    key: PositionKey
+    state: GameState

@@ -1,0 +1,193 @@
+"""What every referee does: gather the facts about a move by asking the pieces and the board.
+
+The one thing a referee remembers of other actors' facts is a hint, ``whereabouts`` (who stood where
+when the board last said), used only to choose whom to ask first; the board's report corrects it,
+and the trace marks every message a hint chose. Verdicts come from the replies of the ply's
+conversation: the pieces' yes or no, the board's report, the exposers' confirmation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import TypeVar
+
+from actors.kernel.actor import TracedActor
+from actors.protocol.board import ProbeReports, ProbeSurvey, Roster, RosterQuery, Survey, SurveyReport
+from actors.protocol.piece import Answer, MoveQuery, No, Yes
+from actors.protocol.values import PieceReport, Probe, ProbeReport, RosterEntry, Sighting
+from board.judge import CandidateFacts, Intent
+from board.pieces import PAWN
+
+BOARD = "board"
+WHEREABOUTS = "whereabouts"
+"""The hint's name, as the trace shows it on every message it chose a receiver for."""
+CORRECTED = "whereabouts-corrected"
+"""How the trace marks a message sent because the board's reply corrected the hint."""
+
+Request = TypeVar("Request")
+
+
+@dataclass(frozen=True, slots=True)
+class Gathered:
+    """A ply's facts: one per piece of the kind, the pieces' yeses by origin, the board's report."""
+
+    facts: list[CandidateFacts]
+    yeses: dict[int, Yes]
+    report: SurveyReport
+
+
+class Conversation(TracedActor[Request]):
+    """A referee's asking: candidates from the whereabouts hint, the board's survey, confirmations."""
+
+    whereabouts: dict[int, tuple[int, str]]
+    """Hint: square -> (code, actor name), as the board last reported it."""
+    corrections: int
+    """How many times the board's report corrected the hint (a piece there the hint did not know)."""
+
+    def init_hints(self) -> None:
+        """Start with no hint (the first roster fills it)."""
+        self.whereabouts = {}
+        self.corrections = 0
+
+    def learn_roster(self, entries: Iterable[RosterEntry]) -> None:
+        """Take the board's roster as the whole hint."""
+        self.whereabouts = {entry.square: (entry.code, entry.name) for entry in entries}
+
+    def refresh_hint(self) -> None:
+        """Ask the board who stands where (when the hint is found wanting)."""
+        roster: Roster = self.ask_one(BOARD, RosterQuery())
+        self.learn_roster(roster.entries)
+
+    def name_at(self, square: int) -> str | None:
+        """The actor the hint places on ``square``."""
+        found = self.whereabouts.get(square)
+        return found[1] if found is not None else None
+
+    def gather(self, intent: Intent, en_passant: int, check: bool = False) -> Gathered:
+        """Ask every piece of the intent's kind (the hint says which) and the board, in one round.
+
+        Pawns are asked only when they fit the intent's file or square (a pawn's SAN names its file);
+        other kinds all are, since writing SAN needs to know every piece that could go there too.
+        """
+        colour, kind, target = intent.colour, intent.kind, intent.target
+        code = colour * 8 + kind
+        asked = [
+            (square, name)
+            for square, (found, name) in sorted(self.whereabouts.items())
+            if found == code and (kind != PAWN or intent.admits(square))
+        ]
+        pending = [self.send(name, MoveQuery(square, target, colour), WHEREABOUTS) for square, name in asked]
+        pending.append(self.send(BOARD, Survey(colour, kind, target, en_passant, check)))
+        replies = self.wait(pending)
+        report: SurveyReport = replies[-1]
+        answers: dict[tuple[int, str], Answer] = dict(zip(asked, replies[:-1], strict=True))
+        missed = [
+            piece
+            for piece in report.pieces
+            if (piece.origin, piece.name) not in answers and (kind != PAWN or intent.admits(piece.origin))
+        ]
+        if missed:  # the board knows a piece the hint did not: ask it too, and mend the hint
+            self.corrections += 1
+            for piece in missed:
+                self.whereabouts[piece.origin] = (piece.code, piece.name)
+            late = self.wait(
+                [self.send(p.name, MoveQuery(p.origin, target, colour), CORRECTED) for p in missed]
+            )
+            answers.update(((p.origin, p.name), answer) for p, answer in zip(missed, late, strict=True))
+        yeses: dict[int, Yes] = {}
+        probes: list[tuple[PieceReport, Probe]] = []
+        for piece in report.pieces:
+            answer = answers.get((piece.origin, piece.name))
+            if isinstance(answer, Yes):
+                yeses[piece.origin] = answer
+                path = piece.path
+                if path is None or path[1] != answer.traversed or path[2] != answer.target_rule:
+                    en_passant_move = kind == PAWN and answer.target_rule == "enemy" and target == en_passant
+                    probes.append(
+                        (
+                            piece,
+                            Probe(
+                                piece.origin, target, answer.traversed, en_passant_move, answer.target_rule
+                            ),
+                        )
+                    )
+        reports = self._reports_for(colour, probes)
+        facts = [
+            self._facts(piece, yeses.get(piece.origin), reports.get(piece.origin)) for piece in report.pieces
+        ]
+        return Gathered(self.confirm_facts(facts), yeses, report)
+
+    def _reports_for(
+        self, colour: int, probes: Sequence[tuple[PieceReport, Probe]]
+    ) -> dict[int, tuple[Probe, ProbeReport]]:
+        """Where a piece's own path differs from what it declared, the board is asked about the path
+        the piece gave (its word wins over its earlier declaration)."""
+        if not probes:
+            return {}
+        answer: ProbeReports = self.ask_one(BOARD, ProbeSurvey(colour, tuple(probe for _, probe in probes)))
+        return {
+            piece.origin: (probe, report)
+            for (piece, probe), report in zip(probes, answer.reports, strict=True)
+        }
+
+    @staticmethod
+    def _facts(
+        piece: PieceReport, yes: Yes | None, probed: tuple[Probe, ProbeReport] | None
+    ) -> CandidateFacts:
+        if yes is None:
+            return CandidateFacts(piece.origin, piece.code, None)
+        if probed is not None:
+            probe, report = probed
+            en_passant = probe.en_passant and not report.target_code
+        else:
+            assert piece.report is not None
+            report, en_passant = piece.report, piece.en_passant
+        return CandidateFacts(
+            piece.origin,
+            piece.code,
+            yes.traversed,
+            yes.target_rule,
+            report.blocker,
+            report.target_code,
+            en_passant,
+            report.exposers,
+            report.king_square,
+        )
+
+    def confirm_facts(self, facts: list[CandidateFacts]) -> list[CandidateFacts]:
+        """Keep only the exposers that confirm, by their own move function, that they reach the king."""
+        pairs = [(exposer, f.king_square) for f in facts for exposer in f.exposers]
+        if not pairs:
+            return facts
+        confirmed = self.confirm(pairs)
+        return [
+            f
+            if not f.exposers
+            else replace(f, exposers=tuple(e for e in f.exposers if (e[0], f.king_square) in confirmed))
+            for f in facts
+        ]
+
+    def confirm(self, pairs: Iterable[tuple[Sighting, int]]) -> set[tuple[int, int]]:
+        """Ask each piece whether it can go to the square paired with it: the (square, target) pairs
+        whose piece says yes. A piece the hint does not know is found by asking the board first."""
+        wanted = list(dict.fromkeys((sighting[0], target) for sighting, target in pairs))
+        if not wanted:
+            return set()
+        hint = WHEREABOUTS
+        if any(self.name_at(square) is None for square, _ in wanted):
+            self.corrections += 1
+            self.refresh_hint()
+            hint = CORRECTED
+        questions = []
+        for square, target in wanted:
+            found = self.whereabouts.get(square)
+            if found is not None:
+                questions.append(((square, target), found[1], MoveQuery(square, target, found[0] >> 3)))
+        replies = self.wait([self.send(name, query, hint) for _, name, query in questions])
+        return {
+            pair for (pair, _, _), reply in zip(questions, replies, strict=True) if isinstance(reply, Yes)
+        }
+
+
+__all__ = ["BOARD", "CORRECTED", "WHEREABOUTS", "Conversation", "Gathered", "No"]

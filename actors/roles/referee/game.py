@@ -1,0 +1,297 @@
+"""The referee of a game: judges each proposal by asking the pieces and the board, then has it made.
+
+It owns what a judge owns (side to move, castling rights, en passant, the clocks, the repetition
+history, the verdict) and nothing else; who stands where it only has as a hint (see conversation).
+
+How you talk to me: see :mod:`actors.protocol.referee`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from typing import TYPE_CHECKING, assert_never
+
+from actors.kernel.errors import ActorFailure
+from actors.kernel.messaging import DEFAULT_TIMEOUT, Directory
+from actors.protocol.board import Applied, Apply, Describe, Gather, Gathered
+from actors.protocol.journal import JournalEntries, JournalQuery, RecordStart
+from actors.protocol.referee import (
+    Accepted,
+    Begin,
+    FenQuery,
+    LegalTargets,
+    LegalTargetsQuery,
+    ProposeSquares,
+    ProposeText,
+    Ready,
+    RefereeRequest,
+    Rejected,
+    Verdict,
+)
+from actors.protocol.values import Assessment, GameState, JournalEntry, JournalMove, PositionKey, Sighting
+from actors.roles.journal import JOURNAL
+from actors.roles.referee.castling import judge_castling
+from actors.roles.referee.conversation import BOARD, Conversation
+from actors.roles.referee.targets import legal_targets
+from board.castling import BY_KING_TARGET, KEEP_RIGHTS
+from board.errors import IllegalMoveError, MoveSyntaxError
+from board.judge import Intent, decide
+from board.notation import format_san, intent_from_san, intent_from_squares
+from board.outcome import GAME_OVER, decide_outcome
+from board.pieces import COLOUR_NAMES, KIND_BY_LETTER, KIND_LETTERS, PAWN, WHITE
+from board.san_syntax import parse_san, parse_uci
+from board.squares import SQUARE_NAMES
+
+if TYPE_CHECKING:
+    from actors.tracing.recorder import TraceRecorder
+
+REFEREE = "referee"
+
+
+class LostTrack(RuntimeError):
+    """The referee failed between the board making a move and learning what it left: it stops, and the
+    supervisor rebuilds it (and the board) from the journal, where that move is not."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Ruling:
+    """A judged move: the legal origin and the yes it rests on, or the reason it is refused."""
+
+    origin: int = -1
+    reason: str | None = None
+    kind: str = "illegal"
+    rivals: tuple[int, ...] = ()
+    onward: tuple[tuple[int, tuple[int, ...], str], ...] = ()
+    rook_onward: tuple[tuple[int, tuple[int, ...], str], ...] = ()
+    en_passant: bool = False
+
+
+class RefereeActor(Conversation[RefereeRequest]):
+    """The referee of one game."""
+
+    def __init__(
+        self, directory: Directory, recorder: TraceRecorder | None = None, timeout: float = DEFAULT_TIMEOUT
+    ) -> None:
+        super().__init__(REFEREE, directory, recorder, timeout)
+        self.init_hints()
+        self.state = GameState(WHITE, 0, -1, 0, 1)
+        self.seen: Counter[PositionKey] = Counter()
+        self.checkers: tuple[Sighting, ...] = ()
+        self.has_move = True
+        self.over: str | None = None
+        self.outcome: str | None = None
+        self.ply = 0
+
+    def handle(self, message: RefereeRequest) -> object:
+        """What I do on each message."""
+        match message:
+            case ProposeText() | ProposeSquares():
+                return self._propose(message)
+            case FenQuery():
+                return self.ask_one(BOARD, Describe(self.state))
+            case LegalTargetsQuery(square=square):
+                return LegalTargets(square, legal_targets(self, square))
+            case Begin():
+                self._begin()
+                return Ready(self.ply, self.outcome)
+            case _:
+                assert_never(message)
+
+    # -- (re)building from the journal and the board
+
+    def _begin(self) -> None:
+        journal: JournalEntries = self.ask_one(JOURNAL, JournalQuery())
+        entries = journal.entries
+        self.ply = len(entries)
+        self.state = entries[-1].state if entries else journal.start_state
+        gathered: Gathered = self.ask_one(BOARD, Gather(self.state.turn, self.state.en_passant))
+        self.learn_roster(gathered.entries)
+        self._absorb(gathered.assessment, self.state.turn)
+        start_key = journal.start_key or self._key(gathered.assessment.placement)
+        self.seen = Counter([start_key, *(entry.key for entry in entries)])
+        current = entries[-1].key if entries else start_key
+        self.outcome = self._outcome(gathered.assessment, self.seen[current])
+        self.over = self.outcome if self.outcome in GAME_OVER else None
+        if journal.start_key is None:
+            self.tell(JOURNAL, RecordStart(start_key, self.outcome))
+
+    def _key(self, placement: bytes) -> PositionKey:
+        state = self.state
+        return (placement, state.turn, state.castling, state.legal_en_passant)
+
+    # -- judging a proposal
+
+    def _propose(self, message: ProposeText | ProposeSquares) -> Verdict:
+        ply = self.ply + 1
+        text = message.text if isinstance(message, ProposeText) else self._squares_text(message)
+        if message.ply and message.ply != ply:
+            return Rejected(text, f"meant for ply {message.ply}, but ply {ply} is next", "stale")
+        if self.over is not None:
+            return Rejected(text, f"the game is over ({self.over})", "over")
+        if (
+            isinstance(message, ProposeText)
+            and message.colour is not None
+            and message.colour != self.state.turn
+        ):
+            return Rejected(text, f"it is {COLOUR_NAMES[self.state.turn]}'s turn to move")
+        try:
+            intent = self._intent(message)
+        except MoveSyntaxError as error:
+            return Rejected(text, str(error), "syntax")
+        except IllegalMoveError as error:
+            return Rejected(text, error.reason, "illegal")
+        ruling = judge_castling(self, intent) if intent.castle is not None else self._judge(intent)
+        if ruling.reason is not None:
+            return Rejected(text, ruling.reason, "ambiguous" if ruling.kind == "ambiguous" else "illegal")
+        return self._make(intent, ruling)
+
+    @staticmethod
+    def _squares_text(message: ProposeSquares) -> str:
+        suffix = KIND_LETTERS[message.promotion].lower() if message.promotion else ""
+        return f"{SQUARE_NAMES[message.origin]}{SQUARE_NAMES[message.target]}{suffix}"
+
+    def _code_at(self, square: int) -> int:
+        """What stands on ``square``: the hint, asked of the board when the hint has nothing there."""
+        found = self.whereabouts.get(square)
+        if found is None:
+            self.refresh_hint()
+            found = self.whereabouts.get(square)
+        return found[0] if found is not None else 0
+
+    def _intent(self, message: ProposeText | ProposeSquares) -> Intent:
+        turn = self.state.turn
+        if isinstance(message, ProposeSquares):
+            origin, target = message.origin, message.target
+            return intent_from_squares(turn, self._code_at(origin), origin, target, message.promotion)
+        try:
+            return intent_from_san(parse_san(message.text), turn)
+        except MoveSyntaxError as san_error:
+            try:
+                uci = parse_uci(message.text)
+            except MoveSyntaxError:
+                raise san_error from None
+            promotion = KIND_BY_LETTER[uci.promotion] if uci.promotion else 0
+            origin = uci.from_square
+            return intent_from_squares(
+                turn, self._code_at(origin), origin, uci.to_square, promotion, message.text
+            )
+
+    def _judge(self, intent: Intent) -> Ruling:
+        """Gather the facts about every piece of the kind by messages; board.judge decides over them."""
+        gathered = self.gather(intent, self.state.en_passant)
+        facts, king = gathered.facts, gathered.report.king_square
+        finder = dataclasses.replace(intent, capture=False) if intent.capture else intent
+        found = decide(finder, facts, king, self.checkers).origins
+        if len(found) == 1:
+            origin = found[0]
+            rivals: tuple[int, ...] = ()
+            if intent.kind != PAWN and any(f.traversed is not None and f.origin != origin for f in facts):
+                anyone = dataclasses.replace(
+                    intent, from_file=None, from_rank=None, from_square=None, capture=False
+                )
+                rivals = decide(anyone, facts, king, ()).origins
+            chosen = next(f for f in facts if f.origin == origin)
+            return Ruling(
+                origin, None, "illegal", rivals, gathered.yeses[origin].onward, (), chosen.en_passant
+            )
+        reason = decide(intent, facts, king, self.checkers).reason
+        if len(found) > 1 and reason is not None:
+            return Ruling(reason=reason, kind="ambiguous")
+        return Ruling(reason=reason or "not a legal move here")
+
+    # -- making the move
+
+    def _make(self, intent: Intent, ruling: Ruling) -> Accepted:
+        """Have the board make the move, learn what it left, and say how the game stands."""
+        colour, target, origin = intent.colour, intent.target, ruling.origin
+        state, ply = self.state, self.ply + 1
+        code = self.whereabouts[origin][0]
+        kind = code & 7
+        castling = BY_KING_TARGET.get(target) if intent.castle is not None else None
+        rook = (castling.rook_from, castling.rook_to) if castling is not None else None
+        victim = (target - 8 if colour == WHITE else target + 8) if ruling.en_passant else -1
+        promotion = intent.promotion if kind == PAWN else 0
+        double_push = kind == PAWN and abs(target - origin) == 16
+        new_state = GameState(
+            colour ^ 1,
+            state.castling & KEEP_RIGHTS[origin] & KEEP_RIGHTS[target],
+            (origin + target) >> 1 if double_push else -1,
+            0,  # set below, once the board has said whether something was captured
+            state.fullmove + (1 if colour != WHITE else 0),
+        )
+        move = JournalMove(origin, target, promotion, rook, victim, ply)
+        applied: Applied = self.ask_one(
+            BOARD, Apply(move, ruling.onward, ruling.rook_onward, new_state.en_passant)
+        )
+        captured = applied.captured is not None
+        new_state = dataclasses.replace(
+            new_state, halfmove=0 if captured or kind == PAWN else state.halfmove + 1
+        )
+        for square, new_code, name in applied.changes:
+            if new_code:
+                self.whereabouts[square] = (new_code, name)
+            else:
+                self.whereabouts.pop(square, None)
+        self.state, self.ply = new_state, ply
+        try:
+            self._absorb(applied.assessment, colour ^ 1)
+        except ActorFailure as failure:
+            raise LostTrack(f"{self.name} lost track of the game after ply {ply}: {failure}") from failure
+        key = self._key(applied.assessment.placement)
+        self.seen[key] += 1
+        outcome = self._outcome(applied.assessment, self.seen[key])
+        self.outcome = outcome
+        if outcome in GAME_OVER:
+            self.over = outcome
+        in_check = bool(self.checkers)
+        capture = captured or ruling.en_passant
+        san = format_san(
+            code,
+            origin,
+            target,
+            capture,
+            promotion,
+            castling is not None,
+            ruling.rivals,
+            in_check,
+            outcome == "checkmate",
+        )
+        suffix = KIND_LETTERS[promotion].lower() if promotion else ""
+        uci = f"{SQUARE_NAMES[origin]}{SQUARE_NAMES[target]}{suffix}"
+        entry = JournalEntry(uci, san, in_check, outcome, move, key, self.state)
+        return Accepted(uci, san, in_check, outcome, entry)
+
+    def _outcome(self, assessment: Assessment, repetitions: int) -> str | None:
+        placement = assessment.placement
+        pieces = ((square, code) for square, code in enumerate(placement) if code)
+        return decide_outcome(self.has_move, bool(self.checkers), pieces, self.state.halfmove, repetitions)
+
+    def _absorb(self, assessment: Assessment, colour: int) -> None:
+        """Learn from the board's assessment of ``colour``, confirming its candidates with the pieces:
+        who gives check, whether en passant is really possible, whether ``colour`` can move at all."""
+        king = assessment.king_square
+        pairs = [(c, king) for c in assessment.check]
+        for _, report in assessment.en_passant:
+            pairs += [(c, report.king_square) for c in report.exposers]
+        if assessment.open_probe is None:
+            for _, report in assessment.unclear:
+                pairs += [(c, report.king_square) for c in report.exposers]
+        confirmed = self.confirm(pairs)
+        self.checkers = tuple(c for c in assessment.check if (c[0], king) in confirmed)
+        legal_en_passant = -1
+        for _, report in assessment.en_passant:
+            if report.blocker is None and not any(
+                (c[0], report.king_square) in confirmed for c in report.exposers
+            ):
+                legal_en_passant = self.state.en_passant
+        if legal_en_passant != self.state.legal_en_passant:
+            self.state = dataclasses.replace(self.state, legal_en_passant=legal_en_passant)
+        self.has_move = (
+            assessment.open_probe is not None
+            or legal_en_passant >= 0
+            or any(
+                not any((c[0], report.king_square) in confirmed for c in report.exposers)
+                for _, report in assessment.unclear
+            )
+        )

@@ -1,0 +1,63 @@
+"""Where one piece may legally go: its own reach, the board's report on each move, the judge's decision."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from actors.protocol.board import ProbeReports, ProbeSurvey
+from actors.protocol.piece import Targets, TargetsQuery
+from actors.protocol.values import Probe
+from actors.roles.referee.castling import judge_castling
+from actors.roles.referee.conversation import BOARD, WHEREABOUTS
+from board.castling import BY_COLOUR
+from board.judge import CandidateFacts, Intent, decide
+from board.pieces import KING, PAWN, QUEEN
+
+if TYPE_CHECKING:
+    from actors.roles.referee.game import RefereeActor
+
+
+def legal_targets(referee: RefereeActor, square: int) -> tuple[int, ...]:
+    """The squares the piece on ``square`` may legally move to now, ascending (none if not its turn)."""
+    found = referee.whereabouts.get(square)
+    if found is None or referee.over is not None:
+        return ()
+    code, name = found
+    colour, kind = code >> 3, code & 7
+    if colour != referee.state.turn:
+        return ()
+    targets: Targets = referee.wait([referee.send(name, TargetsQuery(), WHEREABOUTS)])[0]
+    en_passant = referee.state.en_passant
+    probes = tuple(
+        Probe(square, target, traversed, kind == PAWN and rule == "enemy" and target == en_passant, rule)
+        for target, traversed, rule in targets.reach
+    )
+    reports: ProbeReports = referee.ask_one(BOARD, ProbeSurvey(colour, probes))
+    facts = [
+        CandidateFacts(
+            square,
+            code,
+            probe.traversed,
+            probe.target_rule,
+            report.blocker,
+            report.target_code,
+            probe.en_passant and not report.target_code,
+            report.exposers,
+            report.king_square,
+        )
+        for probe, report in zip(probes, reports.reports, strict=True)
+    ]
+    facts = referee.confirm_facts(facts)
+    legal: set[int] = set()
+    for probe, fact in zip(probes, facts, strict=True):
+        last_rank = kind == PAWN and probe.target >> 3 in (0, 7)
+        intent = Intent(colour, kind, probe.target, QUEEN if last_rank else 0, from_square=square)
+        if decide(intent, [fact], fact.king_square, referee.checkers).legal:
+            legal.add(probe.target)
+    if kind == KING:
+        for right in BY_COLOUR[colour]:
+            if square == right.king_from:
+                castle = Intent(colour, KING, right.king_to, castle=right.side)
+                if judge_castling(referee, castle).reason is None:
+                    legal.add(right.king_to)
+    return tuple(sorted(legal))
