@@ -71,7 +71,8 @@ def candidate_facts(position: Position, intent: Intent) -> list[CandidateFacts]:
 def castling_facts(position: Position, intent: Intent) -> CastlingFacts:
     """The facts about castling to the side the intent names."""
     colour = intent.colour
-    castling = castling_for(colour, intent.castle or "")
+    assert intent.castle is not None, "castling facts need a castling intent"
+    castling = castling_for(colour, intent.castle)
     king = castling.king_from
     squares = position.squares
     blocker = next(((s, squares[s]) for s in castling.between if squares[s]), None)

@@ -158,7 +158,8 @@ def decide(
 
 def decide_castling(intent: Intent, facts: CastlingFacts) -> str | None:
     """Why castling is illegal, or None when it is legal."""
-    side = castling_for(intent.colour, intent.castle or "").side_name
+    assert intent.castle is not None, "a castling verdict needs a castling intent"
+    side = castling_for(intent.colour, intent.castle).side_name
     if not facts.has_right:
         return f"no right to castle {side} (the king or that rook has moved)"
     if facts.blocker is not None:

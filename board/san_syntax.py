@@ -9,12 +9,13 @@ import re
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from board.castling import Side
 from board.errors import MoveSyntaxError
 from board.squares import SQUARE_INDEX, SQUARE_NAMES
 
 Piece = Literal["P", "N", "B", "R", "Q", "K"]
 Promotion = Literal["Q", "R", "B", "N"]
-Castle = Literal["K", "Q"]
+Castle = Side  # the castling table's name for kingside / queenside
 CheckMark = Literal["", "+", "#"]
 
 NULL_MOVES: Final[frozenset[str]] = frozenset({"--", "Z0", "0000", "@@@@"})
