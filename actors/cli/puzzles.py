@@ -41,7 +41,7 @@ def register(subparsers: Any) -> None:
         examples=[
             "chess-actors knight path g2 a8                      # 4, then g2 e3 c4 b6 a8",
             "chess-actors knight path b2 a1 --size 3             # unreachable: exit 1",
-            "chess-actors knight path a1 a1000000 --size 1000000000 --json",
+            "chess-actors knight path a1 a1000000000 --size 1000000000 --json   # too long to list",
         ],
     )
     path.add_argument("start", metavar="FROM", help="the square the knight starts on")
