@@ -46,6 +46,29 @@ def test_color_prints_light_or_dark() -> None:
     assert run("color", "g5").stdout == "dark\n"
 
 
+@pytest.mark.parametrize(
+    ("square", "size", "colour"),
+    [("i9", "9", "dark"), ("aa27", "27", "dark"), ("j3", "10x4", "light"), ("a1", "1", "dark"),
+     ("h1", "8", "light")],
+)
+def test_color_works_on_the_board_it_is_given(square: str, size: str, colour: str) -> None:
+    result = run("color", square, "--size", size)
+    assert (result.returncode, result.stdout, result.stderr) == (0, colour + "\n", "")
+
+
+@pytest.mark.parametrize(
+    ("args", "board"),
+    [(("i9",), "8x8"), (("a5", "--size", "10x4"), "10x4"), (("aa27", "--size", "26"), "26x26")],
+)
+def test_color_of_a_square_off_the_board_is_an_error_naming_the_board(
+    args: tuple[str, ...], board: str
+) -> None:
+    result = run("color", *args)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr == f"chess-actors color: square {args[0]} is off the {board} board\n"
+
+
 def test_knight_path_prints_the_move_count_then_the_squares() -> None:
     result = run("knight", "path", "g2", "a8")
     assert result.returncode == 0, result.stderr
@@ -80,6 +103,37 @@ def test_knight_path_on_a_billion_square_board_answers_by_formula() -> None:
     assert result.returncode == 0, result.stderr
     count, squares = result.stdout.splitlines()
     assert int(count) == len(squares.split()) - 1
+
+
+# a1 to a1000000000 is 999,999,999 ranks up: a move gains at most 2 ranks, so at least 500,000,000
+# moves, and every move changes the square's colour, so an odd number: 500,000,001, which is reached
+# by moves (1, 2) and (-1, 2) in turn up to a999999997, and three moves for the last three ranks.
+HUGE_BOARD = ("knight", "path", "a1", "a1000000000", "--size", "1000000000")
+HUGE_DISTANCE = 500_000_001
+
+
+def test_knight_path_too_long_to_list_prints_the_distance_and_says_why_not_the_squares() -> None:
+    result = run(*HUGE_BOARD)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == f"{HUGE_DISTANCE}\n"
+    [reason] = result.stderr.splitlines()
+    assert "not listed" in reason and f"{HUGE_DISTANCE:,} moves" in reason
+    assert "unreachable" not in result.stdout + result.stderr
+
+
+def test_knight_path_too_long_to_list_gives_the_distance_in_json_and_no_path() -> None:
+    result = run(*HUGE_BOARD, "--json")
+    assert result.returncode == 0, result.stderr
+    assert json_of(result) == {"moves": HUGE_DISTANCE, "path": None}
+
+
+def test_knight_treasure_too_long_to_list_prints_the_walk_length() -> None:
+    # Best: c2 first (1 move), then 999,999,998 ranks up and 2 files left: at least 499,999,999
+    # moves by ranks, an even number by colour, so 500,000,000 (499,999,998 moves of (+-1, 2) and
+    # two of (-2, 1) or (2, 1) get there); going up first and back down is far longer.
+    result = run("knight", "treasure", "a1", "a1000000000", "c2", "--size", "1000000000", "--json")
+    assert result.returncode == 0, result.stderr
+    assert json_of(result) == {"moves": 500_000_001, "path": None}
 
 
 def test_knight_path_unreachable_prints_unreachable_and_exits_1() -> None:

@@ -6,10 +6,12 @@ Renders through a rich Console writing to a string, so no actor and no subproces
 from __future__ import annotations
 
 import io
+import re
 
+import pytest
 from rich.console import Console, RenderableType
 
-from actors.cli.display import FILES_LINE, BoardView, headline, move_line, step_line, summary_view
+from actors.cli.display import FILES_LINE, STEP_WIDTH, BoardView, headline, move_line, step_line, summary_view
 from actors.client.replay import MoveReport
 from actors.scenario.script import StepResult
 from board.fen import STARTING_FEN
@@ -82,6 +84,47 @@ def test_step_lines_show_what_was_got_and_on_failure_what_was_expected() -> None
     assert plain(step_line(passed)).rstrip() == "✓ line   4  play e4" + " " * 26 + "accepted e4"
     failed = StepResult(9, "square e4 black pawn", False, "black pawn on e4", "white pawn on e4")
     assert plain(step_line(failed)).rstrip().endswith("expected black pawn on e4; got white pawn on e4")
+
+
+def test_a_long_step_puts_its_answer_on_the_next_line_in_the_answers_column() -> None:
+    short = plain(step_line(StepResult(4, "play e4", True, "", "accepted e4"))).splitlines()
+    answers_column = short[0].index("accepted")
+    for step in ("x" * (STEP_WIDTH - 1), "x" * STEP_WIDTH, 'reject Bc4 "blocked by the pawn on e2"'):
+        lines = plain(step_line(StepResult(15, step, True, "", "rejected (illegal): blocked"))).splitlines()
+        if len(step) < STEP_WIDTH:
+            [line] = lines
+            assert line.index("rejected") == answers_column
+        else:
+            assert [line.rstrip() for line in lines] == [
+                f"✓ line  15  {step}", " " * answers_column + "rejected (illegal): blocked"
+            ]
+    failed = plain(step_line(StepResult(9, "square e4 black pawn white-pawn-e2 x", False, "a", "b")))
+    assert failed.splitlines()[1] == " " * answers_column + "expected a; got b"
+
+
+def _no_color_board(view: BoardView) -> str:
+    """The board on a colour terminal whose user set NO_COLOR (rich reads it at start-up)."""
+    out = io.StringIO()
+    Console(file=out, width=100, color_system="truecolor", force_terminal=True, no_color=True).print(view)
+    return out.getvalue()
+
+
+def test_with_no_color_empty_squares_are_dots_and_the_last_move_stands_out() -> None:
+    text = _no_color_board(BoardView(FOOLS_MATE, "d8h4", check=True))
+    assert "\x1b[38" not in text and "\x1b[48" not in text, "no colour at all"
+    rows = [re.sub(r"\x1b\[[0-9;]*m", "", line) for line in text.splitlines()]
+    assert rows[4].rstrip() == " 4  ·  ·  ·  ·  ·  ·  ♙  ♛"
+    assert rows[0].rstrip() == " 8  ♜  ♞  ♝  ·  ♚  ♝  ♞  ♜"
+    # Reverse video marks d8, h4 (the queen's move) and e1 (the king in check).
+    reversed_cells = re.findall(r"\x1b\[[0-9;]*7m ([^ ]) ", text)
+    assert sorted(reversed_cells) == sorted(["·", "♛", "♔"])
+
+
+def test_no_color_from_the_environment_still_draws_dots(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    out = io.StringIO()
+    Console(file=out, width=100, color_system="truecolor", force_terminal=True).print(BoardView(AFTER_E4))
+    assert out.getvalue().count("·") == 32
 
 
 def test_headline_counts_games_plies_and_illegal_games() -> None:

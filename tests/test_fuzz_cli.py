@@ -48,7 +48,7 @@ def _write(name: str, content: bytes) -> str:
 
 
 OPERA = (DATA / "opera-game.pgn").read_bytes()
-SCENARIOS = sorted((ROOT / "scripts" / "scenarios").glob("*.scenario"))
+SCENARIOS = sorted((ROOT / "actors" / "examples").glob("*.scenario"))
 INPUT_FILES = [
     _write("opera.pgn", OPERA),
     _write("illegal.pgn", b'[White "x"]\n\n1. e4 e5 2. Ke3 *\n'),

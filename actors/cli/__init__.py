@@ -11,17 +11,18 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from board.errors import ChessActorsError, InputError
 
+# The order of ``chess-actors --help``: the main job first, then studying the actors, then the puzzles.
 COMMAND_MODULES = (
-    "actors.cli.puzzles",
     "actors.cli.replay",
-    "actors.cli.perft",
-    "actors.cli.trace",
     "actors.cli.run",
+    "actors.cli.trace",
     "actors.cli.check_move",
+    "actors.cli.perft",
+    "actors.cli.puzzles",
 )
 
 EXIT_OK = 0
@@ -36,12 +37,32 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
+class VersionAction(argparse.Action):
+    """``--version``: print the installed version and exit (looked up only when asked)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="print the version and exit", **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            installed = version("chess-actors")
+        except PackageNotFoundError:  # run from a source tree that was never installed
+            installed = "unknown (not installed)"
+        sys.stdout.write(f"{parser.prog} {installed}\n")
+        parser.exit(EXIT_OK)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the parser for every subcommand."""
     parser = OneLineParser(
         prog="chess-actors",
         description="Chess as a message-passing system: replay, study and question chess moves.",
+        epilog="Each command has its own --help, with examples: chess-actors replay --help",
     )
+    parser.add_argument("--version", action=VersionAction)
     subparsers = parser.add_subparsers(
         dest="command", required=True, metavar="COMMAND", parser_class=OneLineParser
     )

@@ -12,6 +12,7 @@ import sys
 from contextlib import ExitStack
 from typing import IO, TYPE_CHECKING, Any
 
+from actors.cli.help import add_command
 from actors.cli.output import add_json_flag, emit
 from board.errors import InputError
 
@@ -35,12 +36,17 @@ batch); --engine direct gives the same answers by plain function calls, many tim
 
 def register(subparsers: Any) -> None:
     """Add the ``check-move`` subcommand."""
-    parser = subparsers.add_parser(
-        "check-move",
-        help="ChessMoveQ: can a piece of this colour and kind legally move to this square?",
+    parser = add_command(
+        subparsers, "check-move",
+        summary="ChessMoveQ: can a piece of this colour and kind legally move to this square?",
         description="Answer the ChessMoveQ question: true if the move is valid, false if not.",
-        epilog=_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        notes=_EPILOG,
+        examples=[
+            """chess-actors check-move '[["W","K",5,1],["W","R",8,1],["B","K",5,8]]' '["W","R",8,8]'""",
+            """chess-actors check-move '[["B","K",3,8],["B","R",4,8],["B","N",4,7]]' '["B","R",4,1]' """
+            "--explain",
+            "chess-actors check-move --batch cases.jsonl --engine direct",
+        ],
     )
     parser.add_argument(
         "position", nargs="?", metavar="POSITION",

@@ -50,6 +50,8 @@ _MOVED_LIGHT, _MOVED_DARK = "#cdd26a", "#aaa23a"
 _CHECKED = "#e8605a"
 _PIECE = Style(color="#000000", bold=True)
 _FAINT = Style(dim=True)
+_STANDOUT = Style(reverse=True)
+_PLAIN = Style()
 
 
 def console(stderr: bool = False) -> Console:
@@ -86,7 +88,8 @@ class BoardView:
         if self.check:
             king = position.turn * 8 + KING
             checked = next((square for square in range(64) if position.squares[square] == king), -1)
-        coloured = console.color_system is not None
+        # NO_COLOR (or no colour system) strips the shading, so empty squares need their dots back.
+        coloured = console.color_system is not None and not console.no_color
         text = Text()
         for rank in range(7, -1, -1):
             text.append(f"{rank + 1:>2} ")
@@ -107,13 +110,15 @@ def _cell(code: int, square: int, marked: bool, checked: bool, coloured: bool) -
         background = _MOVED_DARK if dark else _MOVED_LIGHT
     else:
         background = _DARK if dark else _LIGHT
+    # Without colour (NO_COLOR on a terminal) the last move and a checked king are shown in reverse video.
+    standout = _STANDOUT if not coloured and (marked or checked) else _PLAIN
     if code:
         letter = " PNBRQK"[code & 7]
         glyph = GLYPHS[letter if code < 8 else letter.lower()]
-        return f" {glyph} ", _PIECE + Style(bgcolor=background)
+        return f" {glyph} ", _PIECE + Style(bgcolor=background) + standout
     if coloured:
         return "   ", Style(bgcolor=background)
-    return f" {EMPTY} ", _FAINT
+    return f" {EMPTY} ", _FAINT + standout
 
 
 # --- move lines -----------------------------------------------------------------------------
@@ -149,12 +154,25 @@ def _outcome_text(outcome: str) -> str:
 # --- scenario steps -------------------------------------------------------------------------
 
 
+STEP_WIDTH = 32
+"""The column the answers of scenario steps line up at, after the step's text."""
+
+
 def step_line(result: StepResult) -> Text:
-    """One scenario step: ``✓ line  4  play e4   accepted e4``, or ✗ with what was expected and got."""
+    """One scenario step: ``✓ line  4  play e4   accepted e4``, or ✗ with what was expected and got.
+
+    A step text too long for its column ends the line, and the answer goes on the next line in the
+    answers' column, so the two never run together.
+    """
     text = Text()
     text.append("✓" if result.ok else "✗", _OK if result.ok else _BAD)
-    text.append(f" line {result.line:>3}  ")
-    text.append(f"{result.step:<32}", Style(bold=True))
+    lead = f" line {result.line:>3}  "
+    text.append(lead)
+    if len(result.step) < STEP_WIDTH:
+        text.append(f"{result.step:<{STEP_WIDTH}}", Style(bold=True))
+    else:
+        text.append(result.step, Style(bold=True))
+        text.append("\n" + " " * (1 + len(lead) + STEP_WIDTH))
     if result.ok:
         text.append(" " + result.got, _FAINT)
     else:
@@ -183,7 +201,8 @@ def summary_view(
     'knight', ...) to its sorted handling times in ns.
     """
     delivered = sum(counts.values())
-    title = Text(f"summary: {headline(*totals)}; {delivered} messages delivered", Style(bold=True))
+    messages = f"{delivered} message{'s' if delivered != 1 else ''} delivered"
+    title = Text(f"summary: {headline(*totals)}; {messages}", Style(bold=True))
     kinds = Table(title="messages by kind", title_justify="left", box=box.SIMPLE_HEAD,
                   show_edge=False, padding=(0, 1))
     kinds.add_column("kind")

@@ -24,3 +24,8 @@ def emit(args: argparse.Namespace, record: dict[str, Any], text: str) -> None:
 def fail(message: str) -> None:
     """Print a one-line reason on stderr."""
     sys.stderr.write(message + "\n")
+
+
+def counted(number: int, singular: str, plural: str | None = None) -> str:
+    """``counted(1, "ply", "plies")`` is ``"1 ply"``; any other number takes the plural (default: + s)."""
+    return f"{number} {singular if number == 1 else plural or singular + 's'}"

@@ -8,12 +8,23 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from actors.cli.help import add_command
 from actors.cli.output import add_json_flag, emit
 
 
 def register(subparsers: Any) -> None:
     """Add the ``perft`` subcommand."""
-    perft = subparsers.add_parser("perft", help="count the positions reached in exactly DEPTH plies")
+    perft = add_command(
+        subparsers, "perft",
+        summary="count the positions reached in exactly DEPTH plies",
+        description="Count the leaf nodes of the legal move tree from a position (perft, the standard\n"
+                    "check of a move generator). The last line printed is the count.",
+        examples=[
+            "chess-actors perft startpos 4                       # 197281",
+            "chess-actors perft 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -' 2 "
+            "--divide",
+        ],
+    )
     perft.add_argument("fen", metavar="FEN", help="a FEN string in quotes, or 'startpos'")
     perft.add_argument("depth", metavar="DEPTH", help="how many plies to look ahead (0 or more)")
     perft.add_argument(

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from itertools import chain, islice
 from typing import IO, TYPE_CHECKING, Any, TextIO
 
-from actors.cli.output import add_json_flag, emit
+from actors.cli.help import add_command
+from actors.cli.output import add_json_flag, counted, emit
 from board.errors import InputError
 
 if TYPE_CHECKING:
@@ -32,8 +33,18 @@ BOARD_MODES = ("each", "end", "none")
 
 def register(subparsers: Any) -> None:
     """Add the replay subcommand."""
-    parser = subparsers.add_parser(
-        "replay", help="replay PGN games, judging every move (no PGN: an embedded famous game)"
+    parser = add_command(
+        subparsers, "replay",
+        summary="replay PGN games, judging every move (no PGN: an embedded famous game)",
+        description="Replay PGN games through the piece, board and referee actors (or directly), judging\n"
+                    "every move; each game stops at its first illegal move and the next game still runs.\n"
+                    "Exit 0 when every game is legal, 1 when some game has an illegal move.",
+        examples=[
+            "chess-actors replay                                 # the Opera game, move by move",
+            "chess-actors replay games.pgn --engine direct --json",
+            "chess-actors replay big.pgn --engine direct --workers 2 --quiet",
+            "chess-actors replay --trace t.jsonl --board each",
+        ],
     )
     parser.add_argument("pgn", nargs="*", metavar="PGN", help="PGN files; '-' reads stdin")
     parser.add_argument("--engine", choices=("actors", "direct"), default="actors",
@@ -235,26 +246,47 @@ def run(args: argparse.Namespace) -> int:
             plan = _plan(args, several=True)
             verdicts = _judged_elsewhere(args, _sources(args.pgn, stack))
             progress = _progress(args, several=True, stack=stack)
-            return 1 if _report(args, plan, verdicts, None, None, progress) else 0
-        games = _games(_sources(args.pgn, stack))
-        head = list(islice(games, 2))  # one game or several decides what is shown by default
-        games = chain(head, games)
-        plan = _plan(args, several=len(head) > 1)
-        trace_file = _open_trace(args.trace, stack) if args.trace is not None else None
-        out: Console | None = None
-        if not args.json and (plan.watched or plan.board != "none"):
-            from actors.cli.display import console
-
-            out = console()
-        watcher: _Watcher | None = None
-        if plan.watched or trace_file is not None:
-            watcher = _start_watcher(args, plan, out, trace_file)
-            verdicts = watcher.verdicts(games)
+            totals = _report(args, plan, verdicts, None, None, progress)
         else:
-            verdicts = _judged_whole(args, games)
-        progress = _progress(args, several=len(head) > 1, stack=stack)
-        illegal = _report(args, plan, verdicts, out, watcher, progress)
-    return 1 if illegal else 0
+            games = _games(_sources(args.pgn, stack))
+            head = list(islice(games, 2))  # one game or several decides what is shown by default
+            games = chain(head, games)
+            plan = _plan(args, several=len(head) > 1)
+            trace_file = _open_trace(args.trace, stack) if args.trace is not None else None
+            out: Console | None = None
+            if not args.json and (plan.watched or plan.board != "none"):
+                from actors.cli.display import console
+
+                out = console()
+            watcher: _Watcher | None = None
+            if plan.watched or trace_file is not None:
+                watcher = _start_watcher(args, plan, out, trace_file)
+                verdicts = watcher.verdicts(games)
+            else:
+                verdicts = _judged_whole(args, games)
+            progress = _progress(args, several=len(head) > 1, stack=stack)
+            totals = _report(args, plan, verdicts, out, watcher, progress)
+    # After the progress display has gone, so that the totals stay on the terminal.
+    _print_totals(args, plan, totals, progress is not None)
+    return 1 if totals[2] else 0
+
+
+def _print_totals(args: argparse.Namespace, plan: _Plan, totals: tuple[int, int, int],
+                  progressed: bool) -> None:
+    """One summary line for several games, unless the actors' summary (which starts with it) was printed.
+
+    Plain output ends with it; ``--json`` keeps stdout to one object a game, so the line goes to
+    stderr, and only where the progress display was (a terminal), to leave the totals in its place.
+    """
+    games, plies, illegal = totals
+    if games < 2 or plan.summary:
+        return
+    stopped = f"{counted(illegal, 'game')} stopped by an illegal move" if illegal else "no illegal move"
+    line = f"summary: {counted(games, 'game')}, {counted(plies, 'ply', 'plies')}, {stopped}\n"
+    if not args.json:
+        sys.stdout.write(line)
+    elif progressed:
+        sys.stderr.write(line)
 
 
 def _open_trace(path: str, stack: ExitStack) -> TextIO:
@@ -305,8 +337,11 @@ def _progress(args: argparse.Namespace, several: bool, stack: ExitStack) -> tupl
 
 
 def _report(args: argparse.Namespace, plan: _Plan, verdicts: Iterator[GameVerdict], out: Console | None,
-            watcher: _Watcher | None, progress: tuple[Progress, TaskID] | None) -> int:
-    """Print every verdict (and the boards and summary the plan asks for); return the illegal games."""
+            watcher: _Watcher | None, progress: tuple[Progress, TaskID] | None) -> tuple[int, int, int]:
+    """Print every verdict (and the boards and summary the plan asks for).
+
+    Returns (games, legal plies, games stopped by an illegal move).
+    """
     games = plies = illegal = 0
     for number, verdict in enumerate(verdicts, 1):
         record = verdict.as_json()
@@ -330,11 +365,12 @@ def _report(args: argparse.Namespace, plan: _Plan, verdicts: Iterator[GameVerdic
         latencies = {role: sorted(samples) for role, samples in messages.latencies.items()}
         out.print()
         out.print(summary_view((games, plies, illegal), dict(messages.counts.most_common()), latencies))
-    return illegal
+    return games, plies, illegal
 
 
 def _describe(record: dict[str, Any]) -> str:
-    head = f"game {record['game']}: {record['white']} - {record['black']}, {record['plies']} plies"
+    plies = counted(record["plies"], "ply", "plies")
+    head = f"game {record['game']}: {record['white']} - {record['black']}, {plies}"
     error = record["error"]
     if error:
         return f"{head}; illegal at ply {error['ply']}: {error['move']}: {error['reason']}"

@@ -11,20 +11,31 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any
 
+from actors.cli.help import add_command
 from actors.cli.output import add_json_flag, emit
 
 if TYPE_CHECKING:
-    from actors.scenario.script import StepResult
+    from actors.scenario.script import Scenario, StepResult
 
 
 def register(subparsers: Any) -> None:
     """Add the ``run`` subcommand."""
-    parser = subparsers.add_parser(
-        "run",
-        help="run a scenario script: play moves, message actors, crash them, check what they say",
-        description="Run a scenario script (format: scripts/scenarios/README.md) step by step.",
+    parser = add_command(
+        subparsers, "run",
+        summary="run a scenario script: play moves, message actors, crash them, check what they say",
+        description="Run a scenario script step by step, a line with ✓ or ✗ per step; the first failing\n"
+                    "step stops the run (exit 1). The format: actors/examples/README.md.",
+        examples=[
+            "chess-actors run --example pin                      # an example shipped with the package",
+            "chess-actors run --list-examples",
+            "chess-actors run my.scenario --trace t.jsonl",
+        ],
     )
-    parser.add_argument("scenario", metavar="SCENARIO", help="a scenario file; '-' reads stdin")
+    parser.add_argument("scenario", nargs="?", metavar="SCENARIO", help="a scenario file; '-' reads stdin")
+    parser.add_argument("--example", nargs="?", const="", metavar="NAME",
+                        help="run the example scenario NAME shipped with the package (no NAME: list them)")
+    parser.add_argument("--list-examples", action="store_true",
+                        help="list the example scenarios shipped with the package, and what each teaches")
     parser.add_argument("--trace", metavar="PATH",
                         help="write every delivered message as a JSON line to PATH")
     add_json_flag(parser)
@@ -34,18 +45,17 @@ def register(subparsers: Any) -> None:
 def run_scenario_command(args: argparse.Namespace) -> int:
     """Run the scenario at ``args.scenario``; return 0 if every step passed, 1 if one failed."""
     from actors.kernel.affinity import one_core
-    from actors.scenario.script import parse_scenario, run_scenario
+    from actors.scenario.script import run_scenario
     from board.errors import InputError
 
-    if args.scenario == "-":
-        scenario = parse_scenario(sys.stdin.read(), source="<stdin>")
-    else:
-        with open(args.scenario, encoding="utf-8") as file:
-            try:
-                text = file.read()
-            except UnicodeDecodeError as error:
-                raise InputError(f"{args.scenario}: not UTF-8 text (byte {error.start})") from None
-        scenario = parse_scenario(text, source=args.scenario)
+    if sum((args.scenario is not None, args.example is not None, args.list_examples)) != 1:
+        raise InputError("give one of SCENARIO, --example NAME or --list-examples")
+    listing = args.list_examples or args.example == ""
+    if listing:
+        if args.trace is not None:
+            raise InputError("--trace: listing the examples runs nothing to trace")
+        return _list_examples(args)
+    scenario = _load_scenario(args)
     one_core()  # the actor threads hand off faster on one core (actors.kernel.affinity)
     with ExitStack() as stack:
         recorder = None
@@ -74,6 +84,36 @@ def run_scenario_command(args: argparse.Namespace) -> int:
             f"expected {failed.expected}; got {failed.got}\n"
         )
         return 1
+    return 0
+
+
+def _load_scenario(args: argparse.Namespace) -> Scenario:
+    """The script to run: a shipped example, stdin, or a file."""
+    from actors.scenario.script import parse_scenario
+    from board.errors import InputError
+
+    if args.example is not None:
+        from actors.examples import example
+
+        chosen = example(args.example)
+        return parse_scenario(chosen.text, source=chosen.source)
+    if args.scenario == "-":
+        return parse_scenario(sys.stdin.read(), source="<stdin>")
+    with open(args.scenario, encoding="utf-8") as file:
+        try:
+            text = file.read()
+        except UnicodeDecodeError as error:
+            raise InputError(f"{args.scenario}: not UTF-8 text (byte {error.start})") from None
+    return parse_scenario(text, source=args.scenario)
+
+
+def _list_examples(args: argparse.Namespace) -> int:
+    from actors.examples import examples
+
+    shipped = examples()
+    width = max(len(item.name) for item in shipped)
+    for item in shipped:
+        emit(args, {"name": item.name, "summary": item.summary}, f"{item.name:<{width}}  {item.summary}")
     return 0
 
 

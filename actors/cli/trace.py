@@ -10,6 +10,7 @@ import json
 import sys
 from typing import Any
 
+from actors.cli.help import add_command
 from actors.cli.output import add_json_flag
 
 FORMATS = ("mermaid", "perfetto", "jsonl")
@@ -17,13 +18,16 @@ FORMATS = ("mermaid", "perfetto", "jsonl")
 
 def register(subparsers: Any) -> None:
     """Add the ``trace`` subcommand."""
-    trace = subparsers.add_parser(
-        "trace",
-        help="convert a message trace to a Mermaid diagram, a Perfetto trace or JSON lines",
-        description=(
-            "Convert a trace written by 'replay --trace' to stdout: a Mermaid sequenceDiagram, "
-            "a Chrome/Perfetto JSON trace (open it in ui.perfetto.dev) or JSON lines."
-        ),
+    trace = add_command(
+        subparsers, "trace",
+        summary="convert a message trace to a Mermaid diagram, a Perfetto trace or JSON lines",
+        description="Convert a trace written by 'replay --trace' or 'run --trace' to stdout: a Mermaid\n"
+                    "sequenceDiagram, a Chrome/Perfetto JSON trace (open it in ui.perfetto.dev) or\n"
+                    "JSON lines.",
+        examples=[
+            "chess-actors replay --trace t.jsonl && chess-actors trace t.jsonl --to mermaid --plies 3-3",
+            "chess-actors trace t.jsonl --to perfetto > opera.json",
+        ],
     )
     trace.add_argument("path", metavar="PATH", help="a trace file of JSON lines; '-' reads stdin")
     trace.add_argument("--to", required=True, choices=FORMATS, help="the output format")

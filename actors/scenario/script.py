@@ -1,7 +1,7 @@
 """Scenario scripts: one step a line that plays moves, talks to actors and checks what they answer.
 
 :func:`parse_scenario` reads a script (a malformed one raises :class:`ScenarioError` naming the
-line); :func:`run_scenario` plays it against an ActorGame. The format is in scripts/scenarios/README.md.
+line); :func:`run_scenario` plays it against an ActorGame. The format is in actors/examples/README.md.
 """
 
 from __future__ import annotations
@@ -251,7 +251,7 @@ def _words(text: str, source: str, line: int) -> list[_Word]:
 
 
 def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
-    """Parse a scenario script (see scripts/scenarios/README.md for the format).
+    """Parse a scenario script (see actors/examples/README.md for the format).
 
     Raises:
         ScenarioError: naming ``source`` and the line: an unknown step, a missing or extra word,

@@ -1,0 +1,78 @@
+"""What a new user sees first: ``--version``, the list of commands, and each command's ``--help``
+with a description and examples that the parser itself accepts."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from actors.cli import build_parser
+from actors.cli.help import EXAMPLES_HEADING
+
+ROOT = Path(__file__).resolve().parent.parent
+COMMANDS = ["replay", "run", "trace", "check-move", "perft", "knight", "color"]
+PUZZLES = [("knight", "path"), ("knight", "treasure"), ("knight", "tour")]
+SUBCOMMANDS = [*[(name,) for name in COMMANDS], *PUZZLES]
+
+
+def chess_actors(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run the command line as a user would, in a fresh interpreter (wide, so help is not re-wrapped)."""
+    return subprocess.run(
+        [sys.executable, "-m", "actors.cli", *args],
+        cwd=ROOT, capture_output=True, text=True, check=False, timeout=60,
+        env={**os.environ, "COLUMNS": "200"},
+    )
+
+
+def test_version_prints_the_installed_version_and_exits_0() -> None:
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    result = chess_actors("--version")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == f"chess-actors {version}\n"
+
+
+def test_the_command_list_puts_the_main_job_first() -> None:
+    result = chess_actors("--help")
+    assert result.returncode == 0, result.stderr
+    listed = re.findall(r"^    (\S+)", result.stdout, flags=re.MULTILINE)
+    assert listed == COMMANDS
+
+
+def _examples(help_text: str) -> list[str]:
+    heading = help_text.index(f"\n{EXAMPLES_HEADING}\n")
+    return [line.strip() for line in help_text[heading:].splitlines()[2:] if line.strip()]
+
+
+@pytest.mark.parametrize("command", SUBCOMMANDS, ids=" ".join)
+def test_every_command_help_has_a_description_and_examples_of_itself(command: tuple[str, ...]) -> None:
+    result = chess_actors(*command, "--help")
+    assert result.returncode == 0, result.stderr
+    usage, description = result.stdout.split("\n\n")[:2]
+    assert usage.startswith(f"usage: chess-actors {' '.join(command)} ")
+    assert len(description.split()) >= 8, f"no real description: {description!r}"
+    examples = _examples(result.stdout)
+    assert examples, "no example"
+    for example in examples:
+        assert f"chess-actors {' '.join(command)}" in example, example
+
+
+@pytest.mark.parametrize("command", SUBCOMMANDS, ids=" ".join)
+def test_every_example_in_help_is_a_command_line_the_parser_accepts(command: tuple[str, ...]) -> None:
+    help_text = chess_actors(*command, "--help").stdout
+    for example in _examples(help_text):
+        # An example may chain commands ("... && chess-actors trace ..."); each must parse.
+        for part in re.split(r"\s(?:&&|>|\|)\s", example.split("  #")[0]):
+            words = shlex.split(part)
+            if words[0] != "chess-actors":
+                continue
+            try:
+                build_parser().parse_args(words[1:])
+            except SystemExit as exit_:  # argparse's way of refusing
+                pytest.fail(f"{part!r} does not parse (exit {exit_.code})")
