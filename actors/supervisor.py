@@ -29,7 +29,7 @@ from actors.messages import Begin, Ping, Ready, Resync, Roster, RosterQuery
 from actors.occupancy import BoardActor
 from actors.piece import PieceActor
 from actors.referee import RefereeActor
-from actors.tracing import TraceRecorder
+from actors.tracing import TraceRecorder, marking
 from board.fen import parse_fen, write_fen
 
 BOARD = "board"
@@ -107,11 +107,12 @@ class Supervisor:
 
     def start(self) -> None:
         """Start the board, one actor per piece, then the referee (which reads the board)."""
-        self._start_board()
-        roster = self._roster()
-        for entry in roster.entries:
-            self._start_piece(entry.name, entry.code, entry.square, entry.has_moved)
-        self._start_referee()
+        with marking(self.recorder, "startup"):
+            self._start_board()
+            roster = self._roster()
+            for entry in roster.entries:
+                self._start_piece(entry.name, entry.code, entry.square, entry.has_moved)
+            self._start_referee()
 
     def _remember(self, name: str, ref: pykka.ActorRef[Any]) -> pykka.ActorRef[Any]:
         with self._lock:
@@ -185,7 +186,8 @@ class Supervisor:
             if self.failed is not None:
                 raise self.failed
             try:
-                self._heal_once()
+                with marking(self.recorder, "heal"):
+                    self._heal_once()
                 return
             except RestartIntensityExceeded:
                 raise
