@@ -96,8 +96,9 @@ def two_games(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def crash(tmp_path_factory: pytest.TempPathFactory) -> Path:
     recorder = TraceRecorder()
-    results = run_scenario(read_scenario(str(ROOT / "scripts" / "scenarios" / "crash-and-restart.scenario")),
-                           recorder=recorder)
+    results = run_scenario(
+        read_scenario(str(ROOT / "scripts" / "scenarios" / "crash-and-restart.scenario")), recorder=recorder
+    )
     assert all(result.ok for result in results)
     path = tmp_path_factory.mktemp("studio") / "crash.html"
     write_page(recorder.events(), path)
@@ -127,8 +128,10 @@ def _phase_labels(events: list[TraceEvent]) -> list[str]:
 
 def _board(page: Any) -> dict[str, str]:
     pieces = page.locator("#board text.piece")
-    return {pieces.nth(i).get_attribute("data-on"): pieces.nth(i).get_attribute("data-piece")
-            for i in range(pieces.count())}
+    return {
+        pieces.nth(i).get_attribute("data-on"): pieces.nth(i).get_attribute("data-piece")
+        for i in range(pieces.count())
+    }
 
 
 def _oracle(game: PgnGame, plies: int) -> dict[str, str]:
@@ -174,7 +177,7 @@ def test_keys_step_message_by_message_and_ply_by_ply(browser: Any, opera: Any) -
 
 
 def test_clicking_an_arrow_shows_its_request_and_reply_payloads(browser: Any, opera: Any) -> None:
-    path, events, _ = opera
+    path, _, _ = opera
     page = _open(browser, path, "#ply=3")  # 2. Nf3: the knight is asked about g1-f3
     page.locator("#diagram g.arrow.request[data-kind='MoveQuery']").first.click()
     payload = json.loads(page.locator("#detail-payload").inner_text())
@@ -197,8 +200,10 @@ def test_filters_hide_kinds_and_actors_and_search_finds_text(browser: Any, opera
     assert page.locator("#diagram [data-lane='board']").count() == 0
     page.check("#actor-filters input[data-actor='board']")
     page.fill("#search", "moved to f3")
-    kinds = {page.locator("#diagram g.arrow").nth(i).get_attribute("data-kind")
-             for i in range(page.locator("#diagram g.arrow").count())}
+    kinds = {
+        page.locator("#diagram g.arrow").nth(i).get_attribute("data-kind")
+        for i in range(page.locator("#diagram g.arrow").count())
+    }
     assert kinds == {"Moved"}
     page.close()
 
@@ -209,7 +214,11 @@ def test_selecting_a_message_highlights_its_causes_and_effects(browser: Any, ope
     proposal = page.locator("#diagram g.arrow.request[data-kind='Propose']")
     proposal.click()
     requests = page.locator("#diagram g.arrow.request")
-    others = [requests.nth(i) for i in range(requests.count()) if requests.nth(i).get_attribute("data-kind") != "Propose"]
+    others = [
+        requests.nth(i)
+        for i in range(requests.count())
+        if requests.nth(i).get_attribute("data-kind") != "Propose"
+    ]
     assert others and all(arrow.get_attribute("data-causal") == "effect" for arrow in others)
     moved = page.locator("#diagram g.arrow.request[data-kind='Moved']")
     moved.click()
@@ -221,7 +230,8 @@ def test_selecting_a_message_highlights_its_causes_and_effects(browser: Any, ope
         parent = by_id[parent]["parent_id"]
     causes = page.locator("#diagram g.arrow.request[data-causal='cause']")
     assert {int(causes.nth(i).get_attribute("data-msg-id")) for i in range(causes.count())} == chain - {
-        int(moved.get_attribute("data-msg-id"))}
+        int(moved.get_attribute("data-msg-id"))
+    }
     assert page.locator("#detail-causes").inner_text().startswith("caused by #")
     page.close()
 
@@ -230,22 +240,31 @@ def test_a_deep_link_opens_the_ply_and_message_it_names(browser: Any, opera: Any
     path, events, _ = opera
     page = _open(browser, path, "#ply=12&msg=3")
     assert page.locator("#phase-title").inner_text().startswith("ply 12")
-    phase_events = sorted((event for event in events if event["phase"] == "ply 12"), key=lambda e: e["msg_id"])
-    assert page.locator("#detail-summary").inner_text() == f"#{phase_events[2]['msg_id']} {phase_events[2]['summary']}"
+    phase_events = sorted(
+        (event for event in events if event["phase"] == "ply 12"), key=lambda e: e["msg_id"]
+    )
+    assert (
+        page.locator("#detail-summary").inner_text()
+        == f"#{phase_events[2]['msg_id']} {phase_events[2]['summary']}"
+    )
     page.keyboard.press("ArrowRight")
     assert page.locator("#deep-link").get_attribute("href").endswith("ply=12&msg=4")
     page.close()
 
 
-def test_the_board_follows_the_moves_and_highlights_what_the_message_is_about(browser: Any, opera: Any) -> None:
+def test_the_board_follows_the_moves_and_highlights_what_the_message_is_about(
+    browser: Any, opera: Any
+) -> None:
     path, _, game = opera
     # 3... Bg4 is ply 6: the bishop on c8 is asked about g4, through d7, e6 and f5.
     page = _open(browser, path, "#ply=6")
     assert _board(page) == _oracle(game, 5)
     page.locator("#diagram g.arrow.request[data-kind='MoveQuery']").first.click()
     marks = page.locator("#board rect[data-highlight]")
-    seen = {marks.nth(i).get_attribute("data-square-highlight"): marks.nth(i).get_attribute("data-highlight")
-            for i in range(marks.count())}
+    seen = {
+        marks.nth(i).get_attribute("data-square-highlight"): marks.nth(i).get_attribute("data-highlight")
+        for i in range(marks.count())
+    }
     between = {chess.square_name(square) for square in chess.SquareSet.between(chess.C8, chess.G4)}
     assert seen == {"c8": "from", "g4": "to", **dict.fromkeys(between, "path")}
     page.keyboard.press("ArrowDown")  # the next ply starts from the position after Bg4
