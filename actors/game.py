@@ -337,6 +337,17 @@ class ActorGame:
 
     # -- looking
 
+    def __repr__(self) -> str:
+        from actors.studio.notebook import actor_game_repr
+
+        return actor_game_repr(self)
+
+    def _repr_svg_(self) -> str:
+        """Jupyter: the board the actors have reached (read from the journal, no message sent)."""
+        from actors.studio.notebook import actor_game_svg
+
+        return actor_game_svg(self)
+
     @property
     def plies(self) -> int:
         """Legal plies played so far."""

@@ -152,3 +152,33 @@ def test_html_flags_refuse_what_they_cannot_do(tmp_path: Path) -> None:
     assert result.returncode == 2 and "--html needs the actor engine" in result.stderr
     result = chess_actors("trace", str(DATA / "sample.trace.jsonl"), "--to", "html", "--game", "3")
     assert result.returncode == 2 and "--game 3: no such game" in result.stderr
+
+
+def test_notebook_views_show_boards_and_readable_reprs() -> None:
+    import xml.etree.ElementTree as ElementTree
+
+    from actors.game import ActorGame
+    from actors.tracing import TraceRecorder
+    from board.game import Game
+
+    direct = Game()
+    played = direct.play("Nf3")
+    assert repr(played) == "Played('g1f3', san='Nf3', check=False, outcome=None)"
+    assert repr(direct) == f"Game(plies=1, last='g1f3', fen={direct.fen()!r})"
+    assert repr(direct.position) == f"Position({direct.fen()!r})"
+    svg = ElementTree.fromstring(direct._repr_svg_())
+    glyphs = [
+        node.text for node in svg.iter("{http://www.w3.org/2000/svg}text") if node.text in set("♙♘♗♖♕♔♟♞♝♜♛♚")
+    ]
+    assert len(glyphs) == 32
+    assert ElementTree.fromstring(direct.position._repr_svg_()) is not None
+
+    recorder = TraceRecorder()
+    with ActorGame(recorder=recorder) as game:
+        game.propose("Nf3")
+        before = len(recorder)
+        assert game._repr_svg_() == direct._repr_svg_(), "the actors' board is the direct engine's"
+        assert repr(game) == f"ActorGame(plies=1, last='g1f3', fen={direct.fen()!r})"
+        assert len(recorder) == before, "looking at a game sends no message"
+    frame = recorder._repr_html_()
+    assert frame.startswith("<iframe srcdoc=") and "&quot;opening&quot;:&quot;ply=1&quot;" in frame

@@ -28,11 +28,14 @@ def _script_safe(data: str) -> str:
     return data.replace("</", "<\\/").replace("<!--", "<\\!--")
 
 
-def page_html(events: Sequence[TraceEvent], title: str = "chess-actors studio") -> str:
+def page_html(
+    events: Sequence[TraceEvent], title: str = "chess-actors studio", opening: str | None = None
+) -> str:
     """Return the studio page for ``events`` as one HTML document.
 
     Every game of the trace gets its own entry in the page's game picker; the board follows the
     moves the referee accepted, starting from the placement the board reported at start-up.
+    ``opening`` is where the page opens when its address names no place (``"ply=12&msg=3"``).
 
     Raises:
         ValueError: ``events`` is empty (a page about nothing is never what was wanted).
@@ -40,7 +43,9 @@ def page_html(events: Sequence[TraceEvent], title: str = "chess-actors studio") 
     if not events:
         raise ValueError("no trace events to show")
     page, style, script = (_template(name) for name in _TEMPLATE_FILES)
-    data = json.dumps(build_model(events, title), separators=(",", ":"), ensure_ascii=False)
+    model = build_model(events, title)
+    model["opening"] = opening
+    data = json.dumps(model, separators=(",", ":"), ensure_ascii=False)
     return (
         page.replace("{{title}}", html.escape(title))
         .replace("/*{{style}}*/", style)
@@ -58,12 +63,20 @@ def write_page(events: Sequence[TraceEvent], path: str | os.PathLike[str], title
     return len(data)
 
 
-def inline_html(events: Iterable[TraceEvent], height: int = 720) -> str:
-    """The page inside an ``iframe`` (its own document, so that its script runs in a notebook)."""
+def inline_html(events: Iterable[TraceEvent], ply: int | None = None, height: int = 720) -> str:
+    """The page inside an ``iframe`` (its own document, so that its script runs in a notebook),
+    open at ``ply`` (default: the last ply recorded)."""
     chosen = list(events)
     if not chosen:
         return "<p>No messages recorded yet.</p>"
-    document = html.escape(page_html(chosen), quote=True)
+    plies = [
+        number
+        for event in chosen
+        if (number := event.get("ply")) is not None and event.get("phase") != "startup"
+    ]
+    if ply is None and plies:
+        ply = max(plies)
+    document = html.escape(page_html(chosen, opening=None if ply is None else f"ply={ply}"), quote=True)
     return (
         f'<iframe srcdoc="{document}" style="width:100%;height:{height}px;border:1px solid #ccc" '
         'sandbox="allow-scripts"></iframe>'

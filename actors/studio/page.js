@@ -295,8 +295,8 @@
     const where = p.kind === "ply" && p.ply !== null ? `ply=${p.ply}` : `phase=${state.phase + 1}`;
     return `#game=${game().number}&${where}&msg=${state.msg}`;
   }
-  function readHash() {
-    const params = new URLSearchParams(location.hash.slice(1));
+  function readHash(fallback) {
+    const params = new URLSearchParams((typeof fallback === "string" ? fallback : location.hash).slice(1));
     if (params.has("game")) {
       const index = data.games.findIndex((g) => String(g.number) === params.get("game"));
       if (index >= 0 && index !== state.game) { state.game = index; buildFilters(); fillPicker(); }
@@ -358,7 +358,9 @@
   window.addEventListener("hashchange", readHash);
   fillPicker();
   buildFilters();
-  if (location.hash.length > 1) readHash(); else render();
+  if (location.hash.length > 1) readHash();
+  else if (data.opening) readHash("#" + data.opening);
+  else render();
   window.studio = { state, data, go, renderMs: performance.now() - started, firstRenderAt: performance.now() };
   document.body.setAttribute("data-ready", "1");
 })();
