@@ -307,3 +307,37 @@ def test_screenshots_and_time_to_first_render(browser: Any, opera: Any, tmp_path
         page.keyboard.press("ArrowRight")
     assert ready < 5_000, f"the page took {ready:.0f} ms to first render"
     page.close()
+
+
+def _random_game(plies: int) -> PgnGame:
+    import io
+    import random
+
+    import chess.pgn
+
+    for seed in range(1000):
+        rng = random.Random(seed)
+        board = chess.Board()
+        while not board.is_game_over(claim_draw=True) and board.ply() < plies:
+            board.push(rng.choice(sorted(board.legal_moves, key=lambda move: move.uci())))
+        if board.ply() == plies:
+            [game] = read_games(io.StringIO(str(chess.pgn.Game.from_board(board))))
+            return game
+    raise AssertionError(f"no seed gave a {plies}-ply game")
+
+
+def test_a_200_ply_page_renders_fast_and_ends_on_the_games_last_position(
+    browser: Any, tmp_path: Path
+) -> None:
+    game = _random_game(200)
+    path = tmp_path / "long.html"
+    size = write_page(_traced([game]), path)
+    page = _open(browser, path, "#ply=200")
+    ready = page.evaluate("window.studio.firstRenderAt")
+    print(f"\n200-ply page: {size / 1e6:.2f} MB, first render {ready:.0f} ms after navigation start")
+    last = int(page.locator("#slider").get_attribute("max"))
+    page.locator("#slider").fill(str(last))
+    assert _board(page) == _oracle(game, 200)
+    assert size < 4_000_000, "twice the plies of the 2 MB budget for a 100-ply page"
+    assert page.errors == []
+    page.close()
