@@ -29,7 +29,7 @@ from actors.messages import Begin, Ping, Ready, Resync, Roster, RosterQuery
 from actors.occupancy import BoardActor
 from actors.piece import PieceActor
 from actors.referee import RefereeActor
-from actors.tracing import TraceRecorder, marking
+from actors.tracing import TraceRecorder, marking, note_restart
 from board.fen import parse_fen, write_fen
 
 BOARD = "board"
@@ -154,6 +154,7 @@ class Supervisor:
     # -- healing
 
     def _count_restart(self, name: str) -> None:
+        note_restart(self.recorder, name)
         now = time.monotonic()
         times = self._restart_times
         times.append(now)

@@ -363,7 +363,7 @@ def describe_move(payload: Mapping[str, Any]) -> str | None:
 
 
 def _phase_note(phase: str, root: TraceEvent) -> str:
-    if not phase.startswith("ply "):
+    if "ply " not in phase:
         return _mermaid_text(phase)
     move = describe_move(root["payload"])
     colour = root["payload"].get("colour", root["payload"].get("color"))
@@ -397,10 +397,17 @@ def to_mermaid(events: Iterable[TraceEvent], plies: tuple[int, int] | None = Non
             f"    participant {alias}" if shown == alias else f"    participant {alias} as {shown}"
         )
 
+    # In a trace of several games each game's phases get boxes of their own, named with the game.
+    several = len(games_of(chosen)) > 1
+
+    def box(event: TraceEvent) -> str | None:
+        phase = phase_of(event)
+        return f"game {event.get('game')} {phase}" if several and phase is not None else phase
+
     roots: dict[str, TraceEvent] = {}
     known = {event["msg_id"] for event in chosen}
     for event in sorted(chosen, key=lambda item: item["msg_id"]):
-        phase = phase_of(event)
+        phase = box(event)
         if phase is None or event["parent_id"] in known:
             continue
         # The client's proposal names the ply; start-up messages that share its number do not.
@@ -412,7 +419,7 @@ def to_mermaid(events: Iterable[TraceEvent], plies: tuple[int, int] | None = Non
     indent = "    "
     for point in points:
         event = point.event
-        phase = phase_of(event)
+        phase = box(event)
         if phase != current:
             if current is not None:
                 lines.append("    end")
@@ -421,7 +428,8 @@ def to_mermaid(events: Iterable[TraceEvent], plies: tuple[int, int] | None = Non
             if phase is not None:
                 root = roots.get(phase, event)
                 shade += 1
-                lines.append(f"    rect {_PHASE_COLOURS.get(phase.split()[0], _PLY_COLOURS[shade % 2])}")
+                colour = _PHASE_COLOURS.get(str(phase_of(event)).split()[0], _PLY_COLOURS[shade % 2])
+                lines.append(f"    rect {colour}")
                 over = aliases[root["sender"]]
                 if root["receiver"] != root["sender"]:
                     over += "," + aliases[root["receiver"]]

@@ -256,6 +256,8 @@ def _specific(kind: str, payload: Mapping[str, Any]) -> str | None:
             return f"{kind} after {payload.get('plies')} plies"
         case "CrashOnNext" | "HangOnNext" | "Armed":
             return f"{kind} {payload.get('kind')}"
+        case "Restart":
+            return f"Restart {payload.get('name')}"
         case "Description":
             return f"Description {payload.get('fen')}"
     if "error" in payload and "message" in payload and len(payload) == 2:

@@ -66,6 +66,7 @@ __all__ = [
     "SCHEMA_FIELDS",
     "TRACE_LOGGER_NAME",
     "Delivery",
+    "Restart",
     "TraceEvent",
     "TraceRecorder",
     "TraceSink",
@@ -76,6 +77,7 @@ __all__ = [
     "logging_sink",
     "marking",
     "median",
+    "note_restart",
     "p99",
     "percentile",
     "reply_text",
@@ -99,11 +101,8 @@ COLOURS = frozenset({"white", "black"})
 
 
 class TraceEvent(TypedDict, total=False):
-    """One delivered message; times are ``time.monotonic_ns()`` readings.
-
-    The recorder fills every field; a reader (:func:`actors.trace_export.read_jsonl`) fills the
-    missing optional ones with None (payload with ``{}``).
-    """
+    """One delivered message; times are ``time.monotonic_ns()`` readings. The recorder fills every
+    field; a reader (:func:`actors.trace_export.read_jsonl`) may find format 2's missing."""
 
     format: int | None
     msg_id: int
@@ -430,6 +429,19 @@ def _write_lines(file: IO[str], events: Iterable[TraceEvent]) -> int:
         file.write(event_to_json(event) + "\n")
         count += 1
     return count
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Restart:
+    """Trace marker, not a delivered message: the supervisor started a fresh actor as ``name``."""
+
+    name: str
+
+
+def note_restart(recorder: TraceRecorder | None, name: str) -> None:
+    """Record that the supervisor restarts the actor ``name`` (an event from the supervisor to it)."""
+    if recorder is not None:
+        recorder.post("supervisor", name, Restart(name)).done()
 
 
 def marking(

@@ -89,6 +89,12 @@ def test_trace_to_html_markdown_and_one_game(tmp_path: Path) -> None:
     assert lines[0] == "```mermaid" and lines[1] == "sequenceDiagram" and lines[-1] == "```"
     assert sum("Note over" in line for line in lines) == 1, "one ply of one game, and no start-up"
     assert "Propose e4" in markdown.stdout
+    both = chess_actors("trace", str(trace), "--to", "mermaid", "--plies", "1-1").stdout.splitlines()
+    notes = [line.strip() for line in both if "Note over" in line]
+    assert notes == [
+        "Note over client,referee: game 1 ply 1: e4",
+        "Note over client,referee: game 2 ply 1: e4",
+    ]
     perfetto = json.loads(chess_actors("trace", str(trace), "--to", "perfetto").stdout)
     processes = {item["args"]["name"] for item in perfetto["traceEvents"] if item["name"] == "process_name"}
     assert processes == {"game 1", "game 2"}

@@ -287,6 +287,7 @@ def test_faults_healing_and_reasks_are_drawn_apart(browser: Any, crash: Path) ->
     heal = int(page.locator("#chart rect.phase-heal").first.get_attribute("data-phase"))
     page.locator("#chart rect.phase-heal").first.click()
     assert page.locator("#phase-title").get_attribute("class") == "phase-heal"
+    assert page.locator("#diagram g.arrow.restart").count() >= 1, "the restarted actor is marked"
     assert _where(page) == (heal, 0)
     page.keyboard.press("ArrowUp")  # the step whose failure started the healing
     assert page.locator("#diagram g.arrow.fault").count() >= 1

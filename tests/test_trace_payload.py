@@ -110,6 +110,10 @@ def test_scenario_steps_and_healing_are_phases_of_their_own() -> None:
     crash = next(event for event in recorder.events() if event["kind"] == "Crash")
     assert crash["phase"] == "step 3" and crash["reply_payload"] is not None
     assert crash["reply_payload"]["error"] == "InjectedCrash"
+    restarts = [event for event in recorder.events() if event["kind"] == "Restart"]
+    assert [(event["receiver"], event["phase"], event["summary"]) for event in restarts] == [
+        ("board", "heal", "Restart board")
+    ], "the trace says which actor the supervisor restarted"
 
 
 def test_piece_codes_name_colour_and_kind() -> None:

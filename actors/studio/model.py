@@ -136,6 +136,7 @@ def _compact(event: TraceEvent, origin: int, faults: set[int], reasks: set[int])
         "replied": None if replied is None else replied - origin,
         "ply": event.get("ply"),
         "fault": event["msg_id"] in faults,
+        "restart": event["kind"] == "Restart",
         "reask": event["msg_id"] in reasks,
     }
 

@@ -167,6 +167,7 @@
       const classes = ["arrow", isReply ? "reply" : "request"];
       if (e.fault) classes.push("fault");
       if (e.reask) classes.push("reask");
+      if (e.restart) classes.push("restart");
       if (p.kind === "heal") classes.push("heal");
       if (selected && selected.id === e.id) classes.push("current");
       const g = el("g", { class: classes.join(" "), "data-msg-id": e.id, "data-kind": e.kind,
@@ -182,7 +183,7 @@
       }
       const tx = x1 === x2 ? x1 + 34 : (x1 + x2) / 2;
       el("text", { x: tx, y: y - 4, "text-anchor": x1 === x2 ? "start" : "middle" }, g,
-        (e.fault && !isReply ? "⚡ " : "") + (e.reask && !isReply ? "↻ " : "") + clip(label, Math.max(18, Math.abs(x2 - x1) / 6.2)));
+        (e.fault && !isReply ? "⚡ " : "") + (e.reask && !isReply ? "↻ " : "") + (e.restart ? "⟳ " : "") + clip(label, Math.max(18, Math.abs(x2 - x1) / 6.2)));
       g.addEventListener("click", () => select(index + 1));
     });
     const defs = el("defs", {}, svg);
