@@ -13,7 +13,9 @@ from board.errors import IllegalMoveError
 from board.fen import STARTING_FEN, parse_fen, write_fen
 from board.judge import Intent
 from board.movegen import is_check, legal_moves, repetition_key
+from board.moves import from_square, to_square
 from board.notation import parse_move_text, resolve, san
+from board.notation import uci as uci_text
 from board.outcome import GAME_OVER, Outcome, decide_outcome, pieces_of
 
 
@@ -25,6 +27,10 @@ class Played:
     san: str
     check: bool
     outcome: Outcome | None
+
+    def __repr__(self) -> str:
+        move = uci_text(self.move)
+        return f"Played({move!r}, san={self.san!r}, check={self.check}, outcome={self.outcome!r})"
 
 
 class Game:
@@ -45,6 +51,18 @@ class Game:
     def fen(self) -> str:
         """The FEN of the current position."""
         return write_fen(self.position)
+
+    def __repr__(self) -> str:
+        last = f", last={uci_text(self.moves[-1])!r}" if self.moves else ""
+        return f"Game(plies={self.plies}{last}, fen={self.fen()!r})"
+
+    def _repr_svg_(self) -> str:
+        """Jupyter: the current position as an SVG board, the last move's squares tinted."""
+        from board.svg import board_svg
+
+        last = self.moves[-1] if self.moves else None
+        marked = () if last is None else (from_square(last), to_square(last))
+        return board_svg(self.position.squares, marked)
 
     def ended(self) -> Outcome | None:
         """'checkmate' or 'stalemate' once the game has ended that way, else None."""

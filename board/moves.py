@@ -44,13 +44,16 @@ def flag(move: int) -> int:
     return move >> 15
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True, order=True, repr=False)
 class Move:
     """A move by squares (0..63) and an optional promotion kind, as in UCI."""
 
     from_square: int
     to_square: int
     promotion: int = 0
+
+    def __repr__(self) -> str:
+        return f"Move.from_uci({self.uci()!r})"
 
     def uci(self) -> str:
         """This move in UCI notation, e.g. 'e2e4' or 'e7e8q'."""

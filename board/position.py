@@ -71,6 +71,17 @@ class Position:
 
     # -- placement -----------------------------------------------------------------------------
 
+
+    def __repr__(self) -> str:
+        from board.fen import write_fen
+
+        return f"Position({write_fen(self)!r})"
+
+    def _repr_svg_(self) -> str:
+        """Jupyter: the placement as an SVG board."""
+        from board.svg import board_svg
+
+        return board_svg(self.squares)
     def put(self, square: int, code: int) -> None:
         """Place piece ``code`` on an empty square (for setting up positions)."""
         self.squares[square] = code

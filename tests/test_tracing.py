@@ -15,6 +15,7 @@ from pathlib import Path
 import pykka
 import pytest
 
+from actors.tracing.payload import readable
 from actors.tracing.recorder import (
     REQUIRED_FIELDS,
     SCHEMA_FIELDS,
@@ -27,7 +28,6 @@ from actors.tracing.recorder import (
     logging_sink,
     median,
     p99,
-    payload_of,
     percentile,
     reply_text,
 )
@@ -110,7 +110,7 @@ def test_an_answered_ask_records_times_in_order_and_the_reply_kind() -> None:
     assert event["kind"] == "MoveQuery"
     assert event["sender"] == "referee"
     assert event["receiver"] == "white-knight-g1"
-    assert event["payload"] == {"sender": "referee", "from_square": "g1", "to_square": "f3"}
+    assert event["payload"] == {"from_square": "g1", "to_square": "f3"}, "routing fields stay out"
     assert event["reply"] == "Yes"
     assert event["t_replied"] is not None
     assert event["t_sent"] <= event["t_handled"] <= event["t_replied"]
@@ -151,18 +151,18 @@ def test_payloads_are_json_values() -> None:
         path: tuple[int, ...]
         note: object
 
-    payload = payload_of(
+    payload = readable(
         Nested(MoveQuery("r", "a1", "a8"), frozenset({"b2", "a1"}), (1, 2), Path("x"))
     )
     assert payload == {
-        "query": {"sender": "r", "from_square": "a1", "to_square": "a8"},
+        "query": {"from_square": "a1", "to_square": "a8"},
         "squares": ["a1", "b2"],
         "path": [1, 2],
         "note": "x",
     }
     assert json.loads(json.dumps(payload)) == payload
-    assert payload_of({"square": ("g", 1)}) == {"square": ["g", 1]}
-    assert payload_of("ping") == {"value": "ping"}
+    assert readable({"note": ("g", 1)}) == {"note": ["g", 1]}
+    assert readable("ping") == {"value": "ping"}
 
 
 @pytest.mark.parametrize(

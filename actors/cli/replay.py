@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
 
     from actors.client.replay import MoveReport
-    from actors.tracing.recorder import TraceRecorder, TraceSink
+    from actors.tracing.recorder import TraceEvent, TraceRecorder, TraceSink
     from board.pgn import PgnGame
     from board.replay import GameVerdict
 
@@ -65,6 +65,8 @@ def register(subparsers: Any) -> None:
                              "piece: archbishop, chancellor, amazon, jumping-rook, ...); repeatable")
     parser.add_argument("--trace", metavar="PATH",
                         help="write every delivered message as a JSON line to PATH (actor engine)")
+    parser.add_argument("--html", metavar="PATH",
+                        help="write the studio page (one self-contained HTML file) of the replay to PATH")
     parser.add_argument("--quiet", action="store_true",
                         help="no progress display on stderr for several games")
     add_json_flag(parser)
@@ -133,6 +135,11 @@ def _check_options(args: argparse.Namespace) -> None:
         raise InputError("--teach needs the actor engine (only piece actors can learn new moves)")
     if args.lessons and not in_process:
         raise InputError("--teach needs the games judged in this process (drop --workers/--ray)")
+    if args.html is not None:
+        if args.engine != "actors":
+            raise InputError("--html needs the actor engine (the direct engine sends no messages)")
+        if not in_process:
+            raise InputError("--html needs the games judged in this process (drop --workers/--ray)")
     if args.json and args.board in ("each", "end"):
         raise InputError(f"--board {args.board}: --json never prints boards")
     if args.json and args.moves:
@@ -194,26 +201,32 @@ class _Watcher:
         self.sink = sink
         self.messages = _Messages()
         self.last: MoveReport | None = None
+        self.studio: list[TraceEvent] | None = [] if args.html is not None else None
 
     def verdicts(self, games: Iterator[PgnGame]) -> Iterator[GameVerdict]:
         """Judge each game, yielding its verdict."""
         from actors.client.replay import watch_game
 
-        for number, game in enumerate(games, 1):
-            self.last = None
-            bound = self.sink.bind(game=number) if self.sink is not None else None
-            recorder = self.recorder
-            if recorder is not None and bound is not None:
-                recorder.attach(bound)
-            try:
+        recorder = self.recorder
+        if recorder is not None and self.sink is not None:
+            recorder.attach(self.sink)
+        try:
+            for number, game in enumerate(games, 1):
+                self.last = None
+                if recorder is not None:
+                    recorder.game = number
                 verdict = watch_game(game, self.args.engine, recorder, self.on_move,
                                      positions=self.plan.board == "each", teach=self.args.lessons)
-            finally:
-                if recorder is not None and bound is not None:
-                    recorder.detach(bound)
-            if recorder is not None and self.plan.summary:
-                self.messages.harvest(recorder)
-            yield verdict
+                if recorder is not None and self.studio is not None:
+                    self.studio.extend(recorder.events())
+                if recorder is not None and self.plan.summary:
+                    self.messages.harvest(recorder)
+                elif recorder is not None:
+                    recorder.clear()
+                yield verdict
+        finally:
+            if recorder is not None and self.sink is not None:
+                recorder.detach(self.sink)
 
     def on_move(self, report: MoveReport) -> None:
         """Print one judged move (and the board after it, with ``--board each``)."""
@@ -240,6 +253,7 @@ def run(args: argparse.Namespace) -> int:
         if path != "-":
             with open(path, encoding="utf-8"):  # fail before any output if a file is unreadable
                 pass
+    watcher: _Watcher | None = None
     with ExitStack() as stack:
         if args.workers > 1 or args.ray:
             # Bulk: the raw text goes to the workers, which read and judge it.
@@ -258,14 +272,16 @@ def run(args: argparse.Namespace) -> int:
                 from actors.cli.display import console
 
                 out = console()
-            watcher: _Watcher | None = None
-            if plan.watched or trace_file is not None:
+            if plan.watched or trace_file is not None or args.html is not None:
                 watcher = _start_watcher(args, plan, out, trace_file)
                 verdicts = watcher.verdicts(games)
             else:
                 verdicts = _judged_whole(args, games)
             progress = _progress(args, several=len(head) > 1, stack=stack)
             totals = _report(args, plan, verdicts, out, watcher, progress)
+    if watcher is not None and watcher.studio is not None:
+        shown = ", ".join(args.pgn) or "the Opera game"
+        _write_studio(args.html, watcher.studio, f"chess-actors studio: {shown}")
     # After the progress display has gone, so that the totals stay on the terminal.
     _print_totals(args, plan, totals, progress is not None)
     return 1 if totals[2] else 0
@@ -289,6 +305,17 @@ def _print_totals(args: argparse.Namespace, plan: _Plan, totals: tuple[int, int,
         sys.stderr.write(line)
 
 
+def _write_studio(path: str, events: list[TraceEvent], title: str) -> None:
+    from actors.studio import write_page
+
+    if not events:
+        raise InputError(f"--html {path}: no game was judged, so there is no message to show")
+    try:
+        write_page(events, path, title)
+    except OSError as error:
+        raise InputError(f"--html {path}: cannot write: {error.strerror}") from None
+
+
 def _open_trace(path: str, stack: ExitStack) -> TextIO:
     try:
         return stack.enter_context(open(path, "w", encoding="utf-8"))
@@ -300,11 +327,11 @@ def _start_watcher(args: argparse.Namespace, plan: _Plan, out: Console | None,
                    trace_file: TextIO | None) -> _Watcher:
     recorder: TraceRecorder | None = None
     sink: TraceSink | None = None
-    if args.engine == "actors" and (plan.summary or trace_file is not None):
+    if args.engine == "actors" and (plan.summary or trace_file is not None or args.html is not None):
         from actors.tracing.recorder import TraceRecorder, jsonl_sink
 
-        # Events are kept only for the summary's statistics, and cleared after every game.
-        recorder = TraceRecorder(keep=plan.summary)
+        # Events are kept only for the summary's statistics and the studio, and cleared after every game.
+        recorder = TraceRecorder(keep=plan.summary or args.html is not None)
         if trace_file is not None:
             sink = jsonl_sink(trace_file)
     return _Watcher(args, plan, out, recorder, sink)

@@ -38,6 +38,8 @@ def register(subparsers: Any) -> None:
                         help="list the example scenarios shipped with the package, and what each teaches")
     parser.add_argument("--trace", metavar="PATH",
                         help="write every delivered message as a JSON line to PATH")
+    parser.add_argument("--html", metavar="PATH",
+                        help="write the studio page (one self-contained HTML file) of the run to PATH")
     add_json_flag(parser)
     parser.set_defaults(handler=run_scenario_command)
 
@@ -59,6 +61,10 @@ def run_scenario_command(args: argparse.Namespace) -> int:
     one_core()  # the actor threads hand off faster on one core (actors.kernel.affinity)
     with ExitStack() as stack:
         recorder = None
+        if args.html is not None:
+            from actors.tracing.recorder import TraceRecorder
+
+            recorder = TraceRecorder()
         if args.trace is not None:
             from actors.tracing.recorder import TraceRecorder, jsonl_sink
 
@@ -69,10 +75,18 @@ def run_scenario_command(args: argparse.Namespace) -> int:
                 trace_file = stack.enter_context(open(args.trace, "w", encoding="utf-8"))
             except OSError as error:
                 raise InputError(f"--trace {args.trace}: cannot write: {error.strerror}") from None
-            recorder = TraceRecorder(keep=False)
+            if recorder is None:
+                recorder = TraceRecorder(keep=False)
             recorder.attach(jsonl_sink(trace_file))
         show = _printer(args)
         results = run_scenario(scenario, show, recorder)
+    if args.html is not None and recorder is not None:
+        from actors.studio import write_page
+
+        try:
+            write_page(recorder.events(), args.html, f"chess-actors studio: {scenario.source}")
+        except OSError as error:
+            raise InputError(f"--html {args.html}: cannot write: {error.strerror}") from None
     failed = next((result for result in results if not result.ok), None)
     if not args.json:
         from actors.cli.display import console

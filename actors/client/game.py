@@ -179,6 +179,12 @@ class ActorGame:
     def __repr__(self) -> str:
         return f"<ActorGame {self._state}, {self._plies} plies>"
 
+    def _repr_svg_(self) -> str:
+        """Jupyter: the board the actors have reached (read from the journal)."""
+        from actors.studio.notebook import actor_game_svg
+
+        return actor_game_svg(self)
+
     # -- lifetime
 
     def __enter__(self) -> ActorGame:

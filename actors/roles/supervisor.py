@@ -26,6 +26,7 @@ from actors.roles.board import BoardActor
 from actors.roles.journal import JOURNAL, JournalActor
 from actors.roles.piece import PieceActor
 from actors.roles.referee import REFEREE, PositionRefereeActor, RefereeActor
+from actors.tracing.recorder import marking, note_restart
 from board.fen import parse_fen, write_fen
 from board.geometries import Geometry
 
@@ -110,14 +111,15 @@ class Supervisor:
 
     def start(self) -> None:
         """Start the journal, the board, one actor per piece, then the referee (which gathers the rest)."""
-        if not self.position_only:
-            self._remember(
-                JOURNAL, JournalActor.start(self.start_state, self.directory, self.recorder, self.timeout)
-            )
-        self._start_board(())
-        for entry in self.roster().entries:
-            self._start_piece(entry, None)
-        self._start_referee()
+        with marking(self.recorder, "startup"):
+            if not self.position_only:
+                self._remember(
+                    JOURNAL, JournalActor.start(self.start_state, self.directory, self.recorder, self.timeout)
+                )
+            self._start_board(())
+            for entry in self.roster().entries:
+                self._start_piece(entry, None)
+            self._start_referee()
 
     def start_piece(self, name: str, code: int, square: int, has_moved: bool = True) -> None:
         """Start (and supervise) one more piece actor, called ``name``, of ``code`` on ``square``."""
@@ -171,6 +173,7 @@ class Supervisor:
     # -- healing
 
     def _count_restart(self, name: str) -> None:
+        note_restart(self.recorder, name)
         now = time.monotonic()
         times = self._restart_times
         times.append(now)
@@ -199,7 +202,8 @@ class Supervisor:
             if self.failed is not None:
                 raise self.failed
             try:
-                self._heal_once()
+                with marking(self.recorder, "heal"):
+                    self._heal_once()
                 return
             except RestartIntensityExceeded:
                 raise

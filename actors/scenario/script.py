@@ -446,12 +446,14 @@ def run_scenario(
     """
     from actors.client.game import ActorGame
     from actors.kernel.messaging import DEFAULT_TIMEOUT
+    from actors.tracing.recorder import marking
 
     results: list[StepResult] = []
     with ActorGame(scenario.start_fen, DEFAULT_TIMEOUT if timeout is None else timeout, recorder) as game:
         runner = _Runner(game)
-        for step in scenario.steps:
-            result = runner.run(step)
+        for number, step in enumerate(scenario.steps, start=1):
+            with marking(recorder, "step", number):
+                result = runner.run(step)
             results.append(result)
             if on_step is not None:
                 on_step(result)

@@ -1,6 +1,7 @@
-"""Trace exporters: JSON lines, a Mermaid sequence diagram and a Chrome/Perfetto timeline.
+"""Trace exporters: reading JSON lines, choosing plies and games, Mermaid and Markdown diagrams.
 
-Small pure functions over lists of trace event dicts (:class:`actors.tracing.recorder.TraceEvent`), no I/O.
+Small pure functions over lists of trace event dicts (:class:`actors.tracing.recorder.TraceEvent`), no I/O;
+the Perfetto timeline is :mod:`actors.tracing.perfetto`, the studio page :mod:`actors.studio`.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from actors.tracing.recorder import OPTIONAL_FIELDS, REQUIRED_FIELDS, TraceEvent, event_to_json
+from actors.tracing.perfetto import to_perfetto
+from actors.tracing.recorder import FORMAT_VERSION, REQUIRED_FIELDS, TraceEvent, event_to_json
 from board.errors import InputError
 from board.squares import square_name
 
@@ -20,18 +22,18 @@ __all__ = [
     "PlyRangeError",
     "TraceFormatError",
     "describe_move",
+    "games_of",
     "messages_per_ply",
     "parse_ply_range",
+    "phase_of",
     "read_jsonl",
+    "select_game",
     "select_plies",
     "to_jsonl",
+    "to_markdown",
     "to_mermaid",
     "to_perfetto",
 ]
-
-# A tell has no reply time; its slice gets this nominal length (ns), cut short where the
-# receiver's next slice begins so that it never swallows a neighbour.
-TELL_SLICE_NS = 1_000
 
 
 class TraceFormatError(InputError):
@@ -45,30 +47,42 @@ class PlyRangeError(InputError):
 # --- reading and selecting ------------------------------------------------------------------
 
 _FIELD_TYPES: dict[str, tuple[type, ...]] = {
+    "format": (int, type(None)),
     "msg_id": (int,),
     "parent_id": (int, type(None)),
     "sender": (str,),
     "receiver": (str,),
     "kind": (str,),
     "payload": (dict,),
+    "summary": (str, type(None)),
     "t_sent": (int,),
     "t_handled": (int,),
     "t_replied": (int, type(None)),
+    "game": (int, type(None)),
+    "phase": (str, type(None)),
     "ply": (int, type(None)),
     "reply": (str, type(None)),
+    "reply_payload": (dict, type(None)),
+    "reply_summary": (str, type(None)),
 }
+# Filled in when missing, so that every reader can index them; format 2's own are left absent,
+# so that a format 1 trace read and written again is the same text.
+_FORMAT_1_OPTIONAL = ("payload", "t_replied", "ply", "reply")
 _TYPE_NAMES = {int: "an integer", str: "a string", dict: "an object", type(None): "null"}
 
 
 def read_jsonl(lines: Iterable[str | bytes], source: str = "<trace>") -> list[TraceEvent]:
     """Parse trace JSON lines into events, checking every field; blank lines are skipped.
 
-    Missing optional fields (``payload``, ``t_replied``, ``ply``, ``reply``) default to ``{}`` or
-    None; extra fields are kept.
+    Missing format 1 optional fields (``payload``, ``t_replied``, ``ply``, ``reply``) default to
+    ``{}`` or None; format 2's (``summary``, ``game``, ``phase``, ``reply_payload`` ...) are
+    checked when present and read with ``.get``; extra fields are kept. A line with no
+    ``format`` is read as format 1.
 
     Raises:
-        TraceFormatError: naming ``source`` and the line: not UTF-8, not JSON, not an object, a
-            required field missing, a field of the wrong type, or a repeated ``msg_id``.
+        TraceFormatError: naming ``source`` and the line: not UTF-8, not JSON (a truncated last
+            line included), not an object, a required field missing, a field of the wrong type,
+            a format newer than this reader's, or a repeated ``msg_id``.
     """
     events: list[TraceEvent] = []
     seen: dict[int, int] = {}
@@ -112,15 +126,27 @@ def _checked_event(record: dict[str, Any], where: str) -> TraceEvent:
     for name in REQUIRED_FIELDS:
         if name not in record:
             raise TraceFormatError(f"{where}: missing field {name!r}")
-    for name in OPTIONAL_FIELDS:
+    for name in _FORMAT_1_OPTIONAL:
         record.setdefault(name, {} if name == "payload" else None)
     for name, allowed in _FIELD_TYPES.items():
+        if name not in record:
+            continue  # a format 2 field absent from a format 1 line: readers use .get()
         value = record[name]
         # bool is an int to Python but never a valid id or time in a trace.
         if isinstance(value, bool) or not isinstance(value, allowed):
             wanted = " or ".join(_TYPE_NAMES[kind] for kind in allowed)
-            raise TraceFormatError(f"{where}: field {name!r} must be {wanted}, got {value!r}")
+            raise TraceFormatError(f"{where}: field {name!r} must be {wanted}, got {_short(value)}")
+    version = record.get("format")
+    if version is not None and not 1 <= version <= FORMAT_VERSION:
+        raise TraceFormatError(
+            f"{where}: trace format {version} is not one this version reads (1 to {FORMAT_VERSION})"
+        )
     return record  # type: ignore[return-value]  # every schema field was checked just above
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 _PLY_RANGE_RE = re.compile(r"\s*([0-9]+)\s*(?:-\s*([0-9]+)\s*)?")
@@ -146,9 +172,35 @@ def parse_ply_range(text: str) -> tuple[int, int]:
 
 def select_plies(events: Iterable[TraceEvent], first: int, last: int) -> list[TraceEvent]:
     """Return the events serving plies ``first`` to ``last``, inclusive; events without a ply
-    (set-up, supervision) are left out.
+    and the start-up (which only shares the first ply's number) are left out.
     """
-    return [event for event in events if event["ply"] is not None and first <= event["ply"] <= last]
+    return [
+        event
+        for event in events
+        if event["ply"] is not None and first <= event["ply"] <= last and event.get("phase") != "startup"
+    ]
+
+
+def games_of(events: Iterable[TraceEvent]) -> list[int]:
+    """Return the game numbers the events belong to, in order (none for a trace without games)."""
+    return sorted({game for event in events if (game := event.get("game")) is not None})
+
+
+def select_game(events: Iterable[TraceEvent], game: int) -> list[TraceEvent]:
+    """Return the events of game ``game``; in a trace without game numbers, game 1 is every event."""
+    chosen = list(events)
+    if not games_of(chosen):
+        return chosen if game == 1 else []
+    return [event for event in chosen if event.get("game") == game]
+
+
+def phase_of(event: TraceEvent) -> str | None:
+    """The phase an event served: its ``phase``, else (format 1) ``ply N`` from its ply."""
+    phase = event.get("phase")
+    if phase is not None:
+        return phase
+    ply = event.get("ply")
+    return None if ply is None else f"ply {ply}"
 
 
 def messages_per_ply(events: Iterable[TraceEvent]) -> dict[int, int]:
@@ -237,6 +289,8 @@ _MERMAID_KEYWORDS = frozenset(
     }
 )  # fmt: skip
 _PLY_COLOURS = ("rgba(100, 149, 237, 0.12)", "rgba(128, 128, 128, 0.12)")
+# Start-up and healing stand out from the plies around them.
+_PHASE_COLOURS = {"startup": "rgba(60, 179, 113, 0.15)", "heal": "rgba(220, 20, 60, 0.15)"}
 
 
 def _mermaid_text(text: str) -> str:
@@ -308,10 +362,12 @@ def describe_move(payload: Mapping[str, Any]) -> str | None:
     return f"{start}-{end}{suffix}"
 
 
-def _ply_note(ply: int, root: TraceEvent) -> str:
+def _phase_note(phase: str, root: TraceEvent) -> str:
+    if "ply " not in phase:
+        return _mermaid_text(phase)
     move = describe_move(root["payload"])
     colour = root["payload"].get("colour", root["payload"].get("color"))
-    parts = [f"ply {ply}:"]
+    parts = [f"{phase}:"]
     if isinstance(colour, str):
         parts.append(colour)
     parts.append(move if move is not None else root["kind"])
@@ -341,185 +397,58 @@ def to_mermaid(events: Iterable[TraceEvent], plies: tuple[int, int] | None = Non
             f"    participant {alias}" if shown == alias else f"    participant {alias} as {shown}"
         )
 
-    roots: dict[int, TraceEvent] = {}
+    # In a trace of several games each game's phases get boxes of their own, named with the game.
+    several = len(games_of(chosen)) > 1
+
+    def box(event: TraceEvent) -> str | None:
+        phase = phase_of(event)
+        return f"game {event.get('game')} {phase}" if several and phase is not None else phase
+
+    roots: dict[str, TraceEvent] = {}
     known = {event["msg_id"] for event in chosen}
     for event in sorted(chosen, key=lambda item: item["msg_id"]):
-        ply = event["ply"]
-        if ply is None or event["parent_id"] in known:
+        phase = box(event)
+        if phase is None or event["parent_id"] in known:
             continue
         # The client's proposal names the ply; start-up messages that share its number do not.
         proposal = event["kind"].startswith("Propose")
-        if ply not in roots or (proposal and not roots[ply]["kind"].startswith("Propose")):
-            roots[ply] = event
+        if phase not in roots or (proposal and not roots[phase]["kind"].startswith("Propose")):
+            roots[phase] = event
 
-    current_ply: int | None = None
+    current: str | None = None
+    shade = 0
     indent = "    "
     for point in points:
         event = point.event
-        if event["ply"] != current_ply:
-            if current_ply is not None:
+        phase = box(event)
+        if phase != current:
+            if current is not None:
                 lines.append("    end")
-            current_ply = event["ply"]
+            current = phase
             indent = "    "
-            if current_ply is not None:
-                root = roots.get(current_ply, event)
-                lines.append(f"    rect {_PLY_COLOURS[(current_ply + 1) % 2]}")
+            if phase is not None:
+                root = roots.get(phase, event)
+                shade += 1
+                colour = _PHASE_COLOURS.get(str(phase_of(event)).split()[0], _PLY_COLOURS[shade % 2])
+                lines.append(f"    rect {colour}")
                 over = aliases[root["sender"]]
                 if root["receiver"] != root["sender"]:
                     over += "," + aliases[root["receiver"]]
-                lines.append(f"        Note over {over}: {_ply_note(current_ply, root)}")
+                lines.append(f"        Note over {over}: {_phase_note(phase, root)}")
                 indent = "        "
         sender, receiver = aliases[event["sender"]], aliases[event["receiver"]]
         if point.is_reply:
-            lines.append(f"{indent}{receiver}-->>{sender}: {_mermaid_text(event['reply'] or '')}")
+            text = event.get("reply_summary") or event["reply"] or ""
+            lines.append(f"{indent}{receiver}-->>{sender}: {_mermaid_text(text)}")
         else:
             arrow = "-)" if event["t_replied"] is None else "->>"
-            lines.append(f"{indent}{sender}{arrow}{receiver}: {_mermaid_text(event['kind'])}")
-    if current_ply is not None:
+            text = event.get("summary") or event["kind"]
+            lines.append(f"{indent}{sender}{arrow}{receiver}: {_mermaid_text(text)}")
+    if current is not None:
         lines.append("    end")
     return "\n".join(lines) + "\n"
 
 
-# --- Chrome / Perfetto ----------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class _Slice:
-    tid: int
-    start: int
-    end: int | None  # None: a tell, whose length is decided once the track is known
-    name: str
-    category: str
-    args: dict[str, Any]
-
-
-def _lay_out_track(slices: list[_Slice]) -> None:
-    """Give tells a length and clamp every slice inside the one that encloses its start.
-
-    One actor handles one message at a time, so overlaps on a track are clock noise or a
-    tell's nominal length; Perfetto needs slices on a track to nest, so ends are clamped.
-    """
-    slices.sort(key=lambda item: item.start)
-    for index, item in enumerate(slices):
-        if item.end is None:
-            end = item.start + TELL_SLICE_NS
-            for later in slices[index + 1 :]:
-                if later.start > item.start:
-                    end = min(end, later.start)
-                    break
-            item.end = end
-        item.end = max(item.end, item.start)
-    slices.sort(key=lambda item: (item.start, -(item.end or 0)))
-    open_slices: list[_Slice] = []
-    for item in slices:
-        while open_slices and (open_slices[-1].end or 0) <= item.start:
-            open_slices.pop()
-        if open_slices and (item.end or 0) > (open_slices[-1].end or 0):
-            item.end = open_slices[-1].end
-        open_slices.append(item)
-
-
-def to_perfetto(events: Iterable[TraceEvent]) -> dict[str, Any]:
-    """Return a Chrome/Perfetto JSON trace: a track per actor, a slice per handled message.
-
-    One process; each actor a thread named after it (``thread_name`` metadata). A message's
-    slice runs on the receiver's track from ``t_handled`` to ``t_replied`` (a tell gets a short
-    nominal slice); a client request also gets a slice on the client's track while it waits.
-    A flow arrow runs from the send (``ph: "s"`` on the sender's track at ``t_sent``) to the
-    handling (``ph: "f"``, ``bp: "e"`` on the receiver's track at ``t_handled``) with the message
-    id as flow id. Times are microseconds (floats) from the earliest send.
-    """
-    chosen = sorted(events, key=lambda item: (item["t_sent"], item["msg_id"]))
-    tids: dict[str, int] = {}
-    for event in chosen:
-        tids.setdefault(event["sender"], len(tids) + 1)
-        tids.setdefault(event["receiver"], len(tids) + 1)
-    origin = min((min(event["t_sent"], event["t_handled"]) for event in chosen), default=0)
-
-    def micros(t: int) -> float:
-        return (t - origin) / 1000
-
-    known = {event["msg_id"] for event in chosen}
-    tracks: dict[int, list[_Slice]] = {tid: [] for tid in tids.values()}
-    for event in chosen:
-        details = {
-            "msg_id": event["msg_id"],
-            "parent_id": event["parent_id"],
-            "sender": event["sender"],
-            "ply": event["ply"],
-            "reply": event["reply"],
-            "payload": event["payload"],
-        }
-        is_ask = event["t_replied"] is not None
-        receiver_tid = tids[event["receiver"]]
-        tracks[receiver_tid].append(
-            _Slice(
-                receiver_tid,
-                event["t_handled"],
-                event["t_replied"],
-                event["kind"],
-                "ask" if is_ask else "tell",
-                details,
-            )
-        )
-        if event["parent_id"] not in known:
-            # Nobody traced handles the client's requests' sending side; give the flow a slice
-            # to start from: the client waiting for its reply.
-            sender_tid = tids[event["sender"]]
-            tracks[sender_tid].append(
-                _Slice(
-                    sender_tid,
-                    event["t_sent"],
-                    event["t_replied"],
-                    f"{event['kind']} -> {event['receiver']}",
-                    "request",
-                    {"msg_id": event["msg_id"], "receiver": event["receiver"]},
-                )
-            )
-
-    trace: list[dict[str, Any]] = [
-        {"ph": "M", "name": "process_name", "pid": 1, "tid": 0, "args": {"name": "chess-actors"}}
-    ]
-    for name, tid in tids.items():
-        trace.append(
-            {"ph": "M", "name": "thread_name", "pid": 1, "tid": tid, "args": {"name": name}}
-        )
-        trace.append(
-            {
-                "ph": "M",
-                "name": "thread_sort_index",
-                "pid": 1,
-                "tid": tid,
-                "args": {"sort_index": tid},
-            }
-        )
-    for slices in tracks.values():
-        _lay_out_track(slices)
-        for item in slices:
-            trace.append(
-                {
-                    "ph": "X",
-                    "name": item.name,
-                    "cat": item.category,
-                    "pid": 1,
-                    "tid": item.tid,
-                    "ts": micros(item.start),
-                    "dur": ((item.end or item.start) - item.start) / 1000,
-                    "args": item.args,
-                }
-            )
-    for event in chosen:
-        flow = {"name": event["kind"], "cat": "message", "pid": 1, "id": event["msg_id"]}
-        trace.append(
-            {**flow, "ph": "s", "tid": tids[event["sender"]], "ts": micros(event["t_sent"])}
-        )
-        trace.append(
-            {
-                **flow,
-                "ph": "f",
-                "bp": "e",
-                "tid": tids[event["receiver"]],
-                "ts": micros(event["t_handled"]),
-            }
-        )
-    return {"traceEvents": trace, "displayTimeUnit": "ns"}
+def to_markdown(events: Iterable[TraceEvent], plies: tuple[int, int] | None = None) -> str:
+    """Return the Mermaid diagram of :func:`to_mermaid` as a fenced Markdown block (GitHub draws it)."""
+    return "```mermaid\n" + to_mermaid(events, plies) + "```\n"

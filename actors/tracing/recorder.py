@@ -17,9 +17,14 @@ stamps ``t_replied`` and keeps :func:`reply_text` of the answer; ``done`` finish
 (``t_replied`` None). Both record the delivery. Nothing here knows chess: a message is any
 dataclass (or mapping), its ``kind`` is its class name and its payload its fields.
 
-The event schema (one dict per delivered message, see :class:`TraceEvent`)::
+The event schema (one dict per delivered message, see :class:`TraceEvent`; README documents it)::
 
-    msg_id, parent_id, sender, receiver, kind, payload, t_sent, t_handled, t_replied, ply, reply
+    format, msg_id, parent_id, sender, receiver, kind, payload, summary, t_sent, t_handled,
+    t_replied, game, phase, ply, reply, reply_payload, reply_summary
+
+Payloads are readable (:mod:`actors.tracing.payload`: square, piece and colour names). The phase
+says what a message served: ``startup``, ``ply N``, ``step N`` (a scenario) or ``heal``; client
+code marks it with ``with recorder.phase("step", 3):`` and children inherit their parent's.
 
 Recording costs a lock, a counter, three clock reads and an append (about a microsecond); the
 event dict and its payload are built only when the events are read or a sink is attached. With
@@ -31,10 +36,8 @@ with no sink attached nothing is written anywhere.
 from __future__ import annotations
 
 import dataclasses
-import enum
 import itertools
 import json
-import logging
 import math
 import os
 import statistics
@@ -42,128 +45,88 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from typing import IO, Any, TextIO, TypedDict, cast
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from typing import IO, Any, TypedDict, cast
 
-import structlog
-from structlog.processors import JSONRenderer
-from structlog.typing import EventDict, FilteringBoundLogger, Processor, WrappedLogger
+from actors.tracing.payload import readable, readable_reply, summarize
+from actors.tracing.sinks import (
+    SCHEMA_FIELDS,
+    TRACE_LOGGER_NAME,
+    TraceSink,
+    jsonl_sink,
+    kind_from_event_name,
+    logging_sink,
+    trace_sink,
+)
 
 __all__ = [
+    "FORMAT_VERSION",
     "OPTIONAL_FIELDS",
     "REQUIRED_FIELDS",
     "SCHEMA_FIELDS",
     "TRACE_LOGGER_NAME",
     "Delivery",
+    "Restart",
     "TraceEvent",
     "TraceRecorder",
+    "TraceSink",
     "actor_role",
     "event_to_json",
     "jsonl_sink",
     "kind_from_event_name",
     "logging_sink",
+    "marking",
     "median",
+    "note_restart",
     "p99",
-    "payload_of",
     "percentile",
     "reply_text",
     "trace_sink",
 ]
 
-TRACE_LOGGER_NAME = "chess_actors.trace"
+# The trace format's version, written in every line's ``format`` field. 1 (no field) had only
+# the required fields, payload, t_replied, ply and reply; 2 added the readable payloads, the
+# summaries, game and phase.
+FORMAT_VERSION = 2
 
 # Every line of a trace file has the required fields (the CLI contract of ``replay --trace``);
 # the optional ones default to None (payload to {}) when a reader finds them missing.
 REQUIRED_FIELDS = ("msg_id", "parent_id", "sender", "receiver", "kind", "t_sent", "t_handled")
-OPTIONAL_FIELDS = ("payload", "t_replied", "ply", "reply", "hint")
-SCHEMA_FIELDS = (
-    "msg_id",
-    "parent_id",
-    "sender",
-    "receiver",
-    "kind",
-    "payload",
-    "t_sent",
-    "t_handled",
-    "t_replied",
-    "ply",
-    "reply",
-    "hint",
-)
+OPTIONAL_FIELDS = (
+    "format", "payload", "summary", "t_replied", "game", "phase", "ply", "reply", "reply_payload",
+    "reply_summary", "hint",
+)  # fmt: skip
 
 COLOURS = frozenset({"white", "black"})
 
 
-class TraceEvent(TypedDict):
-    """One delivered message; times are ``time.monotonic_ns()`` readings."""
+class TraceEvent(TypedDict, total=False):
+    """One delivered message; times are ``time.monotonic_ns()`` readings. The recorder fills every
+    field; a reader (:func:`actors.trace_export.read_jsonl`) may find format 2's missing."""
 
+    format: int | None
     msg_id: int
     parent_id: int | None
     sender: str
     receiver: str
     kind: str
     payload: dict[str, Any]
+    summary: str | None
     t_sent: int
     t_handled: int
     t_replied: int | None
+    game: int | None
+    phase: str | None
     ply: int | None
     reply: str | None
+    reply_payload: dict[str, Any] | None
+    reply_summary: str | None
     hint: str | None
-
-
-TraceSink = FilteringBoundLogger
 
 
 # --- payloads -------------------------------------------------------------------------------
 
 _PLAIN_TYPES = frozenset({type(None), bool, int, float, str})
-
-# dataclasses.fields() walks the class every call; a message class is asked thousands of times.
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
-
-
-def _field_names(cls: type) -> tuple[str, ...]:
-    names = _FIELD_NAMES.get(cls)
-    if names is None:
-        names = tuple(field.name for field in dataclasses.fields(cls))
-        _FIELD_NAMES[cls] = names
-    return names
-
-
-def _jsonable(value: object) -> Any:
-    if type(value) in _PLAIN_TYPES:
-        return value
-    if isinstance(value, enum.Enum):
-        return _jsonable(value.value)
-    if isinstance(value, tuple | list):
-        return [_jsonable(item) for item in value]
-    if isinstance(value, frozenset | set):
-        # Sets have no order; sort their JSON forms so that a trace is reproducible.
-        return sorted((_jsonable(item) for item in value), key=repr)
-    if isinstance(value, Mapping):
-        return {str(key): _jsonable(item) for key, item in value.items()}
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return payload_of(value)
-    if isinstance(value, bool | int | float | str):  # subclasses of the plain types
-        return value
-    return str(value)
-
-
-def payload_of(message: object) -> dict[str, Any]:
-    """Return the JSON-able payload of ``message``: a dataclass's fields or a mapping's items.
-
-    Tuples become lists, enums their values, nested dataclasses dicts, anything else its
-    ``str``. A message that is neither a dataclass nor a mapping gets ``{"value": str(message)}``.
-    """
-    names = _FIELD_NAMES.get(type(message))
-    if names is None and dataclasses.is_dataclass(message) and not isinstance(message, type):
-        names = _field_names(type(message))
-    if names is not None:
-        return {name: _jsonable(getattr(message, name)) for name in names}
-    if isinstance(message, Mapping):
-        return {str(key): _jsonable(item) for key, item in message.items()}
-    return {"value": _jsonable(message)}
-
 
 def reply_text(answer: object) -> str:
     """Return the short text a trace shows for a reply: its class name, or a plain value as text.
@@ -200,10 +163,12 @@ class Delivery:
     message: object
     ply: int | None
     t_sent: int
+    game: int | None = None
+    phase: str | None = None
+    hint: str | None = None
     t_handled: int | None = None
     t_replied: int | None = None
     answer: object = _TELL
-    hint: str | None = None
 
     def begin(self) -> Delivery:
         """Stamp ``t_handled``: the receiver starts handling the message. Returns ``self``."""
@@ -234,20 +199,31 @@ class Delivery:
         return type(self.message).__name__
 
     def event(self) -> TraceEvent:
-        """Return this delivery as a trace event dict (builds the payload)."""
+        """Return this delivery as a trace event dict (builds the readable payloads)."""
         answer = self.answer
+        kind = type(self.message).__name__
+        payload = readable(self.message)
+        reply_payload = None if answer is _TELL else readable_reply(answer)
+        reply = None if answer is _TELL else reply_text(answer)
         return {
+            "format": FORMAT_VERSION,
             "msg_id": self.msg_id,
             "parent_id": self.parent_id,
             "sender": self.sender,
             "receiver": self.receiver,
-            "kind": type(self.message).__name__,
-            "payload": payload_of(self.message),
+            "kind": kind,
+            "payload": payload,
+            "summary": summarize(kind, payload),
             "t_sent": self.t_sent,
             "t_handled": self.t_sent if self.t_handled is None else self.t_handled,
             "t_replied": self.t_replied,
+            "game": self.game,
+            "phase": self.phase,
             "ply": self.ply,
-            "reply": None if answer is _TELL else reply_text(answer),
+            "reply": reply,
+            "reply_payload": reply_payload,
+            "reply_summary": None if reply_payload is None or reply is None
+            else summarize(reply, reply_payload),
             "hint": self.hint,
         }
 
@@ -273,6 +249,9 @@ class TraceRecorder:
         self._keep = keep
         # Replaced, never mutated, so recording can read it without the lock.
         self._sinks: tuple[TraceSink, ...] = ()
+        # Set by the one client thread that drives a game; actors read them only through post().
+        self._phases: list[str] = []
+        self.game: int | None = None
 
     # -- the actor-facing API
 
@@ -307,12 +286,34 @@ class TraceRecorder:
         parent_id = None
         if parent is not None:
             parent_id = parent.msg_id
+            phase = parent.phase
             if ply is None:
                 ply = parent.ply
+        elif self._phases:
+            phase = self._phases[-1]
+        else:
+            phase = None if ply is None else f"ply {ply}"
         with self._lock:
             msg_id = next(self._ids)
         t_sent = time.monotonic_ns()
-        return Delivery(self, msg_id, parent_id, sender, receiver, message, ply, t_sent, hint=hint)
+        return Delivery(
+            self, msg_id, parent_id, sender, receiver, message, ply, t_sent, self.game, phase, hint
+        )
+
+    @contextmanager
+    def phase(self, name: str, number: int | None = None) -> Iterator[str]:
+        """Mark the messages sent (with no parent) inside the block as serving one phase.
+
+        ``recorder.phase("step", 3)`` labels them ``step 3``; ``phase("startup")`` ``startup``.
+        Phases nest (a heal inside a scenario step is ``heal``); outside every phase a client
+        request's label is ``ply N`` from its ``ply``. Yields the label.
+        """
+        label = name if number is None else f"{name} {number}"
+        self._phases.append(label)
+        try:
+            yield label
+        finally:
+            self._phases.pop()
 
     def record(self, event: TraceEvent) -> None:
         """Record one delivered message given as an event dict (and emit it to every sink)."""
@@ -411,6 +412,12 @@ class TraceRecorder:
                 latencies.setdefault(actor_role(receiver), []).append(t_replied - t_handled)
         return {role: sorted(samples) for role, samples in sorted(latencies.items())}
 
+    def _repr_html_(self) -> str:
+        """Jupyter: the studio page for the recorded messages, inline."""
+        from actors.studio import inline_html
+
+        return inline_html(self.events())
+
     def write_jsonl(self, destination: str | os.PathLike[str] | IO[str]) -> int:
         """Write the recorded events as JSON lines to a path or an open text file.
 
@@ -429,6 +436,28 @@ def _write_lines(file: IO[str], events: Iterable[TraceEvent]) -> int:
         file.write(event_to_json(event) + "\n")
         count += 1
     return count
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Restart:
+    """Trace marker, not a delivered message: the supervisor started a fresh actor as ``name``."""
+
+    name: str
+
+
+def note_restart(recorder: TraceRecorder | None, name: str) -> None:
+    """Record that the supervisor restarts the actor ``name`` (an event from the supervisor to it)."""
+    if recorder is not None:
+        recorder.post("supervisor", name, Restart(name)).done()
+
+
+def marking(
+    recorder: TraceRecorder | None, name: str, number: int | None = None
+) -> AbstractContextManager[Any]:
+    """``recorder.phase(name, number)``, or a block that does nothing when there is no recorder."""
+    if recorder is None:
+        return nullcontext()
+    return recorder.phase(name, number)
 
 
 def event_to_json(event: Mapping[str, Any]) -> str:
@@ -474,72 +503,3 @@ def median(samples: Sequence[int]) -> float:
     if not samples:
         raise ValueError("median of no samples")
     return float(statistics.median(samples))
-
-
-# --- structlog sinks ------------------------------------------------------------------------
-
-
-def kind_from_event_name(
-    logger: WrappedLogger, method_name: str, event_dict: EventDict
-) -> EventDict:
-    """structlog processor: turn the event name back into ``kind``, in schema field order.
-
-    The recorder logs ``sink.info(kind, **fields)`` so that console renderers headline the
-    message kind; this puts the event back into the trace schema for machine readers.
-    """
-    kind = event_dict.pop("event", None)
-    ordered: EventDict = {}
-    for name in SCHEMA_FIELDS:
-        if name == "kind":
-            ordered["kind"] = kind
-        elif name in event_dict:
-            ordered[name] = event_dict.pop(name)
-    ordered.update(event_dict)
-    return ordered
-
-
-class _NamedWriteLogger(structlog.WriteLogger):
-    """A structlog WriteLogger that carries the trace logger's name for ``add_logger_name``."""
-
-    name = TRACE_LOGGER_NAME
-
-
-def trace_sink(logger: WrappedLogger, *processors: Processor) -> TraceSink:
-    """Wrap ``logger`` as a trace sink: :func:`kind_from_event_name`, then ``processors``.
-
-    The last processor renders (e.g. ``JSONRenderer()``) for ``logger``. The sink ignores the
-    global structlog configuration, so an application's log level cannot silence a trace.
-    """
-    return cast(
-        TraceSink,
-        structlog.wrap_logger(
-            logger,
-            processors=[kind_from_event_name, *processors],
-            wrapper_class=structlog.make_filtering_bound_logger(logging.NOTSET),
-            context_class=dict,
-            cache_logger_on_first_use=True,
-        ),
-    )
-
-
-def jsonl_sink(file: TextIO) -> TraceSink:
-    """Return a sink that writes each event to ``file`` as one JSON line, flushed as it happens.
-
-    Lines from several actor threads never interleave (structlog's WriteLogger locks the file).
-    """
-    return trace_sink(
-        _NamedWriteLogger(file),
-        JSONRenderer(serializer=_compact_json),
-    )
-
-
-def logging_sink() -> TraceSink:
-    """Return a sink that logs each event as a JSON line at INFO to the stdlib logger
-    ``chess_actors.trace``; the application's logging configuration decides where it goes
-    (with none, INFO goes nowhere).
-    """
-    return trace_sink(logging.getLogger(TRACE_LOGGER_NAME), JSONRenderer(serializer=_compact_json))
-
-
-def _compact_json(value: Any, **kwargs: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), default=str)

@@ -1,0 +1,83 @@
+"""The message studio: one self-contained HTML page that shows, steps and explains a traced game.
+
+:func:`page_html` turns trace events into the page (script, style and data inline; no network).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+from collections.abc import Iterable, Sequence
+from importlib import resources
+
+from actors.studio.model import build_model
+from actors.tracing.recorder import TraceEvent
+
+__all__ = ["build_model", "inline_html", "page_html", "write_page"]
+
+_TEMPLATE_FILES = ("page.html", "page.css", "page.js")
+
+
+def _template(name: str) -> str:
+    return resources.files("actors.studio").joinpath(name).read_text(encoding="utf-8")
+
+
+def _script_safe(data: str) -> str:
+    # Inside <script> only "</" can end the element early; "<!--" can start a comment state.
+    return data.replace("</", "<\\/").replace("<!--", "<\\!--")
+
+
+def page_html(
+    events: Sequence[TraceEvent], title: str = "chess-actors studio", opening: str | None = None
+) -> str:
+    """Return the studio page for ``events`` as one HTML document.
+
+    Every game of the trace gets its own entry in the page's game picker; the board follows the
+    moves the referee accepted, starting from the placement the board reported at start-up.
+    ``opening`` is where the page opens when its address names no place (``"ply=12&msg=3"``).
+
+    Raises:
+        ValueError: ``events`` is empty (a page about nothing is never what was wanted).
+    """
+    if not events:
+        raise ValueError("no trace events to show")
+    page, style, script = (_template(name) for name in _TEMPLATE_FILES)
+    model = build_model(events, title)
+    model["opening"] = opening
+    data = json.dumps(model, separators=(",", ":"), ensure_ascii=False)
+    return (
+        page.replace("{{title}}", html.escape(title))
+        .replace("/*{{style}}*/", style)
+        .replace("{{data}}", _script_safe(data))
+        .replace("/*{{script}}*/", _script_safe(script))
+    )
+
+
+def write_page(events: Sequence[TraceEvent], path: str | os.PathLike[str], title: str | None = None) -> int:
+    """Write the studio page for ``events`` to ``path``; return the number of bytes written."""
+    text = page_html(events, title or "chess-actors studio")
+    data = text.encode("utf-8")
+    with open(path, "wb") as file:
+        file.write(data)
+    return len(data)
+
+
+def inline_html(events: Iterable[TraceEvent], ply: int | None = None, height: int = 720) -> str:
+    """The page inside an ``iframe`` (its own document, so that its script runs in a notebook),
+    open at ``ply`` (default: the last ply recorded)."""
+    chosen = list(events)
+    if not chosen:
+        return "<p>No messages recorded yet.</p>"
+    plies = [
+        number
+        for event in chosen
+        if (number := event.get("ply")) is not None and event.get("phase") != "startup"
+    ]
+    if ply is None and plies:
+        ply = max(plies)
+    document = html.escape(page_html(chosen, opening=None if ply is None else f"ply={ply}"), quote=True)
+    return (
+        f'<iframe srcdoc="{document}" style="width:100%;height:{height}px;border:1px solid #ccc" '
+        'sandbox="allow-scripts"></iframe>'
+    )

@@ -1,0 +1,367 @@
+// The studio: draws the board, the sequence diagram of one phase, and the message details.
+// Plain script over the JSON in #trace-data; nothing is loaded from the network.
+"use strict";
+(function () {
+  const started = performance.now();
+  const data = JSON.parse(document.getElementById("trace-data").textContent);
+  const SVG = "http://www.w3.org/2000/svg";
+  const GLYPHS = { K: "♔", Q: "♕", R: "♖", B: "♗", N: "♘", P: "♙", k: "♚", q: "♛", r: "♜", b: "♝", n: "♞", p: "♟" };
+  const ROLE_FIELDS = {
+    from: ["start", "origin"], to: ["end", "target", "to"], path: ["traversed", "crossed", "between"],
+    king: ["king_square"], blocker: ["blocker"], attacker: ["candidates", "check_candidates", "king_candidates", "checkers"],
+  };
+  const state = { game: 0, phase: 0, msg: 0, hiddenActors: new Set(), hiddenKinds: new Set(), search: "" };
+  const $ = (id) => document.getElementById(id);
+
+  function el(name, attrs, parent, text) {
+    const node = document.createElementNS(SVG, name);
+    for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, value);
+    if (text !== undefined) node.textContent = text;
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+  const game = () => data.games[state.game];
+  const phase = () => game().phases[state.phase];
+  const current = () => (state.msg > 0 ? phase().events[state.msg - 1] : null);
+
+  // --- filters -------------------------------------------------------------------------
+  function visible(event) {
+    if (state.hiddenActors.has(event.from) || state.hiddenActors.has(event.to)) return false;
+    if (state.hiddenKinds.has(event.kind)) return false;
+    if (!state.search) return true;
+    const text = [event.kind, event.from, event.to, event.summary, event.reply_summary || "",
+      JSON.stringify(event.payload), JSON.stringify(event.reply_payload || {})].join(" ").toLowerCase();
+    return text.includes(state.search);
+  }
+
+  function buildFilters() {
+    for (const [box, items, hidden, attr] of [
+      [$("actor-filters"), game().actors, state.hiddenActors, "data-actor"],
+      [$("kind-filters"), game().kinds, state.hiddenKinds, "data-kind"]]) {
+      box.textContent = "";
+      for (const item of items) {
+        const label = document.createElement("label");
+        const input = document.createElement("input");
+        input.type = "checkbox"; input.checked = !hidden.has(item); input.setAttribute(attr, item);
+        input.addEventListener("change", () => {
+          if (input.checked) hidden.delete(item); else hidden.add(item);
+          render();
+        });
+        label.append(input, " " + item);
+        box.appendChild(label);
+      }
+    }
+  }
+
+  // --- causality -----------------------------------------------------------------------
+  function causal(selected) {
+    const marks = new Map();
+    if (!selected) return marks;
+    const byId = new Map(), children = new Map();
+    for (const p of game().phases) for (const e of p.events) {
+      byId.set(e.id, e);
+      if (e.parent !== null) { if (!children.has(e.parent)) children.set(e.parent, []); children.get(e.parent).push(e.id); }
+    }
+    let up = selected.parent;
+    while (up !== null && byId.has(up)) { marks.set(up, "cause"); up = byId.get(up).parent; }
+    const stack = [...(children.get(selected.id) || [])];
+    while (stack.length) {
+      const id = stack.pop();
+      marks.set(id, "effect");
+      stack.push(...(children.get(id) || []));
+    }
+    marks.set(selected.id, "selected");
+    return marks;
+  }
+
+  // --- the board -----------------------------------------------------------------------
+  function squaresOf(value, out) {
+    if (value === null || value === undefined) return;
+    if (typeof value === "string" && /^[a-h][1-8]$/.test(value)) out.push(value);
+    else if (Array.isArray(value)) value.forEach((item) => squaresOf(item, out));
+    else if (typeof value === "object" && value.square) squaresOf(value.square, out);
+  }
+  function highlights(event) {
+    const marks = new Map();
+    if (!event) return marks;
+    for (const payload of [event.payload, event.reply_payload || {}]) {
+      for (const [role, fields] of Object.entries(ROLE_FIELDS)) {
+        for (const field of fields) {
+          const found = [];
+          squaresOf(payload[field], found);
+          for (const square of found) if (!marks.has(square)) marks.set(square, role);
+        }
+      }
+      if (typeof payload.square === "string" && !marks.has(payload.square)) marks.set(payload.square, "from");
+    }
+    return marks;
+  }
+  function drawBoard() {
+    const board = $("board");
+    board.textContent = "";
+    const p = phase(), event = current();
+    const after = p.applied_at !== null && state.msg - 1 > p.applied_at;
+    const placement = parsePlacement(after ? p.after : p.before);
+    const marks = highlights(event);
+    const size = 40, margin = 10;
+    for (let rank = 8; rank >= 1; rank--) {
+      for (let file = 0; file < 8; file++) {
+        const name = "abcdefgh"[file] + rank;
+        const x = margin + file * size, y = margin + (8 - rank) * size;
+        el("rect", { x, y, width: size, height: size, class: (file + rank) % 2 === 0 ? "sq-light" : "sq-dark",
+          "data-square": name }, board);
+        if (marks.has(name)) el("rect", { x, y, width: size, height: size, class: "hl-" + marks.get(name),
+          "data-highlight": marks.get(name), "data-square-highlight": name }, board);
+        const piece = placement[(rank - 1) * 8 + file];
+        if (piece) el("text", { x: x + size / 2, y: y + size / 2 + 1, class: "piece", "data-piece": piece, "data-on": name }, board, GLYPHS[piece]);
+      }
+    }
+    for (let i = 0; i < 8; i++) {
+      el("text", { x: margin + i * size + size / 2, y: margin + 8 * size + 6, class: "coord" }, board, "abcdefgh"[i]);
+      el("text", { x: 4, y: margin + i * size + size / 2, class: "coord" }, board, String(8 - i));
+    }
+    const move = p.move ? ` — ${p.move.san || p.move.uci} ${after ? "made" : "to come"}` : "";
+    $("position-caption").textContent = `${p.label}${move}`;
+  }
+  function parsePlacement(text) {
+    const squares = [];
+    for (const rank of text.split("/").reverse()) {
+      for (const ch of rank) {
+        if (/\d/.test(ch)) for (let i = 0; i < Number(ch); i++) squares.push("");
+        else squares.push(ch);
+      }
+    }
+    return squares;
+  }
+
+  // --- the sequence diagram ------------------------------------------------------------
+  function drawDiagram() {
+    const svg = $("diagram");
+    svg.textContent = "";
+    const p = phase();
+    const shown = p.events.map(visible);
+    const lanes = [];
+    p.events.forEach((e, i) => { if (shown[i]) for (const name of [e.from, e.to]) if (!lanes.includes(name)) lanes.push(name); });
+    lanes.sort((a, b) => laneRank(a) - laneRank(b));
+    const laneWidth = 130, rowHeight = 26, top = 34;
+    const x = (name) => 70 + lanes.indexOf(name) * laneWidth;
+    const rows = p.rows.filter(([index]) => shown[index]);
+    const height = top + rows.length * rowHeight + 20;
+    const width = Math.max(300, 140 + (lanes.length - 1) * laneWidth);
+    svg.setAttribute("width", width); svg.setAttribute("height", height);
+    svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+    const title = $("phase-title");
+    title.className = "phase-" + p.kind;
+    title.textContent = `${p.label}${p.move ? " · " + (p.move.san || p.move.uci) : ""} · ${rows.length} of ${p.rows.length} arrows shown`;
+    if (p.kind === "heal") el("rect", { x: 0, y: top - 8, width, height: height - top, class: "row-band heal" }, svg);
+    for (const name of lanes) {
+      el("text", { x: x(name), y: 14, class: "lane-head", "data-lane": name }, svg, name);
+      el("line", { x1: x(name), y1: 20, x2: x(name), y2: height - 6, class: "lifeline" }, svg);
+    }
+    const marks = causal(current());
+    const selected = current();
+    rows.forEach(([index, isReply], row) => {
+      const e = p.events[index];
+      const y = top + row * rowHeight + 10;
+      const [a, b] = isReply ? [e.to, e.from] : [e.from, e.to];
+      const classes = ["arrow", isReply ? "reply" : "request"];
+      if (e.fault) classes.push("fault");
+      if (e.reask) classes.push("reask");
+      if (e.restart) classes.push("restart");
+      if (p.kind === "heal") classes.push("heal");
+      if (selected && selected.id === e.id) classes.push("current");
+      const g = el("g", { class: classes.join(" "), "data-msg-id": e.id, "data-kind": e.kind,
+        "data-reply": isReply ? "1" : "0", "data-index": index + 1 }, svg);
+      if (marks.has(e.id) && marks.get(e.id) !== "selected") g.setAttribute("data-causal", marks.get(e.id));
+      const x1 = x(a), x2 = x(b);
+      const label = isReply ? (e.reply_summary || e.reply || "") : e.summary;
+      if (x1 === x2) {
+        el("path", { d: `M${x1},${y} h30 v10 h-30`, fill: "none", stroke: "#555" }, g);
+      } else {
+        el("line", { x1, y1: y, x2, y2: y, class: "hit" }, g);
+        el("line", { x1, y1: y, x2, y2: y, "marker-end": "url(#head)" }, g);
+      }
+      const tx = x1 === x2 ? x1 + 34 : (x1 + x2) / 2;
+      el("text", { x: tx, y: y - 4, "text-anchor": x1 === x2 ? "start" : "middle" }, g,
+        (e.fault && !isReply ? "⚡ " : "") + (e.reask && !isReply ? "↻ " : "") + (e.restart ? "⟳ " : "") + clip(label, Math.max(18, Math.abs(x2 - x1) / 6.2)));
+      g.addEventListener("click", () => select(index + 1));
+    });
+    const defs = el("defs", {}, svg);
+    const marker = el("marker", { id: "head", markerWidth: 8, markerHeight: 8, refX: 7, refY: 4, orient: "auto", markerUnits: "userSpaceOnUse" }, defs);
+    el("path", { d: "M0,0 L8,4 L0,8 z", fill: "#555" }, marker);
+    const chosen = svg.querySelector(".arrow.current");
+    if (chosen && chosen.scrollIntoView) chosen.scrollIntoView({ block: "nearest" });
+  }
+  const FIRST_LANES = ["client", "supervisor", "referee", "board"];
+  function laneRank(name) {
+    const index = FIRST_LANES.indexOf(name);
+    return index >= 0 ? index : FIRST_LANES.length + game().actors.indexOf(name);
+  }
+  function clip(text, limit) {
+    return text.length > limit ? text.slice(0, Math.max(3, Math.floor(limit) - 1)) + "…" : text;
+  }
+
+  // --- details, statistics and the chart -----------------------------------------------
+  const micros = (ns) => (ns / 1000).toFixed(1) + " µs";
+  function drawDetails() {
+    const e = current();
+    const set = (id, text) => { $(id).textContent = text; };
+    if (!e) {
+      set("detail-summary", "Pick a message (click an arrow, or step with ← →)");
+      for (const id of ["detail-route", "detail-timing", "detail-payload", "detail-reply", "detail-reply-payload", "detail-causes"]) set(id, "");
+      return;
+    }
+    set("detail-summary", `#${e.id} ${e.summary}`);
+    set("detail-route", `${e.from} → ${e.to} (${e.replied === null ? "tell" : "ask"})`);
+    const waited = micros(e.handled - e.sent);
+    set("detail-timing", e.replied === null ? `queued ${waited}` : `queued ${waited}, handled in ${micros(e.replied - e.handled)}`);
+    set("detail-payload", JSON.stringify(e.payload, null, 1));
+    set("detail-reply", e.reply === null ? "— (a tell has no reply)" : e.reply_summary || e.reply);
+    set("detail-reply-payload", e.reply_payload ? JSON.stringify(e.reply_payload, null, 1) : "");
+    const marks = causal(e);
+    const causes = [...marks].filter(([, mark]) => mark === "cause").map(([id]) => "#" + id);
+    const effects = [...marks].filter(([, mark]) => mark === "effect").length;
+    set("detail-causes", `${causes.length ? "caused by " + causes.join(" ← ") : "a root request"}; caused ${effects} message${effects === 1 ? "" : "s"}`);
+  }
+  function drawStats() {
+    const p = phase();
+    const counts = new Map();
+    for (const e of p.events) counts.set(e.kind, (counts.get(e.kind) || 0) + 1);
+    const trips = p.events.filter((e) => e.replied !== null).length;
+    const box = $("ply-stats");
+    box.textContent = "";
+    const head = document.createElement("h2");
+    head.textContent = `${p.label}: ${p.events.length} messages, ${trips} round trips, ${micros(p.span)}`;
+    const table = document.createElement("table");
+    table.id = "kind-counts";
+    for (const [kind, n] of [...counts].sort((a, b) => b[1] - a[1])) {
+      const row = table.insertRow();
+      row.insertCell().textContent = kind;
+      const cell = row.insertCell(); cell.textContent = n; cell.className = "n"; cell.setAttribute("data-count-kind", kind);
+    }
+    box.append(head, table);
+    const chart = $("chart");
+    chart.textContent = "";
+    const phases = game().phases;
+    const most = Math.max(...phases.map((q) => q.events.length));
+    const width = 300, height = 90, bar = width / phases.length;
+    chart.setAttribute("viewBox", `0 0 ${width} ${height}`);
+    chart.setAttribute("preserveAspectRatio", "none");
+    phases.forEach((q, i) => {
+      const h = Math.max(1, (q.events.length / most) * (height - 4));
+      const classes = ["phase-" + q.kind];
+      if (q.events.some((e) => e.fault)) classes.push("has-fault");
+      if (i === state.phase) classes.push("current");
+      const r = el("rect", { x: i * bar, y: height - h, width: Math.max(0.5, bar - 0.5), height: h, class: classes.join(" "), "data-phase": i }, chart);
+      el("title", {}, r, `${q.label}: ${q.events.length} messages`);
+      r.addEventListener("click", () => go(i, 0));
+    });
+  }
+
+  // --- navigation ----------------------------------------------------------------------
+  function globalIndex() {
+    let n = 0;
+    for (let i = 0; i < state.phase; i++) n += game().phases[i].events.length;
+    return n + state.msg;
+  }
+  function go(phaseIndex, msg) {
+    const phases = game().phases;
+    state.phase = Math.max(0, Math.min(phases.length - 1, phaseIndex));
+    state.msg = Math.max(0, Math.min(phases[state.phase].events.length, msg));
+    render();
+  }
+  function select(msg) { go(state.phase, msg); }
+  function stepMessage(delta) {
+    let p = state.phase, m = state.msg;
+    const phases = game().phases;
+    for (;;) {
+      m += delta;
+      if (m > phases[p].events.length) { if (p + 1 >= phases.length) return; p += 1; m = 1; }
+      if (m < 1) { if (p === 0) { go(0, 0); return; } p -= 1; m = phases[p].events.length; }
+      if (m >= 1 && visible(phases[p].events[m - 1])) break;
+    }
+    go(p, m);
+  }
+  function stepPhase(delta) { go(state.phase + delta, 0); }
+  function fromSlider(value) {
+    let rest = Number(value);
+    const phases = game().phases;
+    for (let i = 0; i < phases.length; i++) {
+      if (rest <= phases[i].events.length) { go(i, rest); return; }
+      rest -= phases[i].events.length;
+    }
+  }
+  function hash() {
+    const p = phase();
+    const where = p.kind === "ply" && p.ply !== null ? `ply=${p.ply}` : `phase=${state.phase + 1}`;
+    return `#game=${game().number}&${where}&msg=${state.msg}`;
+  }
+  function readHash(fallback) {
+    const params = new URLSearchParams((typeof fallback === "string" ? fallback : location.hash).slice(1));
+    if (params.has("game")) {
+      const index = data.games.findIndex((g) => String(g.number) === params.get("game"));
+      if (index >= 0 && index !== state.game) { state.game = index; buildFilters(); fillPicker(); }
+    }
+    const phases = game().phases;
+    let target = state.phase;
+    if (params.has("ply")) {
+      const ply = Number(params.get("ply"));
+      let index = phases.findIndex((q) => q.label === `ply ${ply}`);
+      if (index < 0) index = phases.findIndex((q) => q.ply === ply && q.kind !== "startup");
+      if (index >= 0) target = index;
+    } else if (params.has("phase")) target = Number(params.get("phase")) - 1;
+    go(target, params.has("msg") ? Number(params.get("msg")) : 0);
+  }
+  function fillPicker() {
+    const picker = $("game-picker");
+    picker.textContent = "";
+    data.games.forEach((g, i) => {
+      const option = document.createElement("option");
+      option.value = String(i);
+      option.textContent = `game ${g.number} (${g.phases.filter((q) => q.kind === "ply").length} plies)`;
+      picker.appendChild(option);
+    });
+    picker.value = String(state.game);
+    $("game-picker-label").style.display = data.games.length > 1 ? "" : "none";
+  }
+
+  function render() {
+    drawBoard(); drawDiagram(); drawDetails(); drawStats();
+    const total = game().phases.reduce((n, q) => n + q.events.length, 0);
+    const slider = $("slider");
+    slider.max = String(total); slider.value = String(globalIndex());
+    const p = phase();
+    $("where").textContent = `${p.label} · message ${state.msg} of ${p.events.length} · ${globalIndex()} of ${total} in game ${game().number}`;
+    const link = hash();
+    $("deep-link").setAttribute("href", link);
+    if (location.hash !== link) history.replaceState(null, "", link);
+    document.body.setAttribute("data-phase", String(state.phase));
+    document.body.setAttribute("data-msg", String(state.msg));
+  }
+
+  $("title").textContent = data.title;
+  $("prev-ply").addEventListener("click", () => stepPhase(-1));
+  $("next-ply").addEventListener("click", () => stepPhase(1));
+  $("prev-msg").addEventListener("click", () => stepMessage(-1));
+  $("next-msg").addEventListener("click", () => stepMessage(1));
+  $("slider").addEventListener("input", (event) => fromSlider(event.target.value));
+  $("search").addEventListener("input", (event) => { state.search = event.target.value.trim().toLowerCase(); render(); });
+  $("game-picker").addEventListener("change", (event) => {
+    state.game = Number(event.target.value); state.hiddenActors.clear(); state.hiddenKinds.clear();
+    buildFilters(); go(0, 0);
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.target instanceof HTMLInputElement && event.target.type !== "range" && event.target.type !== "checkbox") return;
+    const moves = { ArrowRight: () => stepMessage(1), ArrowLeft: () => stepMessage(-1),
+      ArrowDown: () => stepPhase(1), ArrowUp: () => stepPhase(-1), PageDown: () => stepPhase(1), PageUp: () => stepPhase(-1) };
+    if (moves[event.key]) { event.preventDefault(); moves[event.key](); }
+  });
+  window.addEventListener("hashchange", readHash);
+  fillPicker();
+  buildFilters();
+  if (location.hash.length > 1) readHash();
+  else if (data.opening) readHash("#" + data.opening);
+  else render();
+  window.studio = { state, data, go, renderMs: performance.now() - started, firstRenderAt: performance.now() };
+  document.body.setAttribute("data-ready", "1");
+})();

@@ -1,0 +1,121 @@
+"""Readable payloads and summaries of the real protocol messages, and the phases a game's trace marks."""
+
+from __future__ import annotations
+
+import json
+
+import chess
+from hypothesis import given
+from hypothesis import strategies as st
+
+from actors.client.game import ActorGame
+from actors.protocol import Accepted, MoveQuery, Probe, Propose, Rejected, Roster, RosterEntry, Survey, Yes
+from actors.scenario.script import parse_scenario, run_scenario
+from actors.tracing.payload import readable, readable_reply, summarize
+from actors.tracing.recorder import FORMAT_VERSION, SCHEMA_FIELDS, TraceRecorder
+from board.pieces import BISHOP, BLACK, KNIGHT, WHITE, piece_code
+
+squares = st.integers(min_value=0, max_value=63)
+
+
+@given(start=squares, end=squares, colour=st.sampled_from([WHITE, BLACK]))
+def test_a_move_query_names_its_squares_and_colour_like_python_chess(
+    start: int, end: int, colour: int
+) -> None:
+    payload = readable(MoveQuery("referee", 1, start, end, colour))
+    assert payload == {
+        "start": chess.square_name(start),
+        "end": chess.square_name(end),
+        "colour": "white" if colour == WHITE else "black",
+    }
+    assert summarize("MoveQuery", payload) == f"MoveQuery {chess.square_name(start)}→{chess.square_name(end)}"
+
+
+@given(traversed=st.lists(squares, max_size=6))
+def test_a_yes_lists_its_traversed_squares_by_name(traversed: list[int]) -> None:
+    payload = readable(Yes("white-bishop-c1", 3, BISHOP, chess.C1, chess.H6, tuple(traversed)))
+    assert payload["kind"] == "bishop"
+    assert payload["traversed"] == [chess.square_name(square) for square in traversed]
+    names = ",".join(chess.square_name(square) for square in traversed) or "—"
+    assert summarize("Yes", payload) == f"Yes via {names}"
+
+
+def test_routing_fields_stay_on_the_envelope_and_none_squares_are_null() -> None:
+    payload = readable(Propose("client", 4, text="Nf3", ply=4))
+    assert "sender" not in payload and "corr" not in payload
+    assert payload["origin"] is None and payload["target"] is None, "-1 means no square"
+    assert summarize("Propose", payload) == "Propose Nf3"
+
+
+def test_nested_probes_and_sightings_are_readable_all_the_way_down() -> None:
+    survey = Survey("referee", 2, WHITE, (Probe(chess.C1, chess.G5, (chess.D2, chess.E3, chess.F4)),))
+    payload = readable(survey)
+    assert payload["probes"][0]["traversed"] == ["d2", "e3", "f4"]
+    assert payload["probes"][0]["origin"] == "c1"
+    assert summarize("Survey", payload) == "Survey 1 probe"
+    roster = Roster(
+        "board",
+        1,
+        (RosterEntry(chess.G1, piece_code(WHITE, KNIGHT), "white-knight-g1", False),),
+        0,
+        bytes(64),
+    )
+    reply = readable_reply(roster)
+    assert reply["entries"][0]["code"] == "white knight"
+    assert reply["placement"] == "8/8/8/8/8/8/8/8"
+    assert json.loads(json.dumps(reply)) == reply
+
+
+def test_replies_and_failures_summarize_in_one_line() -> None:
+    assert summarize(
+        "Rejected", readable(Rejected("referee", 3, "Bc4", "the bishop on c1 is blocked by d2"))
+    ) == ("Rejected: the bishop on c1 is blocked by d2")
+    assert (
+        summarize("Accepted", readable(Accepted("referee", 3, "g1f3", "Nf3", False, None))) == "Accepted Nf3"
+    )
+    failure = readable_reply(TimeoutError("board did not answer within 2 s"))
+    assert summarize("TimeoutError", failure) == "TimeoutError: board did not answer within 2 s"
+    generic = summarize("Unheard", {"count": 3, "note": "x" * 500})
+    assert generic.startswith("Unheard count=3 note=") and len(generic) <= 120
+
+
+def test_a_games_trace_marks_startup_then_each_ply() -> None:
+    recorder = TraceRecorder()
+    with ActorGame(recorder=recorder) as game:
+        game.propose("e4")
+        rejected = game.propose("Bc4")  # black to move, and both black bishops are shut in
+        game.propose("e5")
+    events = recorder.events()
+    assert all(list(event) == list(SCHEMA_FIELDS) and event["format"] == FORMAT_VERSION for event in events)
+    phases = [event["phase"] for event in sorted(events, key=lambda event: event["msg_id"])]
+    first_ply = phases.index("ply 1")
+    assert set(phases[:first_ply]) == {"startup"}, "start-up messages come first and are labelled so"
+    assert {"TargetsQuery", "Begin"} <= {event["kind"] for event in events if event["phase"] == "startup"}
+    verdicts = [event for event in events if event["kind"] == "Propose"]
+    assert [event["phase"] for event in verdicts] == ["ply 1", "ply 2", "ply 2"]
+    assert isinstance(rejected, Rejected)
+    assert verdicts[1]["reply_summary"] == f"Rejected: {rejected.reason}"
+    assert verdicts[2]["reply_summary"] == "Accepted e5"
+
+
+def test_scenario_steps_and_healing_are_phases_of_their_own() -> None:
+    scenario = parse_scenario("start startpos\nplay e4\ncrash board\nplay e5\nrestarts 1\n")
+    recorder = TraceRecorder()
+    results = run_scenario(scenario, recorder=recorder)
+    assert all(result.ok for result in results)
+    phases = {event["phase"] for event in recorder.events()}
+    # Step 1 is the 'start' line, which sends nothing.
+    assert {"startup", "step 2", "step 3", "step 4", "heal"} <= phases
+    assert "step 1" not in phases
+    crash = next(event for event in recorder.events() if event["kind"] == "Crash")
+    assert crash["phase"] == "step 3" and crash["reply_payload"] is not None
+    assert crash["reply_payload"]["error"] == "InjectedCrash"
+    restarts = [event for event in recorder.events() if event["kind"] == "Restart"]
+    assert [(event["receiver"], event["phase"], event["summary"]) for event in restarts] == [
+        ("board", "heal", "Restart board")
+    ], "the trace says which actor the supervisor restarted"
+
+
+def test_piece_codes_name_colour_and_kind() -> None:
+    entry = readable(RosterEntry(chess.C8, piece_code(BLACK, BISHOP), "black-bishop-c8", False))
+    assert entry == {"square": "c8", "code": "black bishop", "name": "black-bishop-c8", "has_moved": False}
