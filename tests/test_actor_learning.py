@@ -6,7 +6,11 @@ move function, or make the board report a false fact, and the referee's verdicts
 
 from __future__ import annotations
 
+import json
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from fairy_judge import legal_moves
@@ -167,3 +171,49 @@ def test_every_move_query_a_hint_chose_says_so_in_the_trace() -> None:
     queries = [event for event in recorder.events() if event["kind"] == "MoveQuery"]
     assert queries and all(event["hint"] == "whereabouts" for event in queries), queries
     assert all(event["hint"] is None for event in recorder.events() if event["kind"] == "Survey")
+
+
+# -- the command line ----------------------------------------------------------------------------
+
+
+def _cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "actors.cli", *args], input=stdin, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_replay_teach_starts_each_game_with_the_taught_piece(tmp_path: Path) -> None:
+    game = tmp_path / "jump.pgn"
+    game.write_text('[Event "a bishop that jumps"]\n\n1. Bb3 e5 2. Bxf7+ Kxf7 *\n', encoding="utf-8")
+    plain = _cli("replay", str(game), "--json")
+    assert plain.returncode == 1 and json.loads(plain.stdout)["error"]["reason"] == "no bishop can reach b3"
+    taught = _cli("replay", str(game), "--json", "--teach", "c1=archbishop")
+    assert taught.returncode == 0, taught.stderr
+    verdict = json.loads(taught.stdout)
+    assert verdict["plies"] == 4 and verdict["error"] is None
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--teach", "c1=wizard"], "unknown piece geometry 'wizard'"),
+        (["--teach", "c1"], "write SQUARE=PIECE"),
+        (["--teach", "i9=knight"], "i9"),
+        (["--teach", "c1=knight", "--teach", "c1=rook"], "c1 is taught twice"),
+        (["--teach", "c1=archbishop", "--engine", "direct"], "--teach needs the actor engine"),
+    ],
+)
+def test_replay_teach_refuses_what_it_cannot_do_in_one_line(args: list[str], message: str) -> None:
+    done = _cli("replay", *args)
+    assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_scenario_learns_by_its_learn_step_and_run_teaches_by_option() -> None:
+    script = "learn c1 archbishop\nplay Bb3\nsquare b3 white bishop white-bishop-c1\n"
+    learnt = _cli("run", "-", stdin=script)
+    assert learnt.returncode == 0, learnt.stdout + learnt.stderr
+    taught = _cli("run", "-", "--teach", "c1=archbishop", stdin="play Bb3\n")
+    assert taught.returncode == 0, taught.stdout + taught.stderr
+    unknown = _cli("run", "-", stdin="learn c1 wizard\n")
+    assert unknown.returncode == 2 and "line 1: learn: unknown piece geometry 'wizard'" in unknown.stderr

@@ -348,8 +348,10 @@ def _judged_elsewhere(args: argparse.Namespace, sources: Iterator[IO[str]]) -> I
 
 
 def _judged_whole(args: argparse.Namespace, games: Iterator[PgnGame]) -> Iterator[GameVerdict]:
-    from actors.client.replay import judge_for
+    from actors.client.replay import judge_for, watch_game
 
+    if args.lessons:
+        return (watch_game(game, args.engine, teach=args.lessons) for game in games)
     return map(judge_for(args.engine), games)
 
 

@@ -40,12 +40,16 @@ def register(subparsers: Any) -> None:
                         help="write every delivered message as a JSON line to PATH")
     parser.add_argument("--html", metavar="PATH",
                         help="write the studio page (one self-contained HTML file) of the run to PATH")
+    parser.add_argument("--teach", action="append", default=[], metavar="SQUARE=PIECE",
+                        help="start the game with the piece on SQUARE moving as PIECE (a kind or a fairy "
+                             "piece: archbishop, chancellor, amazon, jumping-rook, ...); repeatable")
     add_json_flag(parser)
     parser.set_defaults(handler=run_scenario_command)
 
 
 def run_scenario_command(args: argparse.Namespace) -> int:
     """Run the scenario at ``args.scenario``; return 0 if every step passed, 1 if one failed."""
+    from actors.cli.replay import lessons
     from actors.kernel.affinity import one_core
     from actors.scenario.script import run_scenario
     from board.errors import InputError
@@ -57,6 +61,7 @@ def run_scenario_command(args: argparse.Namespace) -> int:
         if args.trace is not None:
             raise InputError("--trace: listing the examples runs nothing to trace")
         return _list_examples(args)
+    taught = lessons(args.teach)
     scenario = _load_scenario(args)
     one_core()  # the actor threads hand off faster on one core (actors.kernel.affinity)
     with ExitStack() as stack:
@@ -79,7 +84,7 @@ def run_scenario_command(args: argparse.Namespace) -> int:
                 recorder = TraceRecorder(keep=False)
             recorder.attach(jsonl_sink(trace_file))
         show = _printer(args)
-        results = run_scenario(scenario, show, recorder)
+        results = run_scenario(scenario, show, recorder, teach=taught)
     if args.html is not None and recorder is not None:
         from actors.studio import write_page
 

@@ -7,7 +7,7 @@ line); :func:`run_scenario` plays it against an ActorGame. The format is in acto
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -436,6 +436,7 @@ def run_scenario(
     on_step: StepListener | None = None,
     recorder: TraceRecorder | None = None,
     timeout: float | None = None,
+    teach: Mapping[str, str] | None = None,
 ) -> list[StepResult]:
     """Run the steps against a fresh actor game, stopping after the first that fails.
 
@@ -449,7 +450,8 @@ def run_scenario(
     from actors.tracing.recorder import marking
 
     results: list[StepResult] = []
-    with ActorGame(scenario.start_fen, DEFAULT_TIMEOUT if timeout is None else timeout, recorder) as game:
+    wait = DEFAULT_TIMEOUT if timeout is None else timeout
+    with ActorGame(scenario.start_fen, wait, recorder, teach=teach) as game:
         runner = _Runner(game)
         for number, step in enumerate(scenario.steps, start=1):
             with marking(recorder, "step", number):
