@@ -9,7 +9,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from actors.client.game import ActorGame
-from actors.protocol import Accepted, MoveQuery, Probe, Propose, Rejected, Roster, RosterEntry, Survey, Yes
+from actors.protocol import (
+    Accepted,
+    MoveQuery,
+    Probe,
+    ProbeSurvey,
+    ProposeSquares,
+    ProposeText,
+    Rejected,
+    Roster,
+    RosterEntry,
+    Survey,
+    Yes,
+)
 from actors.scenario.script import parse_scenario, run_scenario
 from actors.tracing.payload import readable, readable_reply, summarize
 from actors.tracing.recorder import FORMAT_VERSION, SCHEMA_FIELDS, TraceRecorder
@@ -22,7 +34,7 @@ squares = st.integers(min_value=0, max_value=63)
 def test_a_move_query_names_its_squares_and_colour_like_python_chess(
     start: int, end: int, colour: int
 ) -> None:
-    payload = readable(MoveQuery("referee", 1, start, end, colour))
+    payload = readable(MoveQuery(start, end, colour))
     assert payload == {
         "start": chess.square_name(start),
         "end": chess.square_name(end),
@@ -33,29 +45,29 @@ def test_a_move_query_names_its_squares_and_colour_like_python_chess(
 
 @given(traversed=st.lists(squares, max_size=6))
 def test_a_yes_lists_its_traversed_squares_by_name(traversed: list[int]) -> None:
-    payload = readable(Yes("white-bishop-c1", 3, BISHOP, chess.C1, chess.H6, tuple(traversed)))
-    assert payload["kind"] == "bishop"
+    payload = readable(Yes(chess.C1, chess.H6, tuple(traversed)))
+    assert (payload["origin"], payload["target"]) == ("c1", "h6")
     assert payload["traversed"] == [chess.square_name(square) for square in traversed]
     names = ",".join(chess.square_name(square) for square in traversed) or "—"
     assert summarize("Yes", payload) == f"Yes via {names}"
 
 
-def test_routing_fields_stay_on_the_envelope_and_none_squares_are_null() -> None:
-    payload = readable(Propose("client", 4, text="Nf3", ply=4))
-    assert "sender" not in payload and "corr" not in payload
-    assert payload["origin"] is None and payload["target"] is None, "-1 means no square"
-    assert summarize("Propose", payload) == "Propose Nf3"
+def test_proposals_read_as_their_text_or_squares() -> None:
+    payload = readable(ProposeText("Nf3", 4))
+    assert payload == {"text": "Nf3", "ply": 4, "colour": None}
+    assert summarize("ProposeText", payload) == "Propose Nf3"
+    squares = readable(ProposeSquares(chess.G1, chess.F3, 0, 4))
+    assert summarize("ProposeSquares", squares) == "Propose g1→f3"
 
 
 def test_nested_probes_and_sightings_are_readable_all_the_way_down() -> None:
-    survey = Survey("referee", 2, WHITE, (Probe(chess.C1, chess.G5, (chess.D2, chess.E3, chess.F4)),))
+    survey = ProbeSurvey(WHITE, (Probe(chess.C1, chess.G5, (chess.D2, chess.E3, chess.F4)),))
     payload = readable(survey)
     assert payload["probes"][0]["traversed"] == ["d2", "e3", "f4"]
     assert payload["probes"][0]["origin"] == "c1"
-    assert summarize("Survey", payload) == "Survey 1 probe"
+    assert summarize("ProbeSurvey", payload) == "ProbeSurvey 1 probe"
+    assert summarize("Survey", readable(Survey(WHITE, KNIGHT, chess.F3))) == "Survey white knights → f3"
     roster = Roster(
-        "board",
-        1,
         (RosterEntry(chess.G1, piece_code(WHITE, KNIGHT), "white-knight-g1", False),),
         0,
         bytes(64),
@@ -67,12 +79,10 @@ def test_nested_probes_and_sightings_are_readable_all_the_way_down() -> None:
 
 
 def test_replies_and_failures_summarize_in_one_line() -> None:
-    assert summarize(
-        "Rejected", readable(Rejected("referee", 3, "Bc4", "the bishop on c1 is blocked by d2"))
-    ) == ("Rejected: the bishop on c1 is blocked by d2")
-    assert (
-        summarize("Accepted", readable(Accepted("referee", 3, "g1f3", "Nf3", False, None))) == "Accepted Nf3"
+    assert summarize("Rejected", readable(Rejected("Bc4", "the bishop on c1 is blocked by d2"))) == (
+        "Rejected: the bishop on c1 is blocked by d2"
     )
+    assert summarize("Accepted", readable(Accepted("g1f3", "Nf3", False, None))) == "Accepted Nf3"
     failure = readable_reply(TimeoutError("board did not answer within 2 s"))
     assert summarize("TimeoutError", failure) == "TimeoutError: board did not answer within 2 s"
     generic = summarize("Unheard", {"count": 3, "note": "x" * 500})
@@ -90,8 +100,10 @@ def test_a_games_trace_marks_startup_then_each_ply() -> None:
     phases = [event["phase"] for event in sorted(events, key=lambda event: event["msg_id"])]
     first_ply = phases.index("ply 1")
     assert set(phases[:first_ply]) == {"startup"}, "start-up messages come first and are labelled so"
-    assert {"TargetsQuery", "Begin"} <= {event["kind"] for event in events if event["phase"] == "startup"}
-    verdicts = [event for event in events if event["kind"] == "Propose"]
+    assert {"TargetsQuery", "Begin", "Gather"} <= {
+        event["kind"] for event in events if event["phase"] == "startup"
+    }
+    verdicts = [event for event in events if event["kind"] == "ProposeText"]
     assert [event["phase"] for event in verdicts] == ["ply 1", "ply 2", "ply 2"]
     assert isinstance(rejected, Rejected)
     assert verdicts[1]["reply_summary"] == f"Rejected: {rejected.reason}"

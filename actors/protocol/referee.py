@@ -13,7 +13,7 @@ and the referee of a position (ChessMoveQ: no turn, no castling, no en passant; 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from actors.protocol.values import JournalEntry, RejectionKind, RosterEntry
 
@@ -51,7 +51,7 @@ class Accepted:
     san: str
     check: bool
     outcome: str | None
-    entry: JournalEntry | None = None
+    entry: JournalEntry | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
