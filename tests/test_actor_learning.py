@@ -20,7 +20,7 @@ from actors.client.game import ActorGame
 from actors.protocol import Accepted, No, Rejected, Yes
 from actors.tracing.recorder import TraceRecorder
 from board.errors import InputError
-from board.geometries import NAMED
+from board.geometries import NAMED, geometry_named
 from board.squares import SQUARE_NAMES
 
 FAIRY = ("archbishop", "chancellor", "amazon", "jumping-rook")
@@ -47,17 +47,29 @@ def _actor_moves(game: ActorGame, fen: str) -> set[tuple[str, str]]:
     return found
 
 
-@pytest.mark.parametrize("index", range(len(POSITIONS)))
-def test_taught_positions_agree_with_a_brute_force_judge(index: int) -> None:
-    position = POSITIONS[index]
-    expected = legal_moves(position.fen, position.taught)
-    with ActorGame(position.fen, teach=position.taught_names) as game:
-        found = _actor_moves(game, position.fen)
+def _judged_alike(fen: str, taught: dict[str, str]) -> None:
+    expected = legal_moves(fen, {square: geometry_named(name) for square, name in taught.items()})
+    with ActorGame(fen, teach=taught) as game:
+        found = _actor_moves(game, fen)
         assert found == {(move[:2], move[2:4]) for move in expected}, (
-            f"{position.fen} taught {position.taught_names}: actors {sorted(found)}, judge {sorted(expected)}"
+            f"{fen} taught {taught}: actors {sorted(found)}, judge {sorted(expected)}"
         )
         if not expected:
-            assert game.outcome in ("checkmate", "stalemate"), f"{position.fen}: no move, yet {game.outcome}"
+            assert game.outcome in ("checkmate", "stalemate"), f"{fen}: no move, yet {game.outcome}"
+
+
+@pytest.mark.parametrize("chunk", range(0, len(POSITIONS), 20))
+def test_taught_positions_agree_with_a_brute_force_judge(chunk: int) -> None:
+    for position in POSITIONS[chunk : chunk + 20]:
+        _judged_alike(position.fen, position.taught_names)
+
+
+@pytest.mark.parametrize("chunk", range(0, len(POSITIONS), 40))
+@pytest.mark.parametrize("fairy", FAIRY)
+def test_each_fairy_piece_in_200_positions_agrees_with_the_brute_force_judge(fairy: str, chunk: int) -> None:
+    # The same 200 positions with every taught piece moving as this one fairy piece.
+    for position in POSITIONS[chunk : chunk + 40]:
+        _judged_alike(position.fen, dict.fromkeys(position.taught_names, fairy))
 
 
 @pytest.mark.parametrize("index", range(0, len(POSITIONS), 4))
