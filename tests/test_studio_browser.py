@@ -342,3 +342,33 @@ def test_a_200_ply_page_renders_fast_and_ends_on_the_games_last_position(
     assert size < 4_000_000, "twice the plies of the 2 MB budget for a 100-ply page"
     assert page.errors == []
     page.close()
+
+
+def _marks(page: Any) -> dict[str, str]:
+    marks = page.locator("#board rect[data-highlight]")
+    return {
+        marks.nth(i).get_attribute("data-square-highlight"): marks.nth(i).get_attribute("data-highlight")
+        for i in range(marks.count())
+    }
+
+
+def test_blockers_and_the_king_in_check_are_highlighted_from_the_replies(browser: Any, opera: Any) -> None:
+    path, _, game = opera
+    # 12... Rd8 (ply 24): both rooks might go to d8; the board reports the bishop on f8 in the way.
+    page = _open(browser, path, "#ply=24")
+    page.locator("#diagram g.arrow.request[data-kind='Survey']").first.click()
+    reply = json.loads(page.locator("#detail-reply-payload").inner_text())
+    blockers = {report["blocker"]["square"] for report in reply["reports"] if report["blocker"]}
+    assert blockers and all(_marks(page)[square] == "blocker" for square in blockers)
+    # 11. Bxb5+ (ply 21): the board's assessment names the king in check and who attacks it.
+    page.goto(path.as_uri() + "#ply=21")
+    page.locator("#diagram g.arrow.request[data-kind='Apply']").first.click()
+    board = chess.Board()
+    for token in game.moves[:21]:
+        board.push_san(token.text)
+    assert board.is_check()
+    king = chess.square_name(board.king(chess.BLACK))
+    marks = _marks(page)
+    assert marks[king] == "king"
+    assert {chess.square_name(square) for square in board.checkers()} <= set(marks)
+    page.close()

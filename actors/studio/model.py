@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from actors.tracing.export import _timeline, phase_of
+from actors.tracing.export import phase_of, timeline
 from actors.tracing.recorder import FORMAT_VERSION, TraceEvent
 
 __all__ = ["START_PLACEMENT", "apply_uci", "build_model", "parse_placement", "placement_text"]
@@ -185,7 +185,7 @@ def _game(number: int, events: list[TraceEvent]) -> dict[str, Any]:
                     continue  # a foreign trace's odd move: the board just does not follow it
                 move = {"uci": reply["uci"], "san": reply.get("san")}
         index_of = {event["msg_id"]: index for index, event in enumerate(chosen)}
-        rows = [[index_of[point.event["msg_id"]], int(point.is_reply)] for point in _timeline(chosen, True)]
+        rows = [[index_of[point.event["msg_id"]], int(point.is_reply)] for point in timeline(chosen, True)]
         ends = [event.get("t_replied") or event["t_handled"] for event in chosen]
         plies = [event.get("ply") for event in chosen if event.get("ply") is not None]
         phases.append({

@@ -81,17 +81,32 @@
     else if (Array.isArray(value)) value.forEach((item) => squaresOf(item, out));
     else if (typeof value === "object" && value.square) squaresOf(value.square, out);
   }
+  // Lists of every move a piece has (an Assess's pieces, a Targets' paths) would light the whole
+  // board; what a message is about is in its other fields, at any depth.
+  // A square can play several parts (a traversed square where a blocker was found): the finding wins.
+  const PRIORITY = { path: 1, from: 2, to: 3, king: 4, attacker: 5, blocker: 6 };
+  const SKIPPED_FIELDS = new Set(["pieces", "paths", "onward", "entries", "changes", "placement"]);
+  function collect(payload, marks) {
+    if (Array.isArray(payload)) { payload.forEach((item) => collect(item, marks)); return; }
+    if (!payload || typeof payload !== "object") return;
+    for (const [role, fields] of Object.entries(ROLE_FIELDS)) {
+      for (const field of fields) {
+        const found = [];
+        squaresOf(payload[field], found);
+        for (const square of found) {
+          if (!marks.has(square) || PRIORITY[role] > PRIORITY[marks.get(square)]) marks.set(square, role);
+        }
+      }
+    }
+    for (const [field, value] of Object.entries(payload)) {
+      if (!SKIPPED_FIELDS.has(field) && value && typeof value === "object") collect(value, marks);
+    }
+  }
   function highlights(event) {
     const marks = new Map();
     if (!event) return marks;
     for (const payload of [event.payload, event.reply_payload || {}]) {
-      for (const [role, fields] of Object.entries(ROLE_FIELDS)) {
-        for (const field of fields) {
-          const found = [];
-          squaresOf(payload[field], found);
-          for (const square of found) if (!marks.has(square)) marks.set(square, role);
-        }
-      }
+      collect(payload, marks);
       if (typeof payload.square === "string" && !marks.has(payload.square)) marks.set(payload.square, "from");
     }
     return marks;

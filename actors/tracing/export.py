@@ -20,6 +20,7 @@ from board.squares import square_name
 
 __all__ = [
     "PlyRangeError",
+    "TimelinePoint",
     "TraceFormatError",
     "describe_move",
     "games_of",
@@ -29,6 +30,7 @@ __all__ = [
     "read_jsonl",
     "select_game",
     "select_plies",
+    "timeline",
     "to_jsonl",
     "to_markdown",
     "to_mermaid",
@@ -219,7 +221,7 @@ def to_jsonl(events: Iterable[TraceEvent]) -> Iterator[str]:
 
 
 @dataclass(frozen=True, slots=True)
-class _Point:
+class TimelinePoint:
     """A moment on the timeline: a send (``is_reply`` False) or a reply of ``event``."""
 
     time: int
@@ -228,7 +230,7 @@ class _Point:
     event: TraceEvent
 
 
-def _timeline(events: Sequence[TraceEvent], roots_when_taken: bool = False) -> list[_Point]:
+def timeline(events: Sequence[TraceEvent], roots_when_taken: bool = False) -> list[TimelinePoint]:
     """Return sends and replies in the order they happened.
 
     The clock decides; ties (a coarse clock makes many) fall back to causal order: a depth-first
@@ -247,7 +249,7 @@ def _timeline(events: Sequence[TraceEvent], roots_when_taken: bool = False) -> l
             parent = None
         children.setdefault(parent, []).append(event)
     roots = {event["msg_id"] for event in children[None]}
-    points: list[_Point] = []
+    points: list[TimelinePoint] = []
     order = 0
     # An explicit stack, not recursion: a long chain of causes must not hit the recursion limit.
     stack: list[tuple[TraceEvent, bool]] = [(root, False) for root in reversed(children[None])]
@@ -255,10 +257,10 @@ def _timeline(events: Sequence[TraceEvent], roots_when_taken: bool = False) -> l
         event, finished = stack.pop()
         if finished:
             if event["t_replied"] is not None:
-                points.append(_Point(event["t_replied"], order, True, event))
+                points.append(TimelinePoint(event["t_replied"], order, True, event))
         else:
             taken = roots_when_taken and event["msg_id"] in roots
-            points.append(_Point(event["t_handled" if taken else "t_sent"], order, False, event))
+            points.append(TimelinePoint(event["t_handled" if taken else "t_sent"], order, False, event))
             stack.append((event, True))
             stack.extend((child, False) for child in reversed(children.get(event["msg_id"], [])))
         order += 1
@@ -384,7 +386,7 @@ def to_mermaid(events: Iterable[TraceEvent], plies: tuple[int, int] | None = Non
     takes it up. Message text is escaped so that the diagram renders on GitHub.
     """
     chosen = select_plies(events, *plies) if plies is not None else list(events)
-    points = _timeline(chosen, roots_when_taken=True)
+    points = timeline(chosen, roots_when_taken=True)
     names: dict[str, None] = {}
     for point in points:
         names.setdefault(point.event["sender"])
