@@ -102,7 +102,7 @@ COLOURS = frozenset({"white", "black"})
 
 class TraceEvent(TypedDict, total=False):
     """One delivered message; times are ``time.monotonic_ns()`` readings. The recorder fills every
-    field; a reader (:func:`actors.trace_export.read_jsonl`) may find format 2's missing."""
+    field; a reader (:func:`actors.tracing.export.read_jsonl`) may find format 2's missing."""
 
     format: int | None
     msg_id: int
