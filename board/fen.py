@@ -8,15 +8,15 @@ square behind a pawn that just moved two, and the side not to move not in check.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Final
 
 from board.bitboards import BIT
-from board.castling import BY_LETTER, rights_text
+from board.castling import BY_LETTER
 from board.errors import FenError
+from board.fen_text import format_fen
 from board.movegen import is_attacked, legal_en_passant
 from board.numbers import whole_number
-from board.pieces import BLACK, KING, PAWN, ROOK, WHITE, fen_letter
+from board.pieces import BLACK, KING, PAWN, ROOK, WHITE
 from board.position import Position
 from board.squares import SQUARE_INDEX, SQUARE_NAMES
 
@@ -163,27 +163,3 @@ def write_fen(position: Position) -> str:
     """The FEN of a position; the en passant square appears only when that capture is legal."""
     return format_fen(position.squares, position.turn, position.castling, legal_en_passant(position),
                       position.halfmove, position.fullmove)
-
-
-def format_fen(squares: Sequence[int], turn: int, castling: int, en_passant: int, halfmove: int,
-               fullmove: int) -> str:
-    """FEN from its parts: 64 piece codes (a1 first), side, rights, en passant square (-1: none)."""
-    rows = []
-    for rank in range(7, -1, -1):
-        row, empty = [], 0
-        for file in range(8):
-            code = squares[rank * 8 + file]
-            if code:
-                if empty:
-                    row.append(str(empty))
-                    empty = 0
-                row.append(fen_letter(code))
-            else:
-                empty += 1
-        if empty:
-            row.append(str(empty))
-        rows.append("".join(row))
-    rights = rights_text(castling)
-    passant = SQUARE_NAMES[en_passant] if en_passant >= 0 else "-"
-    side = "w" if turn == WHITE else "b"
-    return f"{'/'.join(rows)} {side} {rights} {passant} {halfmove} {fullmove}"

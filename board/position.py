@@ -17,6 +17,7 @@ from board.castling import (
     WHITE_KINGSIDE,
     WHITE_QUEENSIDE,
 )
+from board.fen_text import format_fen
 from board.moves import CASTLE, DOUBLE_PUSH, EN_PASSANT
 from board.pieces import BLACK, KING, PAWN, ROOK, WHITE
 
@@ -73,9 +74,9 @@ class Position:
 
 
     def __repr__(self) -> str:
-        from board.fen import write_fen
-
-        return f"Position({write_fen(self)!r})"
+        state = (self.turn, self.castling, self.en_passant, self.halfmove, self.fullmove)
+        fen = format_fen(self.squares, *state)
+        return f"Position({fen!r})"
 
     def _repr_svg_(self) -> str:
         """Jupyter: the placement as an SVG board."""

@@ -97,7 +97,7 @@ def two_games(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def crash(tmp_path_factory: pytest.TempPathFactory) -> Path:
     recorder = TraceRecorder()
     results = run_scenario(
-        read_scenario(str(ROOT / "scripts" / "scenarios" / "crash-and-restart.scenario")), recorder=recorder
+        read_scenario(str(ROOT / "actors" / "examples" / "crash-and-restart.scenario")), recorder=recorder
     )
     assert all(result.ok for result in results)
     path = tmp_path_factory.mktemp("studio") / "crash.html"
@@ -179,11 +179,17 @@ def test_keys_step_message_by_message_and_ply_by_ply(browser: Any, opera: Any) -
 def test_clicking_an_arrow_shows_its_request_and_reply_payloads(browser: Any, opera: Any) -> None:
     path, _, _ = opera
     page = _open(browser, path, "#ply=3")  # 2. Nf3: the knight is asked about g1-f3
-    page.locator("#diagram g.arrow.request[data-kind='MoveQuery']").first.click()
-    payload = json.loads(page.locator("#detail-payload").inner_text())
-    assert (payload["start"], payload["end"], payload["colour"]) == ("g1", "f3", "white")
+    queries = page.locator("#diagram g.arrow.request[data-kind='MoveQuery']")
+    asked = []
+    for index in range(queries.count()):  # both knights are asked; the g1 knight says yes
+        queries.nth(index).click()
+        payload = json.loads(page.locator("#detail-payload").inner_text())
+        asked.append(payload["start"])
+        if payload["start"] == "g1":
+            break
+    assert (payload["start"], payload["end"], payload["colour"]) == ("g1", "f3", "white"), asked
     reply = json.loads(page.locator("#detail-reply-payload").inner_text())
-    assert reply["traversed"] == [] and reply["kind"] == "knight"
+    assert reply["traversed"] == [] and (reply["origin"], reply["target"]) == ("g1", "f3")
     assert page.locator("#detail-summary").inner_text().endswith("MoveQuery g1→f3")
     assert "handled in" in page.locator("#detail-timing").inner_text()
     page.close()
@@ -211,13 +217,13 @@ def test_filters_hide_kinds_and_actors_and_search_finds_text(browser: Any, opera
 def test_selecting_a_message_highlights_its_causes_and_effects(browser: Any, opera: Any) -> None:
     path, events, _ = opera
     page = _open(browser, path, "#ply=3")
-    proposal = page.locator("#diagram g.arrow.request[data-kind='Propose']")
+    proposal = page.locator("#diagram g.arrow.request[data-kind='ProposeText']")
     proposal.click()
     requests = page.locator("#diagram g.arrow.request")
     others = [
         requests.nth(i)
         for i in range(requests.count())
-        if requests.nth(i).get_attribute("data-kind") != "Propose"
+        if requests.nth(i).get_attribute("data-kind") != "ProposeText"
     ]
     assert others and all(arrow.get_attribute("data-causal") == "effect" for arrow in others)
     moved = page.locator("#diagram g.arrow.request[data-kind='Moved']")
@@ -358,7 +364,8 @@ def test_blockers_and_the_king_in_check_are_highlighted_from_the_replies(browser
     page = _open(browser, path, "#ply=24")
     page.locator("#diagram g.arrow.request[data-kind='Survey']").first.click()
     reply = json.loads(page.locator("#detail-reply-payload").inner_text())
-    blockers = {report["blocker"]["square"] for report in reply["reports"] if report["blocker"]}
+    reports = [piece["report"] for piece in reply["pieces"] if piece["report"]]
+    blockers = {report["blocker"]["square"] for report in reports if report["blocker"]}
     assert blockers and all(_marks(page)[square] == "blocker" for square in blockers)
     # 11. Bxb5+ (ply 21): the board's assessment names the king in check and who attacks it.
     page.goto(path.as_uri() + "#ply=21")

@@ -172,12 +172,19 @@ class ActorGame:
         self.lessons = {square: as_geometry(lesson) for square, lesson in (teach or {}).items()}
         self._state = "new"
         self._counted = False
-        self._plies = 0
+        self._entries: list[JournalEntry] = []  # what this client wrote to the journal (its own record)
         self._outcome: str | None = None
         self._finalizer: weakref.finalize[Any, Any] | None = None
 
     def __repr__(self) -> str:
-        return f"<ActorGame {self._state}, {self._plies} plies>"
+        if self._state == "started":
+            from actors.studio.notebook import actor_game_repr
+
+            try:
+                return actor_game_repr(self)
+            except ChessActorsError:
+                pass  # a game whose journal cannot be read, or taught pieces the mirror cannot follow
+        return f"<ActorGame {self._state}, {self.plies} plies>"
 
     def _repr_svg_(self) -> str:
         """Jupyter: the board the actors have reached (read from the journal)."""
@@ -256,13 +263,13 @@ class ActorGame:
                 referee that would not stop), or ``max_restarts + 1`` attempts failed.
         """
         self._check_open()
-        ply = self._plies + 1
+        ply = self.plies + 1
         return self._played(self._propose(ProposeText(text, ply)))
 
     def propose_squares(self, origin: str, target: str, promotion: int | None = None) -> Verdict:
         """Propose the move of the piece on ``origin`` to ``target`` (square names)."""
         self._check_open()
-        ply = self._plies + 1
+        ply = self.plies + 1
         message = ProposeSquares(
             parse_standard_square(origin), parse_standard_square(target), promotion or 0, ply
         )
@@ -271,11 +278,17 @@ class ActorGame:
     def _played(self, reply: Verdict) -> Verdict:
         """Count and journal an accepted move."""
         if isinstance(reply, Accepted):
-            self._plies += 1
+            if reply.entry is not None:  # None: answered from the journal after healing, so already there
+                self._journal((reply.entry,))
             self._outcome = reply.outcome
-            if reply.entry is not None:
-                self.supervisor.record(self._plies, (reply.entry,))
         return reply
+
+    def _journal(self, entries: Sequence[JournalEntry]) -> None:
+        """Write accepted moves to the journal, and to this client's own record of what it was told."""
+        if entries:
+            self.supervisor.record(len(self._entries) + 1, tuple(entries))
+            self._entries.extend(entries)
+            self._outcome = entries[-1].outcome
 
     def propose_many(self, texts: Iterable[str], window: int = WINDOW) -> Generator[Verdict, None, None]:
         """Propose moves in order, as :meth:`propose` one by one would, with many in flight at once.
@@ -301,7 +314,7 @@ class ActorGame:
 
     def _propose_many(self, source: Iterable[str], window: int) -> Generator[Verdict, None, None]:
         windows: deque[list[InFlight]] = deque()
-        next_ply = self._plies + 1
+        next_ply = self.plies + 1
 
         def send() -> None:
             nonlocal next_ply
@@ -323,10 +336,7 @@ class ActorGame:
                 accepted = tuple(
                     reply.entry for reply in replies if isinstance(reply, Accepted) and reply.entry
                 )
-                if accepted:
-                    self.supervisor.record(self._plies + 1, accepted)
-                    self._plies += len(accepted)
-                    self._outcome = accepted[-1].outcome
+                self._journal(accepted)
                 for reply in replies:
                     yield reply
                     if isinstance(reply, Rejected):
@@ -339,7 +349,7 @@ class ActorGame:
                         yield reply
                         if isinstance(reply, Rejected):
                             return
-                    next_ply = self._plies + 1
+                    next_ply = self.plies + 1
                     send()  # and go on with the rest as before
         finally:
             self._settle(windows)
@@ -393,10 +403,7 @@ class ActorGame:
                 if not isinstance(reply, Accepted) or reply.entry is None:
                     break
                 entries.append(reply.entry)
-        if entries:
-            self.supervisor.record(self._plies + 1, tuple(entries))
-            self._plies += len(entries)
-            self._outcome = entries[-1].outcome
+        self._journal(entries)
 
     def _journalled(self, ply: int) -> Accepted | None:
         """The Accepted reply for the ``ply``-th move (1-based), if the journal has it."""
@@ -430,7 +437,7 @@ class ActorGame:
             except ActorFailure as error:
                 failure = error
             supervisor.heal()
-            self._plies = supervisor.journal(self._plies).total
+            self._entries = list(supervisor.journal().entries)
             self._outcome = supervisor.outcome
             done = made() if made is not None else None
             if done is not None:
@@ -445,7 +452,7 @@ class ActorGame:
             ActorFailure: the actor is not running, crashed on the message or did not answer in time.
         """
         self._check_open()
-        envelope = post(self.recorder, CLIENT, name, message, None, self._plies + 1)
+        envelope = post(self.recorder, CLIENT, name, message, None, self.plies + 1)
         return wait_one(*ask(self.supervisor.ref(name), name, envelope), self.timeout)
 
     # -- looking
@@ -453,13 +460,13 @@ class ActorGame:
     @property
     def plies(self) -> int:
         """Legal plies played so far."""
-        return self._plies
+        return len(self._entries)
 
     @property
     def journal(self) -> tuple[JournalEntry, ...]:
-        """Every accepted move, oldest first (asked of the journal actor)."""
-        self._check_open()
-        return self.supervisor.journal().entries
+        """Every accepted move, oldest first: what this client wrote to the journal (no message sent;
+        after healing it is read back from the journal actor)."""
+        return tuple(self._entries)
 
     @property
     def outcome(self) -> str | None:
@@ -507,7 +514,7 @@ class ActorGame:
         declared: Declared = self.ask(BOARD, Declare(name, learned.reach))
         if declared.square < 0:
             raise ActorUnavailable(f"the board has no piece called {name}")
-        teaching = RecordTeaching(Teaching(name, geometry, self._plies))
+        teaching = RecordTeaching(Teaching(name, geometry, self.plies))
         tell(self.supervisor.ref(JOURNAL), post(self.recorder, CLIENT, JOURNAL, teaching))
         if reassess:
             self._reassess()
@@ -523,7 +530,7 @@ class ActorGame:
     def crash(self, name: str) -> None:
         """Make the actor ``name`` crash now."""
         self._check_open()
-        tell(self.supervisor.ref(name), post(self.recorder, CLIENT, name, Crash(), None, self._plies + 1))
+        tell(self.supervisor.ref(name), post(self.recorder, CLIENT, name, Crash(), None, self.plies + 1))
 
     def crash_on_next(self, name: str, kind: str) -> None:
         """Make the actor ``name`` raise on the next message of class ``kind`` it receives."""

@@ -48,7 +48,8 @@ from actors.protocol.values import (
 )
 from actors.roles.board_view import View
 from board.castling import home_rights
-from board.fen import format_fen, parse_fen
+from board.fen import parse_fen
+from board.fen_text import format_fen
 from board.geometries import reach, standard
 from board.pieces import COLOUR_NAMES, KIND_NAMES, PAWN
 from board.squares import SQUARE_NAMES

@@ -105,7 +105,11 @@ class Supervisor:
     def record(self, first_ply: int, entries: tuple[JournalEntry, ...]) -> None:
         """Write accepted moves to the journal (a tell: the journal takes its mail in order)."""
         if entries:
-            tell(self.ref(JOURNAL), post(self.recorder, "client", JOURNAL, Record(first_ply, entries)))
+            last = first_ply + len(entries) - 1  # traced with the last ply it records
+            tell(
+                self.ref(JOURNAL),
+                post(self.recorder, "client", JOURNAL, Record(first_ply, entries), None, last),
+            )
 
     # -- starting
 

@@ -8,7 +8,8 @@
   const GLYPHS = { K: "♔", Q: "♕", R: "♖", B: "♗", N: "♘", P: "♙", k: "♚", q: "♛", r: "♜", b: "♝", n: "♞", p: "♟" };
   const ROLE_FIELDS = {
     from: ["start", "origin"], to: ["end", "target", "to"], path: ["traversed", "crossed", "between"],
-    king: ["king_square"], blocker: ["blocker"], attacker: ["candidates", "check_candidates", "king_candidates", "checkers"],
+    king: ["king_square"], blocker: ["blocker"],
+    attacker: ["candidates", "check_candidates", "king_candidates", "checkers", "exposers", "check"],
   };
   const state = { game: 0, phase: 0, msg: 0, hiddenActors: new Set(), hiddenKinds: new Set(), search: "" };
   const $ = (id) => document.getElementById(id);
@@ -81,11 +82,11 @@
     else if (Array.isArray(value)) value.forEach((item) => squaresOf(item, out));
     else if (typeof value === "object" && value.square) squaresOf(value.square, out);
   }
-  // Lists of every move a piece has (an Assess's pieces, a Targets' paths) would light the whole
+  // Lists of every move a piece has (a Targets' reach, a yes's onward reach) would light the whole
   // board; what a message is about is in its other fields, at any depth.
   // A square can play several parts (a traversed square where a blocker was found): the finding wins.
   const PRIORITY = { path: 1, from: 2, to: 3, king: 4, attacker: 5, blocker: 6 };
-  const SKIPPED_FIELDS = new Set(["pieces", "paths", "onward", "entries", "changes", "placement"]);
+  const SKIPPED_FIELDS = new Set(["reach", "rook_reach", "paths", "onward", "entries", "changes", "placement"]);
   function collect(payload, marks) {
     if (Array.isArray(payload)) { payload.forEach((item) => collect(item, marks)); return; }
     if (!payload || typeof payload !== "object") return;

@@ -100,9 +100,7 @@ def read_jsonl(lines: Iterable[str | bytes], source: str = "<trace>") -> list[Tr
         try:
             record = json.loads(raw)
         except json.JSONDecodeError as error:
-            raise TraceFormatError(
-                f"{where}: not JSON ({error.msg} at column {error.colno})"
-            ) from None
+            raise TraceFormatError(f"{where}: not JSON ({error.msg} at column {error.colno})") from None
         except RecursionError:
             raise TraceFormatError(f"{where}: nested too deeply to be a trace event") from None
         except ValueError as error:  # e.g. a number past Python's digit limit for int()
@@ -395,9 +393,7 @@ def to_mermaid(events: Iterable[TraceEvent], plies: tuple[int, int] | None = Non
     lines = ["sequenceDiagram"]
     for name, alias in aliases.items():
         shown = _mermaid_text(name)
-        lines.append(
-            f"    participant {alias}" if shown == alias else f"    participant {alias} as {shown}"
-        )
+        lines.append(f"    participant {alias}" if shown == alias else f"    participant {alias} as {shown}")
 
     # In a trace of several games each game's phases get boxes of their own, named with the game.
     several = len(games_of(chosen)) > 1
@@ -416,6 +412,18 @@ def to_mermaid(events: Iterable[TraceEvent], plies: tuple[int, int] | None = Non
         proposal = event["kind"].startswith("Propose")
         if phase not in roots or (proposal and not roots[phase]["kind"].startswith("Propose")):
             roots[phase] = event
+
+    # Each phase is drawn as one box: a message of an earlier phase that happens while a later one
+    # runs (the client journalling the last window while the referee judges the next) joins its
+    # own phase's box rather than splitting the one in progress.
+    first: dict[str | None, int] = {}
+    for index, point in enumerate(points):
+        first.setdefault(box(point.event), index)
+    order = {
+        id(point): first[box(point.event)] if box(point.event) is not None else index
+        for index, point in enumerate(points)
+    }
+    points = sorted(points, key=lambda point: order[id(point)])
 
     current: str | None = None
     shade = 0

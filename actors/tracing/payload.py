@@ -10,7 +10,8 @@ import enum
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from board.pieces import COLOUR_NAMES, KIND_NAMES, fen_letter
+from board.fen_text import placement_field
+from board.pieces import COLOUR_NAMES, KIND_NAMES
 from board.squares import SQUARE_NAMES
 
 __all__ = [
@@ -109,18 +110,7 @@ def _path(value: object) -> Any:
 
 def _placement(value: bytes) -> str:
     """64 piece codes, a1 first, as the FEN placement field (rank 8 first)."""
-    ranks = []
-    for rank in range(7, -1, -1):
-        text, empty = "", 0
-        for code in value[rank * 8 : rank * 8 + 8]:
-            if code == 0:
-                empty += 1
-                continue
-            if empty:
-                text, empty = text + str(empty), 0
-            text += fen_letter(code)
-        ranks.append(text + (str(empty) if empty else ""))
-    return "/".join(ranks)
+    return placement_field(value)
 
 
 def _field(name: str, value: object) -> Any:
