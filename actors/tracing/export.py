@@ -247,6 +247,7 @@ def timeline(events: Sequence[TraceEvent], roots_when_taken: bool = False) -> li
             parent = None
         children.setdefault(parent, []).append(event)
     roots = {event["msg_id"] for event in children[None]}
+    answered = _answered_together(events)
     points: list[TimelinePoint] = []
     order = 0
     # An explicit stack, not recursion: a long chain of causes must not hit the recursion limit.
@@ -255,7 +256,9 @@ def timeline(events: Sequence[TraceEvent], roots_when_taken: bool = False) -> li
         event, finished = stack.pop()
         if finished:
             if event["t_replied"] is not None:
-                points.append(TimelinePoint(event["t_replied"], order, True, event))
+                points.append(
+                    TimelinePoint(answered.get(event["msg_id"], event["t_replied"]), order, True, event)
+                )
         else:
             taken = roots_when_taken and event["msg_id"] in roots
             points.append(TimelinePoint(event["t_handled" if taken else "t_sent"], order, False, event))
@@ -264,6 +267,32 @@ def timeline(events: Sequence[TraceEvent], roots_when_taken: bool = False) -> li
         order += 1
     points.sort(key=lambda point: (point.time, point.order))
     return points
+
+
+def _answered_together(events: Sequence[TraceEvent]) -> dict[int, int]:
+    """Asks sent at once and awaited together (a referee asking the pieces and the board in one
+    round) are answered, as the asker sees it, when the last reply is in: each such reply is drawn
+    then, in the order the asks went out, so that a diagram does not depend on which thread the
+    scheduler happened to wake first. Returns the drawing time of those replies by message id."""
+    rounds: dict[tuple[int | None, str], list[TraceEvent]] = {}
+    for event in events:
+        if event["t_replied"] is not None:
+            rounds.setdefault((event["parent_id"], event["sender"]), []).append(event)
+    drawn: dict[int, int] = {}
+    for asks in rounds.values():
+        if len(asks) < 2:
+            continue
+        asks.sort(key=lambda item: (item["t_sent"], item["msg_id"]))
+        burst: list[TraceEvent] = []
+        for ask in [*asks, None]:
+            if ask is not None and burst and ask["t_sent"] <= min(item["t_replied"] or 0 for item in burst):
+                burst.append(ask)
+                continue
+            if len(burst) > 1:
+                last = max(item["t_replied"] or 0 for item in burst)
+                drawn.update((item["msg_id"], last) for item in burst)
+            burst = [ask] if ask is not None else []
+    return drawn
 
 
 # --- Mermaid --------------------------------------------------------------------------------
