@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from itertools import chain, islice
-from typing import IO, TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from actors.cli.output import add_json_flag, emit
 from board.errors import InputError
@@ -57,24 +57,24 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
-def _sources(paths: list[str], stack: ExitStack) -> Iterator[IO[str]]:
-    from actors.replay import embedded_game
+def _sources(paths: list[str]) -> Iterator[tuple[str, Iterator[bytes]]]:
+    """(name, byte blocks) of each input in turn: files, stdin, or the embedded game."""
+    from actors.cli.inputs import PgnInput, embedded_game_blocks
+    from actors.replay import EMBEDDED_GAME
 
     if not paths:
-        yield stack.enter_context(embedded_game())
+        yield EMBEDDED_GAME, embedded_game_blocks()
         return
     for path in paths:
-        if path == "-":
-            yield sys.stdin
-        else:
-            yield stack.enter_context(open(path, encoding="utf-8", errors="replace"))  # noqa: SIM115
+        source = PgnInput(path)
+        yield source.name, source.blocks()
 
 
-def _games(sources: Iterator[IO[str]]) -> Iterator[PgnGame]:
+def _games(sources: Iterator[tuple[str, Iterator[bytes]]]) -> Iterator[PgnGame]:
     from board.pgn import read_games
 
-    for source in sources:
-        yield from read_games(source)
+    for name, blocks in sources:
+        yield from read_games(blocks, name=name)
 
 
 def _check_options(args: argparse.Namespace) -> None:
@@ -192,18 +192,19 @@ def run(args: argparse.Namespace) -> int:
         from actors.affinity import one_core
 
         one_core()  # the actor threads hand off faster on one core (actors.affinity)
+    from actors.cli.inputs import check_readable
+
     for path in args.pgn:
-        if path != "-":
-            with open(path, encoding="utf-8"):  # fail before any output if a file is unreadable
-                pass
+        check_readable(path)  # fail before any output if a file is unreadable
     with ExitStack() as stack:
         if args.workers > 1 or args.ray:
             # Bulk: the raw text goes to the workers, which read and judge it.
             plan = _plan(args, several=True)
-            verdicts = _judged_elsewhere(args, _sources(args.pgn, stack))
+            verdicts = _judged_elsewhere(args, _sources(args.pgn))
             progress = _progress(args, several=True, stack=stack)
-            return 1 if _report(args, plan, verdicts, None, None, progress) else 0
-        games = _games(_sources(args.pgn, stack))
+            illegal = _report(args, plan, verdicts, None, None, progress)
+            return _status(args, illegal)
+        games = _games(_sources(args.pgn))
         head = list(islice(games, 2))  # one game or several decides what is shown by default
         games = chain(head, games)
         plan = _plan(args, several=len(head) > 1)
@@ -221,6 +222,13 @@ def run(args: argparse.Namespace) -> int:
             verdicts = _judged_whole(args, games)
         progress = _progress(args, several=len(head) > 1, stack=stack)
         illegal = _report(args, plan, verdicts, out, watcher, progress)
+    return _status(args, illegal)
+
+
+def _status(args: argparse.Namespace, illegal: int) -> int:
+    """Exit 1 when some game was illegal or unreadable; 2 when an input held no game at all."""
+    if illegal < 0:
+        return 2
     return 1 if illegal else 0
 
 
@@ -245,7 +253,8 @@ def _start_watcher(args: argparse.Namespace, plan: _Plan, out: Console | None,
     return _Watcher(args, plan, out, recorder, sink)
 
 
-def _judged_elsewhere(args: argparse.Namespace, sources: Iterator[IO[str]]) -> Iterator[GameVerdict]:
+def _judged_elsewhere(args: argparse.Namespace, sources: Iterator[tuple[str, Iterator[bytes]]]
+                      ) -> Iterator[GameVerdict]:
     if args.ray:
         from actors.bulk import replay_on_ray
 
@@ -275,7 +284,9 @@ def _report(args: argparse.Namespace, plan: _Plan, verdicts: Iterator[GameVerdic
             watcher: _Watcher | None, progress: tuple[Progress, TaskID] | None) -> int:
     """Print every verdict (and the boards and summary the plan asks for); return the illegal games."""
     games = plies = illegal = 0
+    found: set[str | None] = set()
     for number, verdict in enumerate(verdicts, 1):
+        found.add(verdict.source)
         record = verdict.as_json()
         record["game"] = number
         games, plies, illegal = number, plies + verdict.plies, illegal + (verdict.error is not None)
@@ -297,13 +308,30 @@ def _report(args: argparse.Namespace, plan: _Plan, verdicts: Iterator[GameVerdic
         latencies = {role: sorted(samples) for role, samples in messages.latencies.items()}
         out.print()
         out.print(summary_view((games, plies, illegal), dict(messages.counts.most_common()), latencies))
-    return illegal
+    empty = [path for path in args.pgn if _input_name(path) not in found]
+    for path in dict.fromkeys(empty):
+        sys.stderr.write(f"chess-actors replay: {_input_name(path)}: no game found "
+                         "(no tag pair, move or result in it)\n")
+    return -1 if empty else illegal
+
+
+def _input_name(path: str) -> str:
+    from actors.cli.inputs import PgnInput
+
+    return PgnInput(path).name
 
 
 def _describe(record: dict[str, Any]) -> str:
-    head = f"game {record['game']}: {record['white']} - {record['black']}, {record['plies']} plies"
+    plies = record["plies"]
+    head = f"game {record['game']}: {record['white']} - {record['black']}, {plies} {_plies(plies)}"
     error = record["error"]
     if error:
-        return f"{head}; illegal at ply {error['ply']}: {error['move']}: {error['reason']}"
+        where = f"{error.get('file', 'line')}:{error['line']}:{error['column']}: " if "line" in error else ""
+        move = f"{error['move']}: " if error["move"] else ""
+        return f"{head}; {where}{error['kind']} at ply {error['ply']}: {move}{error['reason']}"
     ending = f", {record['outcome'].replace('_', ' ')}" if record["outcome"] else ""
     return f"{head}{ending}, {record['result']}"
+
+
+def _plies(count: int) -> str:
+    return "ply" if count == 1 else "plies"
