@@ -136,9 +136,9 @@ def line_pieces(blocks: Iterable[bytes], piece_bytes: int = LIMITS.piece_bytes,
     """Cut a byte stream given in blocks into lines, each ``(bytes without the newline, True)``.
 
     A line longer than ``piece_bytes`` comes in pieces ``(piece, False)`` then a last ``(piece,
-    True)``; each piece is cut after a space or tab when the window has one (so no movetext
-    token is split), else at a character boundary. Memory: one block plus one piece. A byte
-    order mark at the very start is dropped when ``at_start``.
+    True)``; each piece is cut after a space or tab in the second half of the window when there
+    is one (so no movetext token is split), else at a character boundary. Memory: one block
+    plus one piece. A byte order mark at the very start is dropped when ``at_start``.
     """
     parts: list[bytes] = []  # the start of a line not ended yet, in the blocks it came in
     held = 0
@@ -178,8 +178,11 @@ def _long_line(line: bytes, piece_bytes: int) -> Generator[tuple[bytes, bool], N
     start = 0
     while len(line) - start > piece_bytes:
         end = start + piece_bytes
-        cut = max(line.rfind(b" ", start, end), line.rfind(b"\t", start, end)) + 1
-        if cut <= start:
+        # After the last blank of the window's second half, so pieces stay large (a blank near
+        # the start of a long tag value must not leave a piece too short to show the problem).
+        half = start + piece_bytes // 2
+        cut = max(line.rfind(b" ", half, end), line.rfind(b"\t", half, end)) + 1
+        if cut <= half:
             cut = end
             while cut > start + 1 and line[cut] & 0xC0 == 0x80:  # inside a UTF-8 character
                 cut -= 1

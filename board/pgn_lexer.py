@@ -168,6 +168,7 @@ class Reader:
             elif starts_line and ends_line and TAG_LINE_RE.match(text):
                 self._unterminated_comment(finished)
             else:
+                self._check_comment(self.consumed + len(text))  # said once it is past, not at its end
                 return
         if position == 0 and starts_line:  # a whole line, not what follows a comment's end
             if text[:1] == "%":
@@ -303,6 +304,7 @@ class Reader:
                     self.comment_at = (line_number, self._column(match.start(kind)))
                     self.comment_start = self.consumed + match.start(kind)
                     self._check_comment(self.consumed + match.end())
+                    recording = recording and self.error is None
                 continue
             if kind == "rest":  # a ';' comment runs to the end of the line
                 self.skip_line = not ends_line
