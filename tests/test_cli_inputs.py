@@ -254,3 +254,14 @@ def test_input_with_no_game_says_so(data: bytes, tmp_path: Path) -> None:
             result.stderr.decode()
             == f"chess-actors replay: {name}: no game found (no tag pair, move or result in it)\n"
         )
+
+
+def test_several_inputs_with_no_game_are_named_on_one_line(tmp_path: Path) -> None:
+    first, second = tmp_path / "a.pgn", tmp_path / "b.pgn"
+    first.write_bytes(b"")
+    second.write_bytes(b"{nothing}\n")
+    result = chess_actors("replay", "--engine", "direct", str(first), str(second), "-", stdin=b"1. e4 *\n")
+    assert result.returncode == 2 and result.stdout.count(b"\n") == 1
+    assert result.stderr.decode() == (
+        f"chess-actors replay: {first}, {second}: no game found (no tag pair, move or result in it)\n"
+    )

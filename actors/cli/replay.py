@@ -308,9 +308,9 @@ def _report(args: argparse.Namespace, plan: _Plan, verdicts: Iterator[GameVerdic
         latencies = {role: sorted(samples) for role, samples in messages.latencies.items()}
         out.print()
         out.print(summary_view((games, plies, illegal), dict(messages.counts.most_common()), latencies))
-    empty = [path for path in args.pgn if _input_name(path) not in found]
-    for path in dict.fromkeys(empty):
-        sys.stderr.write(f"chess-actors replay: {_input_name(path)}: no game found "
+    empty = list(dict.fromkeys(_input_name(path) for path in args.pgn if _input_name(path) not in found))
+    if empty:  # one line however many inputs were empty
+        sys.stderr.write(f"chess-actors replay: {', '.join(empty)}: no game found "
                          "(no tag pair, move or result in it)\n")
     return -1 if empty else illegal
 
