@@ -48,13 +48,29 @@ class AmbiguousMoveError(IllegalMoveError):
 
 
 class PgnError(InputError):
-    """Malformed or non-standard PGN; the message names line and column."""
+    """Malformed or non-standard PGN, or PGN past one of the reader's limits.
 
-    def __init__(self, message: str, line: int, column: int) -> None:
-        super().__init__(f"line {line}, column {column}: {message}")
+    ``detail`` says what is wrong, ``line`` and ``column`` (1-based) where, ``token`` is the
+    offending text as written ('' when there is none, e.g. at the end of the input) and
+    ``source`` names the file when the reader was given its name. The message reads
+    ``FILE:LINE:COL: detail`` with a source, ``line L, column C: detail`` without one.
+    """
+
+    def __init__(self, message: str, line: int, column: int, token: str = "",
+                 source: str | None = None) -> None:
+        where = f"{source}:{line}:{column}" if source is not None else f"line {line}, column {column}"
+        super().__init__(f"{where}: {message}")
         self.line = line
         self.column = column
         self.detail = message
+        self.token = token
+        self.source = source
 
-    def __reduce__(self) -> tuple[type[PgnError], tuple[str, int, int]]:
-        return type(self), (self.detail, self.line, self.column)
+    @property
+    def reason(self) -> str:
+        """The detail without the offending token in front of it (the token is shown apart)."""
+        prefix = f"{self.token}: "
+        return self.detail[len(prefix):] if self.token and self.detail.startswith(prefix) else self.detail
+
+    def __reduce__(self) -> tuple[type[PgnError], tuple[str, int, int, str, str | None]]:
+        return type(self), (self.detail, self.line, self.column, self.token, self.source)

@@ -6,7 +6,7 @@ position reached, how the game stood there, and what went wrong where.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from board.errors import ChessActorsError, FenError
@@ -14,23 +14,40 @@ from board.fen import STARTING_FEN
 from board.game import Game
 from board.pgn import MoveToken, PgnGame
 
+ILLEGAL, UNREADABLE, FAILURE = "illegal", "unreadable", "failure"
+"""What kind of error stopped a game: a well-formed move the rules refuse, text that is not a
+move (or PGN past a reader limit), or an engine that failed while judging."""
+
 
 @dataclass(frozen=True, slots=True)
 class MoveError:
-    """The first move of a game that could not be played: 1-based ply, the move as written, why."""
+    """The first move of a game that could not be played: 1-based ply, the move as written, why,
+    where it stands (file, line, column, when known) and what kind of error it is."""
 
     ply: int
     move: str
     reason: str
     line: int | None = None
     column: int | None = None
+    kind: str = ILLEGAL
+    source: str | None = None
 
     def as_json(self) -> dict[str, Any]:
         """The contract's error object (with the place in the file when known)."""
-        record: dict[str, Any] = {"ply": self.ply, "move": self.move, "reason": self.reason}
+        record: dict[str, Any] = {"ply": self.ply, "move": self.move, "reason": self.reason,
+                                  "kind": self.kind}
+        if self.source is not None:
+            record["file"] = self.source
         if self.line is not None:
             record["line"], record["column"] = self.line, self.column
         return record
+
+    @property
+    def where(self) -> str:
+        """``FILE:LINE:COL`` (as much of it as is known), or '' when nothing is."""
+        if self.line is None:
+            return self.source or ""
+        return f"{self.source or 'line'}:{self.line}:{self.column}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +62,8 @@ class GameVerdict:
     outcome: str | None
     result: str
     error: MoveError | None
+    source: str | None = None
+    """The file the game came from, when known (not part of the JSON line)."""
 
     def as_json(self) -> dict[str, Any]:
         """One line of ``replay --json``."""
@@ -64,12 +83,13 @@ def verdict(game: PgnGame, plies: int, fen: str, outcome: str | None,
             error: MoveError | None) -> GameVerdict:
     """Assemble the verdict of a replayed game, adding the PGN's own syntax error if any."""
     if error is None and game.error is not None:
-        written = getattr(game.error, "token", "")
-        error = MoveError(plies + 1, written if isinstance(written, str) else "", game.error.detail,
-                          game.error.line, game.error.column)
+        error = MoveError(plies + 1, game.error.token, game.error.reason, game.error.line,
+                          game.error.column, UNREADABLE)
+    if error is not None and error.source is None and game.source is not None:
+        error = replace(error, source=game.source)
     result = game.tags.get("Result") or game.result or "*"
     return GameVerdict(game.number, game.tags.get("White", "?"), game.tags.get("Black", "?"),
-                       plies, fen, outcome, result, error)
+                       plies, fen, outcome, result, error, game.source)
 
 
 def move_error(ply: int, token: MoveToken, error: ChessActorsError) -> MoveError:
@@ -81,7 +101,8 @@ def move_error(ply: int, token: MoveToken, error: ChessActorsError) -> MoveError
 def bad_start(game: PgnGame, error: FenError) -> GameVerdict:
     """The verdict of a game whose FEN tag cannot be read: it fails before its first move."""
     first = game.moves[0].text if game.moves else ""
-    return verdict(game, 0, game.tags.get("FEN", ""), None, MoveError(1, first, f"FEN tag: {error}"))
+    return verdict(game, 0, game.tags.get("FEN", ""), None,
+                   MoveError(1, first, f"FEN tag: {error}", kind=UNREADABLE))
 
 
 def replay_direct(game: PgnGame) -> GameVerdict:

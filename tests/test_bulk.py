@@ -89,7 +89,7 @@ def test_ray_missing_is_one_line_saying_how_to_install_it(mixed_file: Path) -> N
     assert "Traceback" not in result.stderr
 
 
-def _read(lines: list[str], first_line: int = 1) -> list[tuple[object, ...]]:
+def _read(lines: list[bytes], first_line: int = 1) -> list[tuple[object, ...]]:
     from board.pgn import read_games
 
     return [
@@ -102,7 +102,7 @@ def _cut_and_read(text: str, games: int) -> list[tuple[object, ...]]:
     from board.pgn import game_chunks
 
     read: list[tuple[object, ...]] = []
-    for first_line, lines in game_chunks(text.splitlines(keepends=True), games):
+    for first_line, lines in game_chunks(text.encode().splitlines(keepends=True), games):
         read += _read(lines, first_line)
     return read
 
@@ -121,10 +121,10 @@ def test_cutting_pgn_into_runs_of_games_reads_exactly_what_the_whole_text_reads(
     pieces: list[str], games: int
 ) -> None:
     text = "".join(pieces)
-    assert _cut_and_read(text, games) == _read(text.splitlines(keepends=True))
+    assert _cut_and_read(text, games) == _read([text.encode()])
 
 
 def test_famous_games_cut_one_by_one_read_the_same() -> None:
     text = (DATA / "famous.pgn").read_text(encoding="utf-8") + BROKEN
-    assert _cut_and_read(text, 1) == _read(text.splitlines(keepends=True))
-    assert len(_read(text.splitlines(keepends=True))) == 10
+    assert _cut_and_read(text, 1) == _read([text.encode()])
+    assert len(_read([text.encode()])) == 10

@@ -127,7 +127,8 @@ def test_an_illegal_move_is_shown_with_its_reason_and_the_exit_status_is_1() -> 
     moves = move_lines(result.stdout)
     assert len(moves) == 7
     assert re.fullmatch(r"✗ ply +7  4\. +Nf7 +illegal: no knight can reach f7", moves[-1]), moves[-1]
-    assert "game 1: a - ?, 6 plies; illegal at ply 7: Nf7: no knight can reach f7" in result.stdout
+    verdict = "game 1: a - ?, 6 plies; <stdin>:3:35: illegal at ply 7: Nf7: no knight can reach f7"
+    assert verdict in result.stdout
     assert "summary: 1 game, 6 plies, 1 game stopped by an illegal move" in result.stdout
 
 

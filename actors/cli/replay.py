@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from itertools import chain, islice
-from typing import IO, TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
 from actors.cli.help import add_command
 from actors.cli.output import add_json_flag, counted, emit
@@ -73,24 +73,24 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
-def _sources(paths: list[str], stack: ExitStack) -> Iterator[IO[str]]:
-    from actors.client.replay import embedded_game
+def _sources(paths: list[str]) -> Iterator[tuple[str, Iterator[bytes]]]:
+    """(name, byte blocks) of each input in turn: files, stdin, or the embedded game."""
+    from actors.cli.inputs import PgnInput, embedded_game_blocks
+    from actors.client.replay import EMBEDDED_GAME
 
     if not paths:
-        yield stack.enter_context(embedded_game())
+        yield EMBEDDED_GAME, embedded_game_blocks()
         return
     for path in paths:
-        if path == "-":
-            yield sys.stdin
-        else:
-            yield stack.enter_context(open(path, encoding="utf-8", errors="replace"))  # noqa: SIM115
+        source = PgnInput(path)
+        yield source.name, source.blocks()
 
 
-def _games(sources: Iterator[IO[str]]) -> Iterator[PgnGame]:
+def _games(sources: Iterator[tuple[str, Iterator[bytes]]]) -> Iterator[PgnGame]:
     from board.pgn import read_games
 
-    for source in sources:
-        yield from read_games(source)
+    for name, blocks in sources:
+        yield from read_games(blocks, name=name)
 
 
 def lessons(written: list[str]) -> dict[str, str]:
@@ -249,20 +249,20 @@ def run(args: argparse.Namespace) -> int:
         from actors.kernel.affinity import one_core
 
         one_core()  # the actor threads hand off faster on one core (actors.kernel.affinity)
+    from actors.cli.inputs import check_readable
+
     for path in args.pgn:
-        if path != "-":
-            with open(path, encoding="utf-8"):  # fail before any output if a file is unreadable
-                pass
+        check_readable(path)  # fail before any output if a file is unreadable
     watcher: _Watcher | None = None
     with ExitStack() as stack:
         if args.workers > 1 or args.ray:
             # Bulk: the raw text goes to the workers, which read and judge it.
             plan = _plan(args, several=True)
-            verdicts = _judged_elsewhere(args, _sources(args.pgn, stack))
+            verdicts = _judged_elsewhere(args, _sources(args.pgn))
             progress = _progress(args, several=True, stack=stack)
             totals = _report(args, plan, verdicts, None, None, progress)
         else:
-            games = _games(_sources(args.pgn, stack))
+            games = _games(_sources(args.pgn))
             head = list(islice(games, 2))  # one game or several decides what is shown by default
             games = chain(head, games)
             plan = _plan(args, several=len(head) > 1)
@@ -284,17 +284,35 @@ def run(args: argparse.Namespace) -> int:
         _write_studio(args.html, watcher.studio, f"chess-actors studio: {shown}")
     # After the progress display has gone, so that the totals stay on the terminal.
     _print_totals(args, plan, totals, progress is not None)
-    return 1 if totals[2] else 0
+    return _status(args, totals)
 
 
-def _print_totals(args: argparse.Namespace, plan: _Plan, totals: tuple[int, int, int],
-                  progressed: bool) -> None:
+class _Totals(NamedTuple):
+    """What a replay found: games, legal plies, games stopped by an illegal move, inputs with a game."""
+
+    games: int
+    plies: int
+    illegal: int
+    sources: frozenset[str | None]
+
+
+def _status(args: argparse.Namespace, totals: _Totals) -> int:
+    """Exit 1 when some game was illegal or unreadable; 2 when an input held no game at all."""
+    empty = list(dict.fromkeys(name for name in map(_input_name, args.pgn) if name not in totals.sources))
+    if empty:  # one line however many inputs were empty
+        sys.stderr.write(f"chess-actors replay: {', '.join(empty)}: no game found "
+                         "(no tag pair, move or result in it)\n")
+        return 2
+    return 1 if totals.illegal else 0
+
+
+def _print_totals(args: argparse.Namespace, plan: _Plan, totals: _Totals, progressed: bool) -> None:
     """One summary line for several games, unless the actors' summary (which starts with it) was printed.
 
     Plain output ends with it; ``--json`` keeps stdout to one object a game, so the line goes to
     stderr, and only where the progress display was (a terminal), to leave the totals in its place.
     """
-    games, plies, illegal = totals
+    games, plies, illegal, _ = totals
     if games < 2 or plan.summary:
         return
     stopped = f"{counted(illegal, 'game')} stopped by an illegal move" if illegal else "no illegal move"
@@ -337,7 +355,8 @@ def _start_watcher(args: argparse.Namespace, plan: _Plan, out: Console | None,
     return _Watcher(args, plan, out, recorder, sink)
 
 
-def _judged_elsewhere(args: argparse.Namespace, sources: Iterator[IO[str]]) -> Iterator[GameVerdict]:
+def _judged_elsewhere(args: argparse.Namespace, sources: Iterator[tuple[str, Iterator[bytes]]]
+                      ) -> Iterator[GameVerdict]:
     if args.ray:
         from actors.client.bulk import replay_on_ray
 
@@ -366,13 +385,12 @@ def _progress(args: argparse.Namespace, several: bool, stack: ExitStack) -> tupl
 
 
 def _report(args: argparse.Namespace, plan: _Plan, verdicts: Iterator[GameVerdict], out: Console | None,
-            watcher: _Watcher | None, progress: tuple[Progress, TaskID] | None) -> tuple[int, int, int]:
-    """Print every verdict (and the boards and summary the plan asks for).
-
-    Returns (games, legal plies, games stopped by an illegal move).
-    """
+            watcher: _Watcher | None, progress: tuple[Progress, TaskID] | None) -> _Totals:
+    """Print every verdict (and the boards and summary the plan asks for); return the totals."""
     games = plies = illegal = 0
+    found: set[str | None] = set()
     for number, verdict in enumerate(verdicts, 1):
+        found.add(verdict.source)
         record = verdict.as_json()
         record["game"] = number
         games, plies, illegal = number, plies + verdict.plies, illegal + (verdict.error is not None)
@@ -394,7 +412,13 @@ def _report(args: argparse.Namespace, plan: _Plan, verdicts: Iterator[GameVerdic
         latencies = {role: sorted(samples) for role, samples in messages.latencies.items()}
         out.print()
         out.print(summary_view((games, plies, illegal), dict(messages.counts.most_common()), latencies))
-    return games, plies, illegal
+    return _Totals(games, plies, illegal, frozenset(found))
+
+
+def _input_name(path: str) -> str:
+    from actors.cli.inputs import PgnInput
+
+    return PgnInput(path).name
 
 
 def _describe(record: dict[str, Any]) -> str:
@@ -402,6 +426,12 @@ def _describe(record: dict[str, Any]) -> str:
     head = f"game {record['game']}: {record['white']} - {record['black']}, {plies}"
     error = record["error"]
     if error:
-        return f"{head}; illegal at ply {error['ply']}: {error['move']}: {error['reason']}"
+        where = f"{error.get('file', 'line')}:{error['line']}:{error['column']}: " if "line" in error else ""
+        move = f"{error['move']}: " if error["move"] else ""
+        return f"{head}; {where}{error['kind']} at ply {error['ply']}: {move}{error['reason']}"
     ending = f", {record['outcome'].replace('_', ' ')}" if record["outcome"] else ""
     return f"{head}{ending}, {record['result']}"
+
+
+def _plies(count: int) -> str:
+    return "ply" if count == 1 else "plies"

@@ -27,8 +27,12 @@ CHUNK_GAMES = 64
 IN_FLIGHT_PER_WORKER = 3
 
 
-Chunk = tuple[int, list[str]]
-"""A run of whole games as PGN text: the number of its first line in the file, and its lines."""
+Chunk = tuple[int, list[bytes], str]
+"""A run of whole games as PGN bytes: the number of its first line in the file, its lines, and
+the name of the file."""
+
+Source = tuple[str, Iterable[bytes]]
+"""A PGN input: its name and its bytes, in blocks."""
 
 
 def judge_chunk(engine: str, chunk: Chunk) -> list[GameVerdict]:
@@ -36,8 +40,8 @@ def judge_chunk(engine: str, chunk: Chunk) -> list[GameVerdict]:
     from actors.client.replay import judge_for
 
     judge = judge_for(engine)
-    first_line, lines = chunk
-    return [judge(game) for game in read_games(lines, first_line)]
+    first_line, lines, name = chunk
+    return [judge(game) for game in read_games(lines, first_line, name)]
 
 
 class ChunkRunner(Protocol):
@@ -46,13 +50,14 @@ class ChunkRunner(Protocol):
     def submit(self, chunk: Chunk) -> Future[list[GameVerdict]]: ...
 
 
-def chunks(sources: Iterable[Iterable[str]], size: int = CHUNK_GAMES) -> Iterator[Chunk]:
-    """Runs of about ``size`` whole games from each PGN line stream in turn."""
-    for source in sources:
-        yield from game_chunks(source, size)
+def chunks(sources: Iterable[Source], size: int = CHUNK_GAMES) -> Iterator[Chunk]:
+    """Runs of about ``size`` whole games from each PGN input in turn."""
+    for name, blocks in sources:
+        for first_line, lines in game_chunks(blocks, size):
+            yield first_line, lines, name
 
 
-def ordered(runner: ChunkRunner, sources: Iterable[Iterable[str]], workers: int,
+def ordered(runner: ChunkRunner, sources: Iterable[Source], workers: int,
             chunk_size: int = CHUNK_GAMES) -> Iterator[GameVerdict]:
     """Judge the games of ``sources`` through ``runner`` with a bounded window of chunks, in order."""
     window: deque[Future[list[GameVerdict]]] = deque()
@@ -92,7 +97,7 @@ def _take_a_core(started: Synchronized[int]) -> None:
     one_core(index)
 
 
-def replay_parallel(sources: Iterable[Iterable[str]], engine: str, workers: int) -> Iterator[GameVerdict]:
+def replay_parallel(sources: Iterable[Source], engine: str, workers: int) -> Iterator[GameVerdict]:
     """Judge games on ``workers`` processes; verdicts come back in input order.
 
     Raises:
@@ -163,7 +168,7 @@ class MissingExtra(InputError):
 
 
 def replay_on_ray(
-    sources: Iterable[Iterable[str]], engine: str, workers: int, address: str
+    sources: Iterable[Source], engine: str, workers: int, address: str
 ) -> Iterator[GameVerdict]:
     """Judge games on Ray actors ('local' starts a Ray on this machine); verdicts in input order."""
     runner = RayRunner(engine, workers, address)

@@ -17,7 +17,17 @@ from board.errors import AmbiguousMoveError, ChessActorsError, FenError, MoveSyn
 from board.game import Game
 from board.notation import uci
 from board.pgn import MoveToken, PgnGame, read_games
-from board.replay import GameVerdict, MoveError, bad_start, move_error, replay_direct, start_fen, verdict
+from board.replay import (
+    FAILURE,
+    ILLEGAL,
+    GameVerdict,
+    MoveError,
+    bad_start,
+    move_error,
+    replay_direct,
+    start_fen,
+    verdict,
+)
 
 if TYPE_CHECKING:
     from actors.tracing.recorder import TraceRecorder
@@ -176,7 +186,7 @@ def _watch_actors(
             try:
                 reply = next(replies)
             except ChessActorsError as error:
-                failure = _failure(ply, token, str(error))
+                failure = _failure(ply, token, str(error), FAILURE)
                 report(MoveReport(ply, number, colour, token.text, reason=str(error), kind="failure"))
                 return verdict(game, actor_game.plies, fen(), actor_game.outcome, failure)
             if isinstance(reply, Rejected):
@@ -195,5 +205,5 @@ def _watch_actors(
         return verdict(game, actor_game.plies, fen(), actor_game.outcome, None)
 
 
-def _failure(ply: int, token: MoveToken, reason: str) -> MoveError:
-    return MoveError(ply, token.text, reason, token.line, token.column)
+def _failure(ply: int, token: MoveToken, reason: str, kind: str = ILLEGAL) -> MoveError:
+    return MoveError(ply, token.text, reason, token.line, token.column, kind)
