@@ -15,7 +15,7 @@ from pathlib import Path
 import pykka
 import pytest
 
-from actors.tracing.payload import readable
+from actors.protocol.readable import readable
 from actors.tracing.recorder import (
     REQUIRED_FIELDS,
     SCHEMA_FIELDS,

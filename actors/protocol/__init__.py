@@ -200,3 +200,16 @@ REQUEST_KINDS: tuple[str, ...] = tuple(
     )
 )
 """The class name of every message an actor receives (requests and tells; replies go to futures)."""
+
+
+def _readable_reprs() -> None:
+    """Every message and value prints with squares, pieces and colours by name at the REPL."""
+    from actors.protocol.readable import readable_repr
+
+    for name in __all__:
+        kind = globals().get(name)
+        if isinstance(kind, type) and hasattr(kind, "__dataclass_fields__"):
+            kind.__repr__ = readable_repr  # type: ignore[method-assign,assignment]
+
+
+_readable_reprs()

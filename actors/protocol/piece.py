@@ -15,7 +15,7 @@ How you talk to a piece (it answers about its own square only, from its own move
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from actors.protocol.values import Reach
 from board.geometries import Geometry
@@ -47,7 +47,7 @@ class Yes:
     target: int
     traversed: tuple[int, ...]
     target_rule: str = "any"
-    onward: Reach = ()
+    onward: Reach = field(default=(), repr=False)
 
     @property
     def traversed_names(self) -> tuple[str, ...]:

@@ -22,7 +22,7 @@ The event schema (one dict per delivered message, see :class:`TraceEvent`; READM
     format, msg_id, parent_id, sender, receiver, kind, payload, summary, t_sent, t_handled,
     t_replied, game, phase, ply, reply, reply_payload, reply_summary
 
-Payloads are readable (:mod:`actors.tracing.payload`: square, piece and colour names). The phase
+Payloads are readable (:mod:`actors.protocol.readable`: square, piece and colour names). The phase
 says what a message served: ``startup``, ``ply N``, ``step N`` (a scenario) or ``heal``; client
 code marks it with ``with recorder.phase("step", 3):`` and children inherit their parent's.
 
@@ -48,7 +48,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import IO, Any, TypedDict, cast
 
-from actors.tracing.payload import readable, readable_reply, summarize
+from actors.protocol.readable import readable, readable_reply, summarize
 from actors.tracing.sinks import (
     SCHEMA_FIELDS,
     TRACE_LOGGER_NAME,
