@@ -98,9 +98,11 @@ class BoardActor(TracedActor[BoardRequest]):
         view = self.view
         match message:
             case Survey(colour=colour, kind=kind, target=target, en_passant=en_passant, check=check):
+                # Only pieces with an actor are reported (a ghost a lie made up has none to ask).
                 pieces = tuple(
                     self._piece_report(origin, colour, target, en_passant)
                     for origin in view.squares_of(colour * 8 + kind)
+                    if self.names[origin]
                 )
                 king = view.king(colour)
                 checkers = view.attackers(king, colour ^ 1) if check else ()
