@@ -52,6 +52,7 @@ from actors.tracing import TraceRecorder
 from board.errors import ChessActorsError
 from board.fen import STARTING_FEN
 from board.game import Game
+from board.outcome import claims
 from board.squares import SQUARE_NAMES, parse_size, parse_square, parse_standard_square
 
 CLIENT = "client"
@@ -352,6 +353,17 @@ class ActorGame:
         """How the game stands after the last move (None before any move: see :meth:`status`)."""
         entries = self.journal
         return entries[-1].outcome if entries else self.supervisor.heir.start_outcome
+
+    @property
+    def claimable(self) -> tuple[str, ...]:
+        """The draws a player could claim now, read from the journal (board.outcome.claims)."""
+        heir = self.supervisor.heir
+        entries = heir.entries()
+        if not entries:
+            return claims(heir.start_outcome, heir.start_state.halfmove, 1)
+        last = entries[-1]
+        repetitions = sum(entry.key == last.key for entry in entries) + (heir.initial_key == last.key)
+        return claims(last.outcome, last.state.halfmove, repetitions)
 
     def fen(self) -> str:
         """The FEN of the current position (the board's placement, the referee's game state)."""

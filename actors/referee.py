@@ -65,7 +65,7 @@ from board.chessmoveq import Placement, answer_from_facts, intent_for
 from board.errors import IllegalMoveError, MoveSyntaxError
 from board.judge import CandidateFacts, CastlingFacts, Intent, Sighting, decide, decide_castling
 from board.notation import format_san, intent_from_san, intent_from_squares
-from board.outcome import GAME_OVER, decide_outcome
+from board.outcome import decide_outcome, ending
 from board.pieces import (
     BISHOP,
     COLOUR_NAMES,
@@ -198,8 +198,7 @@ class RefereeActor(TracedActor):
         self._learn_roster(roster)
         self.ply = len(entries)
         self.state = entries[-1].state if entries else heir.start_state
-        last_outcome = entries[-1].outcome if entries else None
-        self.over = last_outcome if last_outcome in GAME_OVER else None
+        self.over = ending(entries[-1].outcome, len(entries)) if entries else None
         self.memo = {}
         self._fetch_targets([square for square, code in enumerate(self.codes) if code])
         colour = self.state.turn
@@ -217,6 +216,7 @@ class RefereeActor(TracedActor):
             heir.start_outcome = decide_outcome(
                 self.has_move, bool(self.checkers), pieces, self.state.halfmove, self.seen[heir.initial_key]
             )
+            self.over = ending(heir.start_outcome, 0)
 
     def _learn_roster(self, roster: Roster) -> None:
         self.codes, self.names = [0] * 64, [""] * 64
@@ -258,7 +258,7 @@ class RefereeActor(TracedActor):
             return verdict  # the conditional Apply found the facts as expected: the move is made
         if verdict.reason is not None:
             if not self.has_move:
-                self.over = "checkmate" if self.checkers else "stalemate"
+                self.over = ending("checkmate" if self.checkers else "stalemate", self.ply)
                 return Rejected(self.name, corr, text, f"the game is over ({self.over})", "over")
             return Rejected(self.name, corr, text, verdict.reason, verdict.kind)
         accepted = self._apply(intent, verdict)
@@ -568,8 +568,7 @@ class RefereeActor(TracedActor):
         suffix = KIND_LETTERS[promotion].lower() if promotion else ""
         uci = f"{SQUARE_NAMES[origin]}{SQUARE_NAMES[target]}{suffix}"
         self.registry.heir.append(JournalEntry(uci, san, in_check, outcome, move, key, self.state))
-        if outcome in GAME_OVER:
-            self.over = outcome
+        self.over = ending(outcome, ply)
         return Accepted(self.name, ply, uci, san, in_check, outcome)
 
     def _move_roster(

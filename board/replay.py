@@ -45,13 +45,15 @@ class GameVerdict:
     outcome: str | None
     result: str
     error: MoveError | None
+    claimable: tuple[str, ...] = ()
+    """The draws a player could claim where the game stopped (board.outcome.claims)."""
 
     def as_json(self) -> dict[str, Any]:
         """One line of ``replay --json``."""
         return {
             "game": self.game, "white": self.white, "black": self.black, "plies": self.plies,
-            "fen": self.fen, "outcome": self.outcome, "result": self.result,
-            "error": self.error.as_json() if self.error else None,
+            "fen": self.fen, "outcome": self.outcome, "claimable": list(self.claimable) or None,
+            "result": self.result, "error": self.error.as_json() if self.error else None,
         }
 
 
@@ -61,15 +63,19 @@ def start_fen(game: PgnGame) -> str:
 
 
 def verdict(game: PgnGame, plies: int, fen: str, outcome: str | None,
-            error: MoveError | None) -> GameVerdict:
-    """Assemble the verdict of a replayed game, adding the PGN's own syntax error if any."""
+            error: MoveError | None, claimable: tuple[str, ...] = ()) -> GameVerdict:
+    """Assemble the verdict of a replayed game, adding the PGN's own syntax error if any.
+
+    The Result tag is reported as written: a game may end in a draw by agreement or by a claim at
+    any point, so '1/2-1/2' needs no claimable position (``claimable`` says which claims stood).
+    """
     if error is None and game.error is not None:
         written = getattr(game.error, "token", "")
         error = MoveError(plies + 1, written if isinstance(written, str) else "", game.error.detail,
                           game.error.line, game.error.column)
     result = game.tags.get("Result") or game.result or "*"
     return GameVerdict(game.number, game.tags.get("White", "?"), game.tags.get("Black", "?"),
-                       plies, fen, outcome, result, error)
+                       plies, fen, outcome, result, error, claimable)
 
 
 def move_error(ply: int, token: MoveToken, error: ChessActorsError) -> MoveError:
@@ -95,5 +101,5 @@ def replay_direct(game: PgnGame) -> GameVerdict:
             board.play(token.text, want_san=False)
         except ChessActorsError as error:
             return verdict(game, board.plies, board.fen(), board.outcome(),
-                           move_error(board.plies + 1, token, error))
-    return verdict(game, board.plies, board.fen(), board.outcome(), None)
+                           move_error(board.plies + 1, token, error), board.claimable())
+    return verdict(game, board.plies, board.fen(), board.outcome(), None, board.claimable())
