@@ -10,12 +10,13 @@ import argparse
 import sys
 from collections import Counter
 from collections.abc import Iterator
-from contextlib import ExitStack
+from contextlib import ExitStack, closing
 from dataclasses import dataclass, field
 from itertools import chain, islice
-from typing import IO, TYPE_CHECKING, Any, TextIO
+from typing import IO, TYPE_CHECKING, Any, TextIO, cast
 
 from actors.cli.output import add_json_flag, emit
+from actors.cli.streams import SideOutput, open_side_output
 from board.errors import InputError
 
 if TYPE_CHECKING:
@@ -221,18 +222,17 @@ def run(args: argparse.Namespace) -> int:
             verdicts = _judged_whole(args, games)
         progress = _progress(args, several=len(head) > 1, stack=stack)
         illegal = _report(args, plan, verdicts, out, watcher, progress)
+        if trace_file is not None:
+            trace_file.check()  # a trace that could not be written is an error, after the verdicts
     return 1 if illegal else 0
 
 
-def _open_trace(path: str, stack: ExitStack) -> TextIO:
-    try:
-        return stack.enter_context(open(path, "w", encoding="utf-8"))
-    except OSError as error:
-        raise InputError(f"--trace {path}: cannot write: {error.strerror}") from None
+def _open_trace(path: str, stack: ExitStack) -> SideOutput:
+    return stack.enter_context(closing(open_side_output(path, "--trace")))
 
 
 def _start_watcher(args: argparse.Namespace, plan: _Plan, out: Console | None,
-                   trace_file: TextIO | None) -> _Watcher:
+                   trace_file: SideOutput | None) -> _Watcher:
     recorder: TraceRecorder | None = None
     sink: TraceSink | None = None
     if args.engine == "actors" and (plan.summary or trace_file is not None):
@@ -241,7 +241,7 @@ def _start_watcher(args: argparse.Namespace, plan: _Plan, out: Console | None,
         # Events are kept only for the summary's statistics, and cleared after every game.
         recorder = TraceRecorder(keep=plan.summary)
         if trace_file is not None:
-            sink = jsonl_sink(trace_file)
+            sink = jsonl_sink(cast(TextIO, trace_file))
     return _Watcher(args, plan, out, recorder, sink)
 
 
