@@ -7,11 +7,16 @@ memory stays bounded whatever the size of the file.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import importlib
 import itertools
 import multiprocessing
+import os
+import signal
+import sys
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.sharedctypes import Synchronized
@@ -66,45 +71,106 @@ def ordered(runner: ChunkRunner, sources: Iterable[Iterable[str]], workers: int,
 
 
 class ProcessRunner:
-    """Judges chunks in a pool of worker processes."""
+    """Judges chunks in a pool of worker processes, which never outlive it.
+
+    Workers ignore SIGINT (the command decides, and ends them), and on Linux ask the kernel to end
+    them if the command itself dies without a chance to (SIGKILL).
+    """
 
     def __init__(self, engine: str, workers: int) -> None:
         self.engine = engine
         wanted()  # a bad CHESS_ACTORS_ONE_CORE is an error here, before any worker starts
         started = multiprocessing.Value("i", 0)
-        self.pool = ProcessPoolExecutor(max_workers=workers, initializer=_take_a_core, initargs=(started,))
+        self.pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(started,))
 
     def submit(self, chunk: Chunk) -> Future[list[GameVerdict]]:
-        """Send one chunk to the pool."""
-        return self.pool.submit(judge_chunk, self.engine, chunk)
+        """Send one chunk to the pool (which starts a worker process if it has fewer than asked).
 
-    def close(self) -> None:
-        """Stop the worker processes."""
-        self.pool.shutdown(wait=True, cancel_futures=True)
+        Raises:
+            WorkerFailed: the system refused a new process.
+        """
+        try:
+            return self.pool.submit(judge_chunk, self.engine, chunk)
+        except OSError as error:
+            raise WorkerFailed(f"cannot start a worker process: {error.strerror or error}") from None
+
+    def close(self, finished: bool = True) -> None:
+        """Stop the worker processes: after the last chunk, let them end; otherwise (an error, a
+        signal) end them at once, and reap every one."""
+        if finished:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+            return
+        # The executor has no public way to end busy workers before Python 3.14; its table of
+        # processes is read defensively, and each process is ended and reaped.
+        running = list((getattr(self.pool, "_processes", None) or {}).values())
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        for process in running:
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                process.terminate()
+        for process in running:
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                process.join(WORKER_EXIT_SECONDS)
+                if process.is_alive():
+                    process.kill()
+                    process.join(WORKER_EXIT_SECONDS)
 
 
-def _take_a_core(started: Synchronized[int]) -> None:
-    """A new worker's first act: keep its threads on a core of its own, the n-th worker on the
-    n-th core (actors.affinity)."""
+WORKER_EXIT_SECONDS = 5.0
+"""How long an ended worker is given to exit before it is killed."""
+
+
+def _start_worker(started: Synchronized[int]) -> None:
+    """A new worker's first acts: leave interrupts to the command, die with it, and keep its
+    threads on a core of its own, the n-th worker on the n-th core (actors.affinity)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the command's handler, inherited by fork
+    _die_with_parent()
     with started.get_lock():
         index = started.value
         started.value += 1
     one_core(index)
 
 
-def replay_parallel(sources: Iterable[Iterable[str]], engine: str, workers: int) -> Iterator[GameVerdict]:
+def _die_with_parent() -> None:
+    """On Linux, have the kernel send this process SIGTERM when its parent dies (prctl)."""
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+    if os.getppid() == 1:  # the parent died before the request was made
+        os._exit(1)
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def worker_limit() -> int:
+    """The most worker processes ``--workers`` may ask for: four a CPU, and at least 8."""
+    return max(8, 4 * (os.cpu_count() or 1))
+
+
+def replay_parallel(
+    sources: Iterable[Iterable[str]], engine: str, workers: int
+) -> Generator[GameVerdict, None, None]:
     """Judge games on ``workers`` processes; verdicts come back in input order.
 
+    Whatever ends the run (the last verdict, an error, a signal, the caller closing this
+    generator), every worker process has ended and been reaped when it returns.
+
     Raises:
-        WorkerFailed: a worker process died (the games judged so far have been yielded).
+        WorkerFailed: a worker process died, or could not be started (the games judged so far
+            have been yielded).
     """
     runner = ProcessRunner(engine, workers)
+    finished = False
     try:
         yield from ordered(runner, sources, workers)
+        finished = True
     except BrokenProcessPool as error:
         raise WorkerFailed(f"a worker process died ({error})") from None
     finally:
-        runner.close()
+        runner.close(finished)
 
 
 class WorkerFailed(ChessActorsError):
@@ -164,7 +230,7 @@ class MissingExtra(InputError):
 
 def replay_on_ray(
     sources: Iterable[Iterable[str]], engine: str, workers: int, address: str
-) -> Iterator[GameVerdict]:
+) -> Generator[GameVerdict, None, None]:
     """Judge games on Ray actors ('local' starts a Ray on this machine); verdicts in input order."""
     runner = RayRunner(engine, workers, address)
     try:

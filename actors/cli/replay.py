@@ -7,9 +7,11 @@ the messages the actors exchanged; ``--json`` prints one verdict object per game
 from __future__ import annotations
 
 import argparse
+import os
+import stat
 import sys
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from contextlib import ExitStack, closing
 from dataclasses import dataclass, field
 from itertools import chain, islice
@@ -82,6 +84,12 @@ def _check_options(args: argparse.Namespace) -> None:
     """Refuse combinations that cannot do what they say (usage errors, exit 2)."""
     if args.workers < 1:
         raise InputError(f"--workers {args.workers}: needs at least 1 worker")
+    if not args.ray or args.ray == "local":
+        from actors.bulk import worker_limit
+
+        if args.workers > worker_limit():
+            raise InputError(f"--workers {args.workers}: at most {worker_limit()} worker processes on this "
+                             f"machine (4 per CPU)")
     in_process = args.workers == 1 and not args.ray
     if args.trace is not None:
         if args.trace == "-":
@@ -195,15 +203,15 @@ def run(args: argparse.Namespace) -> int:
         one_core()  # the actor threads hand off faster on one core (actors.affinity)
     for path in args.pgn:
         if path != "-":
-            with open(path, encoding="utf-8"):  # fail before any output if a file is unreadable
-                pass
+            _check_readable(path)
     with ExitStack() as stack:
         if args.workers > 1 or args.ray:
             # Bulk: the raw text goes to the workers, which read and judge it.
             plan = _plan(args, several=True)
-            verdicts = _judged_elsewhere(args, _sources(args.pgn, stack))
+            # closed by the stack whatever ends the run, so that the workers end with it
+            elsewhere = stack.enter_context(closing(_judged_elsewhere(args, _sources(args.pgn, stack))))
             progress = _progress(args, several=True, stack=stack)
-            return 1 if _report(args, plan, verdicts, None, None, progress) else 0
+            return 1 if _report(args, plan, elsewhere, None, None, progress) else 0
         games = _games(_sources(args.pgn, stack))
         head = list(islice(games, 2))  # one game or several decides what is shown by default
         games = chain(head, games)
@@ -227,6 +235,27 @@ def run(args: argparse.Namespace) -> int:
     return 1 if illegal else 0
 
 
+def _check_readable(path: str) -> None:
+    """Fail before any output if ``path`` cannot be read. A regular file is opened; a FIFO or a
+    device is not (opening a FIFO here would take, and lose, what its writer sends): it is read
+    once, as a stream, when its turn comes.
+
+    Raises:
+        InputError: the file does not exist, is a directory, or may not be read.
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as error:
+        raise InputError(f"cannot read {path}: {error.strerror}") from None
+    if stat.S_ISDIR(mode):
+        raise InputError(f"cannot read {path}: it is a directory")
+    if stat.S_ISREG(mode):
+        with open(path, encoding="utf-8"):
+            return
+    if not os.access(path, os.R_OK):
+        raise InputError(f"cannot read {path}: permission denied")
+
+
 def _open_trace(path: str, stack: ExitStack) -> SideOutput:
     return stack.enter_context(closing(open_side_output(path, "--trace")))
 
@@ -245,7 +274,8 @@ def _start_watcher(args: argparse.Namespace, plan: _Plan, out: Console | None,
     return _Watcher(args, plan, out, recorder, sink)
 
 
-def _judged_elsewhere(args: argparse.Namespace, sources: Iterator[IO[str]]) -> Iterator[GameVerdict]:
+def _judged_elsewhere(args: argparse.Namespace,
+                      sources: Iterator[IO[str]]) -> Generator[GameVerdict, None, None]:
     if args.ray:
         from actors.bulk import replay_on_ray
 

@@ -8,7 +8,9 @@ what could not be written, never a traceback, and a reader that went away ends t
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterable
 from typing import TextIO, cast
 
@@ -19,6 +21,19 @@ EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143
+"""128 + SIGTERM, as a shell reports a command that SIGTERM ended."""
+
+
+class Terminated(BaseException):
+    """The command received SIGTERM: raised in the main thread, so that every ``finally`` runs
+    (actors stop, worker processes are ended and reaped). Not an ``Exception``, so that no
+    handler meant for errors swallows it."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second SIGTERM must not cut the cleanup short
+    raise Terminated
 
 
 class OutputError(ChessActorsError):
@@ -152,11 +167,14 @@ def run_guarded(words: list[str], body: Callable[[], int]) -> int:
     - an input error, a file that cannot be read or written, no memory left: 2;
     - a reader that went away (``| head``): 0, quietly (what was asked for was delivered);
     - another project error (an actor or a worker that failed): 1;
-    - an interrupt: 130.
+    - an interrupt: 130; SIGTERM: 143 (after the same cleanup as any other end).
 
     ``words`` names the command in those lines; ``body`` may add to it (the subcommand, once parsed).
     """
     stdout, _ = guard_streams()
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         status = body()
         stdout.flush()  # inside the guard, so that a full disk is reported here and not at exit
@@ -183,6 +201,12 @@ def run_guarded(words: list[str], body: Callable[[], int]) -> int:
     except KeyboardInterrupt:
         say(f"{' '.join(words)}: interrupted")
         return EXIT_INTERRUPTED
+    except Terminated:
+        say(f"{' '.join(words)}: terminated")
+        return EXIT_TERMINATED
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 class SideOutput:
