@@ -23,6 +23,7 @@ from multiprocessing.sharedctypes import Synchronized
 from typing import Any, Protocol
 
 from actors.affinity import one_core, wanted
+from actors.cluster import RAY_TIMEOUT_SECONDS, init_ray, prepare_ray, reach
 from board.errors import ChessActorsError, InputError
 from board.pgn import game_chunks, read_games
 from board.replay import GameVerdict
@@ -191,7 +192,8 @@ class _RayReplayer:
 class RayRunner:
     """Judges chunks on Ray actors, round robin; ``address`` is 'local', 'auto' or a cluster address."""
 
-    def __init__(self, engine: str, workers: int, address: str) -> None:
+    def __init__(self, engine: str, workers: int, address: str, timeout: float = RAY_TIMEOUT_SECONDS) -> None:
+        prepare_ray(address)
         try:
             ray: Any = importlib.import_module("ray")  # optional extra: typed as Any
         except ImportError:
@@ -202,8 +204,8 @@ class RayRunner:
         self._ray = ray
         self._started = not ray.is_initialized()
         if self._started:
-            ray.init(address=None if address == "local" else address, include_dashboard=False,
-                     log_to_driver=False, configure_logging=False)
+            reach(address, timeout)  # a bounded wait, in a child process, before Ray's own retries
+            init_ray(ray, address)
         if workers < 2:
             workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
         self.workers = workers
@@ -229,10 +231,15 @@ class MissingExtra(InputError):
 
 
 def replay_on_ray(
-    sources: Iterable[Iterable[str]], engine: str, workers: int, address: str
+    sources: Iterable[Iterable[str]], engine: str, workers: int, address: str,
+    timeout: float = RAY_TIMEOUT_SECONDS,
 ) -> Generator[GameVerdict, None, None]:
-    """Judge games on Ray actors ('local' starts a Ray on this machine); verdicts in input order."""
-    runner = RayRunner(engine, workers, address)
+    """Judge games on Ray actors ('local' starts a Ray on this machine); verdicts in input order.
+
+    Raises:
+        RayUnreachable: no cluster answered at ``address`` within ``timeout`` seconds.
+    """
+    runner = RayRunner(engine, workers, address, timeout)
     try:
         yield from ordered(runner, sources, runner.workers)
     except Exception as error:

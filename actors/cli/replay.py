@@ -46,6 +46,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--ray", metavar="ADDRESS",
                         help="judge games on a Ray cluster: 'auto', a cluster address, or 'local' "
                              "to start Ray on this machine (needs the 'cluster' extra)")
+    parser.add_argument("--ray-timeout", type=float, default=None, metavar="SECONDS",
+                        help="how long --ray ADDRESS may take to reach its cluster (default 15, or "
+                             "the CHESS_ACTORS_RAY_TIMEOUT variable); CHESS_ACTORS_RAY_LOGS=1 shows "
+                             "Ray's own log lines")
     parser.add_argument("--board", choices=BOARD_MODES, default=None,
                         help="draw the board after each move, at the end of each game, or never "
                              "(default: 'end' for one game through the actors, else 'none')")
@@ -91,6 +95,13 @@ def _check_options(args: argparse.Namespace) -> None:
             raise InputError(f"--workers {args.workers}: at most {worker_limit()} worker processes on this "
                              f"machine (4 per CPU)")
     in_process = args.workers == 1 and not args.ray
+    if args.ray:
+        from actors.cluster import check_address, ray_timeout
+
+        check_address(args.ray)
+        args.ray_timeout = ray_timeout(args.ray_timeout)
+    elif args.ray_timeout is not None:
+        raise InputError("--ray-timeout: only with --ray ADDRESS")
     if args.trace is not None:
         if args.trace == "-":
             raise InputError("--trace -: give a file path (the trace is written beside the normal output)")
@@ -279,7 +290,7 @@ def _judged_elsewhere(args: argparse.Namespace,
     if args.ray:
         from actors.bulk import replay_on_ray
 
-        return replay_on_ray(sources, args.engine, args.workers, args.ray)
+        return replay_on_ray(sources, args.engine, args.workers, args.ray, args.ray_timeout)
     from actors.bulk import replay_parallel
 
     return replay_parallel(sources, args.engine, args.workers)

@@ -166,7 +166,7 @@ def run_guarded(words: list[str], body: Callable[[], int]) -> int:
 
     - an input error, a file that cannot be read or written, no memory left: 2;
     - a reader that went away (``| head``): 0, quietly (what was asked for was delivered);
-    - another project error (an actor or a worker that failed): 1;
+    - another project error (an actor or a worker that failed), or a fault of this program: 1;
     - an interrupt: 130; SIGTERM: 143 (after the same cleanup as any other end).
 
     ``words`` names the command in those lines; ``body`` may add to it (the subcommand, once parsed).
@@ -201,6 +201,9 @@ def run_guarded(words: list[str], body: Callable[[], int]) -> int:
     except KeyboardInterrupt:
         say(f"{' '.join(words)}: interrupted")
         return EXIT_INTERRUPTED
+    except Exception as error:  # a fault of this program: still one line, never a traceback
+        say(f"{' '.join(words)}: unexpected error: {type(error).__name__}: {error}")
+        return EXIT_FAILED
     except Terminated:
         say(f"{' '.join(words)}: terminated")
         return EXIT_TERMINATED
