@@ -30,6 +30,10 @@ from board.replay import GameVerdict
 
 CHUNK_GAMES = 64
 """Games sent to a worker at a time: large enough to amortise pickling, small enough to stream."""
+CHUNK_CHARS = 4_000_000
+"""Characters sent to a worker at a time, at most, where the text allows a cut (see chunks)."""
+REFUSED_RUN_CHARS = 64_000_000
+"""A run of text with no safe cut that grows past this is refused rather than held in memory."""
 IN_FLIGHT_PER_WORKER = 3
 
 
@@ -52,10 +56,12 @@ class ChunkRunner(Protocol):
     def submit(self, chunk: Chunk) -> Future[list[GameVerdict]]: ...
 
 
-def chunks(sources: Iterable[Iterable[str]], size: int = CHUNK_GAMES) -> Iterator[Chunk]:
-    """Runs of about ``size`` whole games from each PGN line stream in turn."""
+def chunks(sources: Iterable[Iterable[str]], size: int = CHUNK_GAMES,
+           max_chars: int = CHUNK_CHARS) -> Iterator[Chunk]:
+    """Runs of about ``size`` whole games, and about ``max_chars`` characters at most where games
+    without tags allow a cut (board.pgn.game_chunks), from each PGN line stream in turn."""
     for source in sources:
-        yield from game_chunks(source, size)
+        yield from game_chunks(source, size, max_chars, REFUSED_RUN_CHARS)
 
 
 def ordered(runner: ChunkRunner, sources: Iterable[Iterable[str]], workers: int,

@@ -136,16 +136,26 @@ def parse_game_text(text: str) -> PgnGame:
     return PgnGame(1, {}, (), None, 1, None)
 
 
-def game_chunks(source: Iterable[str], games: int) -> Iterator[tuple[int, list[str]]]:
+def game_chunks(
+    source: Iterable[str], games: int, max_chars: int | None = None, refuse_chars: int | None = None
+) -> Iterator[tuple[int, list[str]]]:
     """Split a PGN line stream into runs of about ``games`` whole games, without lexing it.
 
-    Yields (number of the run's first line, its lines). A run is cut only before a line that is a
+    Yields (number of the run's first line, its lines). A run is cut before a line that is a
     whole tag pair coming after movetext, where :func:`read_games` always starts a new game (inside
     a comment or not), so ``read_games(lines, first_line)`` on each run reads exactly the games,
     errors and line numbers that reading the whole stream would.
+
+    With ``max_chars``, a run of at least that many characters is also cut after a line that
+    ends in a result, when nothing since the run began could open a comment, a variation or a
+    tag (games without tags have no tag line to cut before); the reader is then between games.
+
+    Raises:
+        PgnError: a run has grown past ``refuse_chars`` characters with no place to cut.
     """
     lines: list[str] = []
     first, boundaries, movetext = 1, 0, False
+    chars, plain = 0, True
     for number, line in enumerate(source, 1):
         lead = line.lstrip(" \t\ufeff" if number == 1 else " \t")[:1]
         if lead == "[":
@@ -155,13 +165,28 @@ def game_chunks(source: Iterable[str], games: int) -> Iterator[tuple[int, list[s
                 boundaries += 1
                 if boundaries >= games and lines:
                     yield first, lines
-                    lines, first, boundaries = [], number, 0
+                    lines, first, boundaries, chars, plain = [], number, 0, 0, True
             movetext = False
         elif lead not in ("", "%", "\n", "\r") and line.strip(_WHITESPACE):
             movetext = True
         lines.append(line)
+        if max_chars is not None:
+            chars += len(line)
+            plain = plain and _OPENS_SOMETHING_RE.search(line) is None
+            if chars >= max_chars and plain and _ENDS_IN_RESULT_RE.search(line):
+                yield first, lines
+                lines, first, boundaries, chars, movetext = [], number + 1, 0, 0, False
+            elif refuse_chars is not None and chars > refuse_chars:
+                raise PgnError(f"{chars:,} characters since line {first} with no place to cut between "
+                               f"games (a tag line, or a result outside comments and variations)",
+                               number, 1)
     if lines:
         yield first, lines
+
+
+_OPENS_SOMETHING_RE: Final = re.compile(r"[{}();%\[\]\\\ufeff]")
+"""What could leave the reader inside a comment, a variation or tags at the end of a line."""
+_ENDS_IN_RESULT_RE: Final = re.compile(r"(?:\A|[ \t])(?:1-0|0-1|1/2-1/2|\*)[ \t]*\r?\n?\Z")
 
 
 _NOTHING: Final[tuple[PgnGame, ...]] = ()
