@@ -107,9 +107,11 @@ class ProcessRunner:
         if finished:
             self.pool.shutdown(wait=True, cancel_futures=True)
             return
-        # The executor has no public way to end busy workers before Python 3.14; its table of
-        # processes is read defensively, and each process is ended and reaped.
+        # The executor has no public way to end busy workers before Python 3.14; every child
+        # process is ended and reaped: those in its table (read defensively), and any other, such
+        # as one a signal caught between its fork and its entry in that table.
         running = list((getattr(self.pool, "_processes", None) or {}).values())
+        running += [child for child in multiprocessing.active_children() if child not in running]
         self.pool.shutdown(wait=False, cancel_futures=True)
         for process in running:
             with contextlib.suppress(OSError, ValueError, AttributeError):
