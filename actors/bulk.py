@@ -129,11 +129,16 @@ WORKER_EXIT_SECONDS = 5.0
 
 
 def _start_worker(started: Synchronized[int]) -> None:
-    """A new worker's first acts: leave interrupts to the command, die with it, and keep its
-    threads on a core of its own, the n-th worker on the n-th core (actors.affinity)."""
+    """A new worker's first acts: leave interrupts to the command, die with it, and take a core."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the command's handler, inherited by fork
     _die_with_parent()
+    _take_a_core(started)
+
+
+def _take_a_core(started: Synchronized[int]) -> None:
+    """Keep this worker's threads on a core of its own, the n-th worker on the n-th core
+    (actors.affinity)."""
     with started.get_lock():
         index = started.value
         started.value += 1
