@@ -238,6 +238,7 @@ def _start_bulk(path: Path) -> subprocess.Popen[str]:
     while len([pid for pid in _children(child.pid) if _is_python(pid)]) < 2:
         assert time.monotonic() < deadline, "the workers never started"
         time.sleep(0.05)
+    time.sleep(0.5)  # past the forks: the run is under way
     return child
 
 
