@@ -1,7 +1,7 @@
 """A game in progress for the direct engine: a position, its history and how the game stands.
 
-Keeps what the rules need beyond the position itself: the positions seen (threefold repetition)
-and whether checkmate or stalemate has already ended the game.
+Keeps what the rules need beyond the position itself: the positions seen (repetitions) and how
+and when the game ended, if it has (board.outcome says which outcomes end it).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from board.movegen import is_check, legal_moves, repetition_key
 from board.moves import from_square, to_square
 from board.notation import parse_move_text, resolve, san
 from board.notation import uci as uci_text
-from board.outcome import GAME_OVER, Outcome, decide_outcome, pieces_of
+from board.outcome import GAME_OVER, Claim, Outcome, claims, decide_outcome, ending, ends_by_rule, pieces_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +42,8 @@ class Game:
         self.moves: list[int] = []
         self._seen: Counter[tuple[object, ...]] = Counter([repetition_key(self.position)])
         self._over: Outcome | None = None
+        self._ending: str | None = None
+        self.outcome()  # a FEN may start a game that has already ended (mate, or the clock at 150)
 
     @property
     def plies(self) -> int:
@@ -65,8 +67,13 @@ class Game:
         return board_svg(self.position.squares, marked)
 
     def ended(self) -> Outcome | None:
-        """'checkmate' or 'stalemate' once the game has ended that way, else None."""
+        """The outcome that ended the game (one of board.outcome.GAME_OVER), else None."""
         return self._over
+
+    def claimable(self) -> tuple[Claim, ...]:
+        """The draws a player could claim here (none once the game has ended)."""
+        position = self.position
+        return claims(self._over, position.halfmove, self._seen[repetition_key(position)])
 
     def play(self, text: str, want_san: bool = True) -> Played:
         """Play a move written in SAN or UCI.
@@ -75,20 +82,20 @@ class Game:
             MoveSyntaxError: the text is not a move.
             IllegalMoveError: the move is not legal here (or the game is already over).
         """
-        if self._over is not None:
-            raise IllegalMoveError(text, f"the game is over ({self._over})")
+        if self._ending is not None:
+            raise IllegalMoveError(text, f"the game is over ({self._ending})")
         return self.play_intent(parse_move_text(self.position, text), want_san)
 
     def play_intent(self, intent: Intent, want_san: bool = True) -> Played:
         """Play an already parsed intent (see :meth:`play`)."""
-        if self._over is not None:
-            raise IllegalMoveError(intent.text, f"the game is over ({self._over})")
+        if self._ending is not None:
+            raise IllegalMoveError(intent.text, f"the game is over ({self._ending})")
         try:
             move = resolve(self.position, intent)
         except IllegalMoveError:
             if not legal_moves(self.position):
                 self.outcome()
-                raise IllegalMoveError(intent.text, f"the game is over ({self._over})") from None
+                raise IllegalMoveError(intent.text, f"the game is over ({self._ending})") from None
             raise
         written = san(self.position, move) if want_san else ""
         self.push(move)
@@ -99,7 +106,10 @@ class Game:
         """Make an already legal encoded move."""
         self.position.push(move)
         self.moves.append(move)
-        self._seen[repetition_key(self.position)] += 1
+        key = repetition_key(self.position)
+        self._seen[key] += 1
+        if ends_by_rule(self.position.halfmove, self._seen[key]):
+            self.outcome()  # ends the game now, even when nobody asks how it stands
 
     def outcome(self) -> Outcome | None:
         """How the game stands now (see board.outcome.decide_outcome)."""
@@ -107,6 +117,6 @@ class Game:
         has_move = bool(legal_moves(position))
         seen = self._seen[repetition_key(position)]
         result = decide_outcome(has_move, is_check(position), pieces_of(position), position.halfmove, seen)
-        if result in GAME_OVER:
-            self._over = result
+        if result in GAME_OVER and self._over is None:
+            self._over, self._ending = result, ending(result, self.plies)
         return result

@@ -1,7 +1,10 @@
-"""How a game ends: checkmate, stalemate, insufficient material, fifty moves, threefold repetition.
+"""How a game stands: the outcomes that end it, the dead position, and the draws a player may claim.
 
-Checkmate and stalemate end the game; the others are reported for the position reached (a draw
-that could be claimed or, for insufficient material, a dead position).
+Checkmate, stalemate, the fivefold repetition and the seventy-five-move rule end the game (FIDE
+9.6: no claim is needed); insufficient material is reported but play may go on, as many real
+games do; the threefold repetition and the fifty-move rule are draws a player may claim, not ends.
+Precedence, most decisive first: checkmate, stalemate, seventy-five moves, fivefold repetition,
+insufficient material.
 """
 
 from __future__ import annotations
@@ -13,8 +16,17 @@ from board.bitboards import DARK_SQUARES, squares_of
 from board.pieces import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK
 from board.position import Position
 
-Outcome = Literal["checkmate", "stalemate", "insufficient_material", "fifty_moves", "threefold_repetition"]
-GAME_OVER: Final = ("checkmate", "stalemate")
+Outcome = Literal[
+    "checkmate", "stalemate", "insufficient_material", "fivefold_repetition", "seventyfive_moves"
+]
+Claim = Literal["threefold_repetition", "fifty_moves"]
+GAME_OVER: Final = ("checkmate", "stalemate", "seventyfive_moves", "fivefold_repetition")
+"""The outcomes after which no move may be played."""
+SEVENTYFIVE_MOVES: Final = 150
+"""Halfmoves without a capture or a pawn move that end the game (FIDE 9.6.2)."""
+FIVEFOLD: Final = 5
+FIFTY_MOVES: Final = 100
+THREEFOLD: Final = 3
 _MATING_KINDS: Final = frozenset({PAWN, ROOK, QUEEN})
 """A side with one of these can always mate (a pawn by promoting)."""
 
@@ -64,13 +76,49 @@ def pieces_of(position: Position) -> Iterator[tuple[int, int]]:
 def decide_outcome(
     has_move: bool, in_check: bool, pieces: Iterable[tuple[int, int]], halfmove: int, repetitions: int
 ) -> Outcome | None:
-    """The outcome of a position from its facts, most decisive first."""
+    """The outcome of a position from its facts, most decisive first.
+
+    A mate on the move that reaches the seventy-fifth move, or the fifth occurrence, is still a
+    mate (FIDE 9.6.2), and so a stalemate is still a stalemate. The automatic ends come before
+    insufficient material because that alone does not end a game here.
+    """
     if not has_move:
         return "checkmate" if in_check else "stalemate"
+    if halfmove >= SEVENTYFIVE_MOVES:
+        return "seventyfive_moves"
+    if repetitions >= FIVEFOLD:
+        return "fivefold_repetition"
     if insufficient_material(pieces):
         return "insufficient_material"
-    if halfmove >= 100:
-        return "fifty_moves"
-    if repetitions >= 3:
-        return "threefold_repetition"
     return None
+
+
+def ends_by_rule(halfmove: int, repetitions: int) -> bool:
+    """Whether the clock or the repetitions alone may have ended the game (a cheap first test
+    before the full :func:`decide_outcome`)."""
+    return halfmove >= SEVENTYFIVE_MOVES or repetitions >= FIVEFOLD
+
+
+def claims(outcome: str | None, halfmove: int, repetitions: int) -> tuple[Claim, ...]:
+    """The draws a player could claim in a position the game has reached, if it has not ended.
+
+    Only the position itself counts: a claim announced with a move that would make the third
+    occurrence or the fiftieth move (FIDE 9.2.1, 9.3.1) is not considered.
+    """
+    if outcome in GAME_OVER:
+        return ()
+    found: list[Claim] = []
+    if repetitions >= THREEFOLD:
+        found.append("threefold_repetition")
+    if halfmove >= FIFTY_MOVES:
+        found.append("fifty_moves")
+    return tuple(found)
+
+
+def ending(outcome: str | None, ply: int) -> str | None:
+    """How a game that has ended did so, for the reason a later move is refused
+    ('fivefold repetition at ply 20'); None if ``outcome`` does not end the game."""
+    if outcome not in GAME_OVER:
+        return None
+    where = f"at ply {ply}" if ply else "in the starting position"
+    return f"{outcome.replace('_', ' ')} {where}"

@@ -47,6 +47,7 @@ from collections.abc import Generator, Iterable, Iterator
 from itertools import chain
 from typing import Final, cast
 
+from board.errors import PgnError
 from board.pgn_game import LIMITS, RESULTS, MoveToken, PgnGame, PgnLimits
 from board.pgn_lexer import ASCII, LATIN1, TAG_LINE_RE, UTF8, WHITESPACE, Reader
 
@@ -201,18 +202,31 @@ def parse_game_text(text: str) -> PgnGame:
     return PgnGame(1, {}, (), None, 1, None)
 
 
-def game_chunks(source: Iterable[bytes], games: int, piece_bytes: int = LIMITS.piece_bytes
-                ) -> Iterator[tuple[int, list[bytes]]]:
+def game_chunks(
+    source: Iterable[bytes],
+    games: int,
+    piece_bytes: int = LIMITS.piece_bytes,
+    max_bytes: int | None = None,
+    refuse_bytes: int | None = None,
+) -> Iterator[tuple[int, list[bytes]]]:
     """Split a PGN byte stream into runs of about ``games`` whole games, without lexing it.
 
     Yields (number of the run's first line, its bytes). A run is cut only before a line that is
     a whole tag pair coming after movetext, where :func:`read_games` always starts a new game
     (inside a comment or not), so ``read_games(run, first_line)`` on each run reads exactly the
     games, errors and line numbers that reading the whole stream would.
+
+    With ``max_bytes``, a run of at least that many bytes is also cut after a line that ends in a
+    result, when nothing since the run began could open a comment, a variation or a tag (games
+    without tags have no tag line to cut before); the reader is then between games.
+
+    Raises:
+        PgnError: a run has grown past ``refuse_bytes`` bytes with no place to cut.
     """
     run: list[bytes] = []
     first = number = 1
     boundaries, movetext, starts_line = 0, False, True
+    size, plain = 0, True
     for piece, ends_line in line_pieces(source, piece_bytes):
         if starts_line:
             lead = piece.lstrip(b" \t")[:1]
@@ -223,7 +237,7 @@ def game_chunks(source: Iterable[bytes], games: int, piece_bytes: int = LIMITS.p
                     boundaries += 1
                     if boundaries >= games and run:
                         yield first, run
-                        run, first, boundaries = [], number, 0
+                        run, first, boundaries, size, plain = [], number, 0, 0, True
                 movetext = False
             elif lead not in (b"", b"%", b"\r") and piece.strip(WHITESPACE.encode()):
                 movetext = True
@@ -231,5 +245,24 @@ def game_chunks(source: Iterable[bytes], games: int, piece_bytes: int = LIMITS.p
         if ends_line:
             number += 1
         starts_line = ends_line
+        if max_bytes is None:
+            continue
+        size += len(piece) + ends_line
+        plain = plain and _OPENS_SOMETHING_RE.search(piece) is None
+        if ends_line and size >= max_bytes and plain and _ENDS_IN_RESULT_RE.search(piece):
+            yield first, run
+            run, first, boundaries, size, movetext = [], number, 0, 0, False
+        elif refuse_bytes is not None and size > refuse_bytes:
+            raise PgnError(
+                f"{size:,} bytes since line {first} with no place to cut between games "
+                "(a tag line, or a result outside comments and variations)",
+                number,
+                1,
+            )
     if run:
         yield first, run
+
+
+_OPENS_SOMETHING_RE: Final = re.compile(rb"[{}();%\[\]\\]|\xef\xbb\xbf")
+"""What could leave the reader inside a comment, a variation or tags at the end of a line."""
+_ENDS_IN_RESULT_RE: Final = re.compile(rb"(?:\A|[ \t])(?:1-0|0-1|1/2-1/2|\*)[ \t]*\r?\Z")

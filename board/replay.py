@@ -64,13 +64,15 @@ class GameVerdict:
     error: MoveError | None
     source: str | None = None
     """The file the game came from, when known (not part of the JSON line)."""
+    claimable: tuple[str, ...] = ()
+    """The draws a player could claim where the game stopped (board.outcome.claims)."""
 
     def as_json(self) -> dict[str, Any]:
         """One line of ``replay --json``."""
         return {
             "game": self.game, "white": self.white, "black": self.black, "plies": self.plies,
-            "fen": self.fen, "outcome": self.outcome, "result": self.result,
-            "error": self.error.as_json() if self.error else None,
+            "fen": self.fen, "outcome": self.outcome, "claimable": list(self.claimable) or None,
+            "result": self.result, "error": self.error.as_json() if self.error else None,
         }
 
 
@@ -80,8 +82,12 @@ def start_fen(game: PgnGame) -> str:
 
 
 def verdict(game: PgnGame, plies: int, fen: str, outcome: str | None,
-            error: MoveError | None) -> GameVerdict:
-    """Assemble the verdict of a replayed game, adding the PGN's own syntax error if any."""
+            error: MoveError | None, claimable: tuple[str, ...] = ()) -> GameVerdict:
+    """Assemble the verdict of a replayed game, adding the PGN's own syntax error if any.
+
+    The Result tag is reported as written: a game may end in a draw by agreement or by a claim at
+    any point, so '1/2-1/2' needs no claimable position (``claimable`` says which claims stood).
+    """
     if error is None and game.error is not None:
         error = MoveError(plies + 1, game.error.token, game.error.reason, game.error.line,
                           game.error.column, UNREADABLE)
@@ -89,7 +95,8 @@ def verdict(game: PgnGame, plies: int, fen: str, outcome: str | None,
         error = replace(error, source=game.source)
     result = game.tags.get("Result") or game.result or "*"
     return GameVerdict(game.number, game.tags.get("White", "?"), game.tags.get("Black", "?"),
-                       plies, fen, outcome, result, error, game.source)
+                       plies, fen, outcome, result, error, game.source,
+                       claimable)
 
 
 def move_error(ply: int, token: MoveToken, error: ChessActorsError) -> MoveError:
@@ -116,5 +123,5 @@ def replay_direct(game: PgnGame) -> GameVerdict:
             board.play(token.text, want_san=False)
         except ChessActorsError as error:
             return verdict(game, board.plies, board.fen(), board.outcome(),
-                           move_error(board.plies + 1, token, error))
-    return verdict(game, board.plies, board.fen(), board.outcome(), None)
+                           move_error(board.plies + 1, token, error), board.claimable())
+    return verdict(game, board.plies, board.fen(), board.outcome(), None, board.claimable())

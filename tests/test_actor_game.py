@@ -51,7 +51,7 @@ def test_the_opera_game_ends_in_checkmate_as_the_direct_engine_says() -> None:
         assert [entry.san for entry in game.journal] == OPERA
         after = game.propose("Ke7")
         assert isinstance(after, Rejected)
-        assert after.reason == "the game is over (checkmate)"
+        assert after.reason == f"the game is over (checkmate at ply {len(OPERA)})"
 
 
 def test_uci_and_square_pairs_are_judged_like_san() -> None:

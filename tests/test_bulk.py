@@ -128,3 +128,48 @@ def test_famous_games_cut_one_by_one_read_the_same() -> None:
     text = (DATA / "famous.pgn").read_text(encoding="utf-8") + BROKEN
     assert _cut_and_read(text, 1) == _read([text.encode()])
     assert len(_read([text.encode()])) == 10
+
+
+def _cut_by_size_and_read(text: str, games: int, max_chars: int) -> tuple[list[tuple[object, ...]], int]:
+    from board.pgn import game_chunks
+
+    read: list[tuple[object, ...]] = []
+    longest = 0
+    for first_line, lines in game_chunks([text.encode()], games, max_bytes=max_chars):
+        read += _read(lines, first_line)
+        longest = max(longest, sum(map(len, lines)))
+    return read, longest
+
+
+_TAGLESS = [
+    "1. e4 e5 2. Nf3 Nc6 1-0\n", "1. d4 d5 *\n", "1. c4 0-1\n", "1/2-1/2\n", "1. e4 e5\n", "2. Nf3 *\n",
+    "1. e4 {a comment\n", "} e5 1-0\n", "1. d4 (1. e4 e5) d5 0-1\n", "1. Nf9 1-0\n", "*\n", "\n",
+    "1. e4 ; note 1-0\n", "%escape 1-0\n", '[Event "x"]\n', "1. e4 e5 2. Qh5 1/2-1/2  \n", "1.e4 e5 1-0\n",
+    "1. e4 1-0 1. d4\n", "\ufeff1. e4 *\n",
+]
+
+
+@given(st.lists(st.sampled_from(_TAGLESS + _PIECES), max_size=40), st.integers(1, 4), st.integers(1, 80))
+@settings(max_examples=400, deadline=None)
+def test_cutting_runs_by_size_reads_exactly_what_the_whole_text_reads(
+    pieces: list[str], games: int, max_chars: int
+) -> None:
+    text = "".join(pieces)
+    assert _cut_by_size_and_read(text, games, max_chars)[0] == _read([text.encode()])
+
+
+def test_games_without_tags_are_cut_by_size() -> None:
+    text = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0\n" * 5000
+    read, longest = _cut_by_size_and_read(text, 64, 10_000)
+    assert len(read) == 5000
+    assert longest < 10_100
+
+
+def test_a_run_with_no_place_to_cut_past_the_limit_is_refused() -> None:
+    from board.errors import PgnError
+    from board.pgn import game_chunks
+
+    text = "1. e4 {a comment} e5 1-0\n" * 1000
+    with pytest.raises(PgnError) as caught:
+        list(game_chunks([text.encode()], 64, max_bytes=100, refuse_bytes=5000))
+    assert "no place to cut" in str(caught.value)

@@ -154,7 +154,7 @@ def test_json_prints_one_object_per_game_and_no_board() -> None:
     assert record == {
         "game": 1, "white": "Morphy, Paul", "black": "Duke Karl of Brunswick and Count Isouard",
         "plies": 33, "fen": "1n1Rkb1r/p4ppp/4q3/4p1B1/4P3/8/PPP2PPP/2K5 b k - 1 17",
-        "outcome": "checkmate", "result": "1-0", "error": None,
+        "outcome": "checkmate", "claimable": None, "result": "1-0", "error": None,
     }
 
 

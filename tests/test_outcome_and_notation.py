@@ -28,18 +28,22 @@ def test_a_king_with_no_move_and_no_check_is_stalemate() -> None:
     assert Game("7k/8/8/6Q1/8/8/8/K7 w - - 0 1").play("Qg6").outcome == "stalemate"
 
 
-def test_the_third_occurrence_of_a_position_is_threefold_repetition() -> None:
+def test_the_third_occurrence_of_a_position_allows_a_claim_but_does_not_end_the_game() -> None:
     game = Game()
     shuffle = ["Nf3", "Nf6", "Ng1", "Ng8"] * 2
     outcomes = [game.play(move).outcome for move in shuffle]
-    assert outcomes[:-1] == [None] * 7
-    assert outcomes[-1] == "threefold_repetition"
+    assert outcomes == [None] * 8
+    assert game.claimable() == ("threefold_repetition",)
+    assert game.play("e4").outcome is None
 
 
 def test_the_hundredth_quiet_half_move_allows_the_fifty_move_claim() -> None:
     game = Game("8/8/4k3/8/8/3K4/8/7R w - - 99 80")
-    assert game.play("Rh2").outcome == "fifty_moves"
-    assert Game("8/8/4k3/8/8/3K4/8/7R w - - 98 80").play("Rh2").outcome is None
+    assert game.play("Rh2").outcome is None
+    assert game.claimable() == ("fifty_moves",)
+    early = Game("8/8/4k3/8/8/3K4/8/7R w - - 98 80")
+    early.play("Rh2")
+    assert early.claimable() == ()
 
 
 @pytest.mark.parametrize(

@@ -77,7 +77,7 @@ def test_a_game_over_refuses_what_follows_with_its_outcome() -> None:
         assert sans(replies) == [*OPERA, "refused Ke7"]
         refused = replies[-1]
         assert isinstance(refused, Rejected)
-        assert (refused.kind, refused.reason) == ("over", "the game is over (checkmate)")
+        assert (refused.kind, refused.reason) == ("over", f"the game is over (checkmate at ply {len(OPERA)})")
         assert game.plies == len(OPERA)
 
 

@@ -138,7 +138,7 @@ def test_moves_after_checkmate_are_refused_because_the_game_is_over() -> None:
     game = Game()
     for move in ("f3", "e5", "g4", "Qh4#"):
         game.play(move)
-    assert _reason(game.fen(), "a3") == "the game is over (checkmate)"
+    assert _reason(game.fen(), "a3") == "the game is over (checkmate in the starting position)"
 
 
 def test_a_game_stops_at_its_first_illegal_move_and_the_next_game_runs() -> None:

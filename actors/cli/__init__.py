@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from board.errors import ChessActorsError, InputError
+from actors.cli.streams import EXIT_FAILED, EXIT_OK, EXIT_USAGE, run_guarded
 
 # The order of ``chess-actors --help``: the main job first, then studying the actors, then the puzzles.
 COMMAND_MODULES = (
@@ -25,9 +24,7 @@ COMMAND_MODULES = (
     "actors.cli.puzzles",
 )
 
-EXIT_OK = 0
-EXIT_FAILED = 1
-EXIT_USAGE = 2
+__all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "OneLineParser", "build_parser", "main"]
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -72,30 +69,23 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the process exit status."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    try:
+    """Run the command line; return the process exit status.
+
+    Every subcommand runs through :func:`actors.cli.streams.run_guarded`: whatever goes wrong ends
+    in one line on standard error and a documented status, never a traceback.
+    """
+    command = ["chess-actors"]
+
+    def body() -> int:
+        args = build_parser().parse_args(argv)
+        command.append(args.command)
         status: int = args.handler(args)
-    except InputError as error:
-        print(f"chess-actors {args.command}: {error}", file=sys.stderr)
-        return EXIT_USAGE
-    except BrokenPipeError:
-        # The reader went away (e.g. `| head`): stop quietly, and keep Python from complaining
-        # about the unflushed stdout at exit.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return EXIT_OK
-    except OSError as error:
-        where = f" {error.filename}" if error.filename else ""
-        print(f"chess-actors {args.command}: cannot read{where}: {error.strerror}", file=sys.stderr)
-        return EXIT_USAGE
-    except ChessActorsError as error:
-        print(f"chess-actors {args.command}: {error}", file=sys.stderr)
-        return EXIT_FAILED
-    except KeyboardInterrupt:
-        print(f"chess-actors {args.command}: interrupted", file=sys.stderr)
-        return 130
-    return status
+        return status
+
+    try:
+        return run_guarded(command, body)
+    except SystemExit as done:  # argparse: --help, --version or a usage error, already written
+        return done.code if isinstance(done.code, int) else EXIT_OK if done.code is None else EXIT_USAGE
 
 
 if __name__ == "__main__":  # pragma: no cover

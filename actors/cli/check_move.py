@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 from contextlib import ExitStack
+from functools import partial
 from typing import IO, TYPE_CHECKING, Any
 
 from actors.cli.help import add_command
@@ -120,6 +121,11 @@ def _session(stack: ExitStack) -> CheckMoveSession:
     return stack.enter_context(CheckMoveSession())
 
 
+CASE_LINE_BYTES = 100_000
+"""The longest line of a batch: a case (at most 64 pieces) is under 2 KB, and a longer line is
+refused before it can fill the memory."""
+
+
 def _run_batch(args: argparse.Namespace) -> int:
     from board.chessmoveq import ChessMoveQError, parse_json_case
 
@@ -138,7 +144,11 @@ def _run_batch(args: argparse.Namespace) -> int:
 
         def cases() -> Iterator[Case]:
             # Stops at the first malformed line; the cases before it are still answered.
-            for number, raw in enumerate(source, 1):
+            for number, raw in enumerate(iter(partial(source.readline, CASE_LINE_BYTES + 1), b""), 1):
+                if len(raw) > CASE_LINE_BYTES:
+                    problem = f"longer than the limit of {CASE_LINE_BYTES:,} bytes for a case"
+                    malformed.append(ChessMoveQError(f"{where} line {number}: {problem}"))
+                    return
                 try:
                     # A byte-order mark may open a file written on Windows; it is not part of the case.
                     text = raw.decode("utf-8-sig" if number == 1 else "utf-8")

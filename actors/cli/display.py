@@ -11,12 +11,22 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rich import box
-from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.console import (
+    Console,
+    ConsoleOptions,
+    ConsoleRenderable,
+    Group,
+    RenderableType,
+    RenderHook,
+    RenderResult,
+)
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.segment import Segment
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
+from actors.cli.terminal_text import terminal_safe
 from actors.tracing.recorder import median, p99
 from board.fen import parse_fen
 from board.pieces import KING
@@ -58,8 +68,39 @@ def console(stderr: bool = False) -> Console:
     """A console for the command line: stdout (or stderr), no markup, no guessing highlights.
 
     The file is looked up at each write, so a progress display may redirect stdout meanwhile.
+    Everything it prints is made safe for a terminal (see :class:`_TerminalSafe`), and a reader
+    that goes away raises ``BrokenPipeError`` for the command line to handle (rich's own choice
+    would be exit status 1, which means "illegal move" here).
     """
-    return Console(stderr=stderr, markup=False, emoji=False, highlight=False, soft_wrap=True)
+    out = _Console(stderr=stderr, markup=False, emoji=False, highlight=False, soft_wrap=True)
+    out.push_render_hook(_TerminalSafe())
+    return out
+
+
+class _Console(Console):
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError
+
+
+class _TerminalSafe(RenderHook):
+    """Escapes control characters in the text of everything printed (move texts, names and step
+    texts come from input files); rich's own cursor and colour codes are left as they are."""
+
+    def process_renderables(self, renderables: list[ConsoleRenderable]) -> list[ConsoleRenderable]:
+        return [_Escaped(renderable) for renderable in renderables]
+
+
+@dataclass(frozen=True, slots=True)
+class _Escaped:
+    inner: ConsoleRenderable
+
+    def __rich_console__(self, out: Console, options: ConsoleOptions) -> RenderResult:
+        for segment in out.render(self.inner, options):
+            if segment.control is None and segment.text:
+                yield Segment(terminal_safe(segment.text), segment.style)
+            else:
+                yield segment
 
 
 # --- boards ---------------------------------------------------------------------------------

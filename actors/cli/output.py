@@ -7,6 +7,8 @@ import json
 import sys
 from typing import Any
 
+from actors.cli.terminal_text import terminal_safe
+
 
 def add_json_flag(parser: argparse.ArgumentParser) -> None:
     """Give a subcommand the ``--json`` flag every subcommand takes."""
@@ -14,16 +16,20 @@ def add_json_flag(parser: argparse.ArgumentParser) -> None:
 
 
 def emit(args: argparse.Namespace, record: dict[str, Any], text: str) -> None:
-    """Print ``record`` as a JSON line when ``--json`` was given, else ``text``."""
+    """Print ``record`` as a JSON line when ``--json`` was given, else ``text``.
+
+    JSON carries every character exactly (escaped by JSON itself); plain text is made safe for a
+    terminal, since it may quote input files.
+    """
     if args.json:
         sys.stdout.write(json.dumps(record) + "\n")
     else:
-        sys.stdout.write(text + "\n")
+        sys.stdout.write(terminal_safe(text) + "\n")
 
 
 def fail(message: str) -> None:
-    """Print a one-line reason on stderr."""
-    sys.stderr.write(message + "\n")
+    """Print a one-line reason on stderr (made safe for a terminal)."""
+    sys.stderr.write(terminal_safe(message).replace("\n", "\\n") + "\n")
 
 
 def counted(number: int, singular: str, plural: str | None = None) -> str:

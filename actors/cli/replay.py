@@ -9,14 +9,15 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import ExitStack
+from collections.abc import Generator, Iterator
+from contextlib import ExitStack, closing
 from dataclasses import dataclass, field
 from itertools import chain, islice
-from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
+from typing import TYPE_CHECKING, Any, NamedTuple, TextIO, cast
 
 from actors.cli.help import add_command
 from actors.cli.output import add_json_flag, counted, emit
+from actors.cli.streams import SideOutput, open_side_output
 from board.errors import InputError
 
 if TYPE_CHECKING:
@@ -54,6 +55,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--ray", metavar="ADDRESS",
                         help="judge games on a Ray cluster: 'auto', a cluster address, or 'local' "
                              "to start Ray on this machine (needs the 'cluster' extra)")
+    parser.add_argument("--ray-timeout", type=float, default=None, metavar="SECONDS",
+                        help="how long --ray ADDRESS may take to reach its cluster (default 15, or "
+                             "the CHESS_ACTORS_RAY_TIMEOUT variable); CHESS_ACTORS_RAY_LOGS=1 shows "
+                             "Ray's own log lines")
     parser.add_argument("--board", choices=BOARD_MODES, default=None,
                         help="draw the board after each move, at the end of each game, or never "
                              "(default: 'end' for one game through the actors, else 'none')")
@@ -122,7 +127,20 @@ def _check_options(args: argparse.Namespace) -> None:
     """Refuse combinations that cannot do what they say (usage errors, exit 2)."""
     if args.workers < 1:
         raise InputError(f"--workers {args.workers}: needs at least 1 worker")
+    if not args.ray or args.ray == "local":
+        from actors.client.bulk import worker_limit
+
+        if args.workers > worker_limit():
+            raise InputError(f"--workers {args.workers}: at most {worker_limit()} worker processes on this "
+                             f"machine (4 per CPU)")
     in_process = args.workers == 1 and not args.ray
+    if args.ray:
+        from actors.client.cluster import check_address, ray_timeout
+
+        check_address(args.ray)
+        args.ray_timeout = ray_timeout(args.ray_timeout)
+    elif args.ray_timeout is not None:
+        raise InputError("--ray-timeout: only with --ray ADDRESS")
     if args.trace is not None:
         if args.trace == "-":
             raise InputError("--trace -: give a file path (the trace is written beside the normal output)")
@@ -258,7 +276,10 @@ def run(args: argparse.Namespace) -> int:
         if args.workers > 1 or args.ray:
             # Bulk: the raw text goes to the workers, which read and judge it.
             plan = _plan(args, several=True)
-            verdicts = _judged_elsewhere(args, _sources(args.pgn))
+            # closed by the stack whatever ends the run, so that the workers end with it
+            verdicts: Iterator[GameVerdict] = stack.enter_context(
+                closing(_judged_elsewhere(args, _sources(args.pgn)))
+            )
             progress = _progress(args, several=True, stack=stack)
             totals = _report(args, plan, verdicts, None, None, progress)
         else:
@@ -279,6 +300,8 @@ def run(args: argparse.Namespace) -> int:
                 verdicts = _judged_whole(args, games)
             progress = _progress(args, several=len(head) > 1, stack=stack)
             totals = _report(args, plan, verdicts, out, watcher, progress)
+            if trace_file is not None:
+                trace_file.check()  # a trace that could not be written is an error, after the verdicts
     if watcher is not None and watcher.studio is not None:
         shown = ", ".join(args.pgn) or "the Opera game"
         _write_studio(args.html, watcher.studio, f"chess-actors studio: {shown}")
@@ -334,15 +357,12 @@ def _write_studio(path: str, events: list[TraceEvent], title: str) -> None:
         raise InputError(f"--html {path}: cannot write: {error.strerror}") from None
 
 
-def _open_trace(path: str, stack: ExitStack) -> TextIO:
-    try:
-        return stack.enter_context(open(path, "w", encoding="utf-8"))
-    except OSError as error:
-        raise InputError(f"--trace {path}: cannot write: {error.strerror}") from None
+def _open_trace(path: str, stack: ExitStack) -> SideOutput:
+    return stack.enter_context(closing(open_side_output(path, "--trace")))
 
 
 def _start_watcher(args: argparse.Namespace, plan: _Plan, out: Console | None,
-                   trace_file: TextIO | None) -> _Watcher:
+                   trace_file: SideOutput | None) -> _Watcher:
     recorder: TraceRecorder | None = None
     sink: TraceSink | None = None
     if args.engine == "actors" and (plan.summary or trace_file is not None or args.html is not None):
@@ -351,16 +371,16 @@ def _start_watcher(args: argparse.Namespace, plan: _Plan, out: Console | None,
         # Events are kept only for the summary's statistics and the studio, and cleared after every game.
         recorder = TraceRecorder(keep=plan.summary or args.html is not None)
         if trace_file is not None:
-            sink = jsonl_sink(trace_file)
+            sink = jsonl_sink(cast(TextIO, trace_file))
     return _Watcher(args, plan, out, recorder, sink)
 
 
 def _judged_elsewhere(args: argparse.Namespace, sources: Iterator[tuple[str, Iterator[bytes]]]
-                      ) -> Iterator[GameVerdict]:
+                      ) -> Generator[GameVerdict, None, None]:
     if args.ray:
         from actors.client.bulk import replay_on_ray
 
-        return replay_on_ray(sources, args.engine, args.workers, args.ray)
+        return replay_on_ray(sources, args.engine, args.workers, args.ray, args.ray_timeout)
     from actors.client.bulk import replay_parallel
 
     return replay_parallel(sources, args.engine, args.workers)

@@ -8,11 +8,12 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from contextlib import ExitStack
-from typing import TYPE_CHECKING, Any
+from contextlib import ExitStack, closing
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from actors.cli.help import add_command
-from actors.cli.output import add_json_flag, emit
+from actors.cli.output import add_json_flag, emit, fail
+from actors.cli.streams import SideOutput, open_side_output
 
 if TYPE_CHECKING:
     from actors.scenario.script import Scenario, StepResult
@@ -66,6 +67,7 @@ def run_scenario_command(args: argparse.Namespace) -> int:
     one_core()  # the actor threads hand off faster on one core (actors.kernel.affinity)
     with ExitStack() as stack:
         recorder = None
+        trace_file: SideOutput | None = None
         if args.html is not None:
             from actors.tracing.recorder import TraceRecorder
 
@@ -76,13 +78,10 @@ def run_scenario_command(args: argparse.Namespace) -> int:
             if args.trace == "-":
                 raise InputError("--trace -: give a file path (the trace is written beside the step lines)")
 
-            try:
-                trace_file = stack.enter_context(open(args.trace, "w", encoding="utf-8"))
-            except OSError as error:
-                raise InputError(f"--trace {args.trace}: cannot write: {error.strerror}") from None
+            trace_file = stack.enter_context(closing(open_side_output(args.trace, "--trace")))
             if recorder is None:
                 recorder = TraceRecorder(keep=False)
-            recorder.attach(jsonl_sink(trace_file))
+            recorder.attach(jsonl_sink(cast(TextIO, trace_file)))
         show = _printer(args)
         results = run_scenario(scenario, show, recorder, teach=taught)
     if args.html is not None and recorder is not None:
@@ -98,12 +97,11 @@ def run_scenario_command(args: argparse.Namespace) -> int:
 
         console().print(_closing_line(len(scenario.steps), results, failed))
     if failed is not None:
-        sys.stderr.write(
-            f"chess-actors run: {scenario.source}, line {failed.line}: {failed.step}: "
-            f"expected {failed.expected}; got {failed.got}\n"
-        )
-        return 1
-    return 0
+        fail(f"chess-actors run: {scenario.source}, line {failed.line}: {failed.step}: "
+             f"expected {failed.expected}; got {failed.got}")
+    if trace_file is not None:
+        trace_file.check()  # the steps have been shown; a trace that failed is still an error
+    return 1 if failed is not None else 0
 
 
 def _load_scenario(args: argparse.Namespace) -> Scenario:
@@ -117,10 +115,10 @@ def _load_scenario(args: argparse.Namespace) -> Scenario:
         chosen = example(args.example)
         return parse_scenario(chosen.text, source=chosen.source)
     if args.scenario == "-":
-        return parse_scenario(sys.stdin.read(), source="<stdin>")
+        return parse_scenario(_bounded_read(sys.stdin, "<stdin>"), source="<stdin>")
     with open(args.scenario, encoding="utf-8") as file:
         try:
-            text = file.read()
+            text = _bounded_read(file, args.scenario)
         except UnicodeDecodeError as error:
             raise InputError(f"{args.scenario}: not UTF-8 text (byte {error.start})") from None
     return parse_scenario(text, source=args.scenario)
@@ -156,3 +154,17 @@ def _closing_line(total: int, results: list[StepResult], failed: StepResult | No
     not_run = total - len(results)
     tail = f"; {not_run} step{'s' if not_run != 1 else ''} not run" if not_run else ""
     return f"{len(results) - 1} passed, the step on line {failed.line} failed{tail}"
+
+
+SCENARIO_CHARACTERS = 4_000_000
+"""The longest scenario script read (the examples are under 2 KB): a script is read whole, so a
+larger one, or a device that never ends, is refused before it can fill the memory."""
+
+
+def _bounded_read(file: TextIO, name: str) -> str:
+    from board.errors import InputError
+
+    text = file.read(SCENARIO_CHARACTERS + 1)
+    if len(text) > SCENARIO_CHARACTERS:
+        raise InputError(f"{name}: longer than the scenario limit of {SCENARIO_CHARACTERS:,} characters")
+    return text

@@ -9,10 +9,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+import tempfile
+from contextlib import ExitStack
+from itertools import islice
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from actors.cli.help import add_command
 from actors.cli.output import add_json_flag
+
+if TYPE_CHECKING:
+    from actors.tracing.recorder import TraceEvent
 
 FORMATS = ("mermaid", "markdown", "perfetto", "jsonl", "html")
 
@@ -20,11 +26,12 @@ FORMATS = ("mermaid", "markdown", "perfetto", "jsonl", "html")
 def register(subparsers: Any) -> None:
     """Add the ``trace`` subcommand."""
     trace = add_command(
-        subparsers, "trace",
+        subparsers,
+        "trace",
         summary="convert a message trace to a Mermaid diagram, a Perfetto trace, JSON lines or a studio page",
         description="Convert a trace written by 'replay --trace' or 'run --trace': a Mermaid\n"
-                    "sequenceDiagram (markdown: fenced for GitHub), a Chrome/Perfetto JSON trace (open it\n"
-                    "in ui.perfetto.dev), JSON lines, or the studio (one self-contained HTML page).",
+        "sequenceDiagram (markdown: fenced for GitHub), a Chrome/Perfetto JSON trace (open it\n"
+        "in ui.perfetto.dev), JSON lines, or the studio (one self-contained HTML page).",
         examples=[
             "chess-actors replay --trace t.jsonl && chess-actors trace t.jsonl --to mermaid --plies 3-3",
             "chess-actors trace t.jsonl --to perfetto > opera.json",
@@ -42,65 +49,81 @@ def register(subparsers: Any) -> None:
     trace.set_defaults(handler=run_trace)
 
 
+SPOOL_BYTES = 8_000_000
+DRAWN_EVENTS = 500_000
+"""The most messages a Mermaid diagram or a Perfetto trace is drawn from (a whole long replay is
+read as a stream; a drawing needs its messages in memory, so a larger one asks for --plies)."""
+
+
 def run_trace(args: argparse.Namespace) -> int:
-    """Write the trace at ``args.path`` in the format ``args.to``; return the exit status."""
+    """Write the trace at ``args.path`` in the format ``args.to``; return the exit status.
+
+    The trace is read as a stream, one line at a time (none longer than the reader's limit):
+    ``--to jsonl`` spools each event as it is read, and only the messages a drawing or a page
+    needs are kept (at most :data:`DRAWN_EVENTS`).
+    """
     from actors.tracing.export import (
         TraceFormatError,
-        games_of,
+        bounded_lines,
+        iter_jsonl,
         parse_ply_range,
-        read_jsonl,
-        select_game,
-        select_plies,
         to_jsonl,
         to_markdown,
         to_mermaid,
-        to_perfetto,
     )
+    from actors.tracing.perfetto import to_perfetto
     from board.errors import InputError
 
-    # Check the options first: a typo there should not wait for a large file to be read.
     plies = parse_ply_range(args.plies) if args.plies is not None else None
     if args.game is not None and args.game < 1:
         raise InputError(f"--game {args.game}: games count from 1")
     if args.json and args.to not in ("mermaid", "markdown"):
         raise InputError(f"--json: --to {args.to} is already one document, not result lines")
-    if args.path == "-":
-        events = read_jsonl(sys.stdin.buffer, source="<stdin>")
-    else:
-        with open(args.path, "rb") as file:
-            events = read_jsonl(file, source=args.path)
-    if not events:
-        raise TraceFormatError(f"{args.path}: the trace holds no events")
-    if args.game is not None:
-        chosen = select_game(events, args.game)
-        if not chosen:
-            held = games_of(events) or [1]
-            raise TraceFormatError(
-                f"--game {args.game}: no such game (the trace has games {held[0]}-{held[-1]})"
-            )
-        events = chosen
-    if plies is not None:
-        chosen = select_plies(events, *plies)
-        if not chosen:
-            held = sorted({event["ply"] for event in events if event["ply"] is not None})
-            span = f"plies {held[0]}-{held[-1]}" if held else "no plies"
-            raise TraceFormatError(f"--plies {args.plies}: no messages there (the trace has {span})")
-        events = chosen
-
+    with ExitStack() as stack:
+        if args.path == "-":
+            file: BinaryIO = sys.stdin.buffer
+            source = "<stdin>"
+        else:
+            file = stack.enter_context(open(args.path, "rb"))
+            source = args.path
+        events = iter_jsonl(bounded_lines(file, source), source=source)
+        held = _Span(plies, args.game)
+        chosen = (event for event in events if held.keep(event))
+        if args.to == "jsonl":
+            # Spooled (to disk past a few megabytes) and copied out at the end, so that a bad line
+            # late in the trace leaves nothing half-written.
+            spool = stack.enter_context(tempfile.SpooledTemporaryFile(SPOOL_BYTES, "w+", encoding="utf-8"))
+            kept = 0
+            for kept, line in enumerate(to_jsonl(chosen), 1):  # noqa: B007 (the count is used below)
+                spool.write(line)
+        else:
+            kept_events = list(islice(chosen, DRAWN_EVENTS))
+            if next(chosen, None) is not None:
+                raise TraceFormatError(
+                    f"{source}: more than {DRAWN_EVENTS:,} messages to draw as {args.to}; "
+                    "choose some plies with --plies A-B or a game with --game N"
+                )
+            kept = len(kept_events)
+        held.check(kept, args.path, args.plies)
+        if args.to == "jsonl":
+            spool.seek(0)
+            _write(args, spool.read())
+            return 0
     if args.to == "html":
         from actors.studio import page_html
 
         title = f"chess-actors studio: {args.path if args.path != '-' else 'trace from stdin'}"
-        _write(args, page_html(events, title))
-    elif args.to == "jsonl":
-        _write(args, "".join(to_jsonl(events)))
+        _write(args, page_html(kept_events, title))
     elif args.to == "perfetto":
-        _write(args, json.dumps(to_perfetto(events), separators=(",", ":")) + "\n")
+        _write(args, json.dumps(to_perfetto(kept_events), separators=(",", ":")) + "\n")
     else:
-        diagram = to_markdown(events) if args.to == "markdown" else to_mermaid(events)
+        diagram = to_markdown(kept_events) if args.to == "markdown" else to_mermaid(kept_events)
         if args.json:
             record: dict[str, Any] = {
-                "format": args.to, "plies": plies, "game": args.game, "diagram": diagram,
+                "format": args.to,
+                "plies": plies,
+                "game": args.game,
+                "diagram": diagram,
             }
             _write(args, json.dumps(record) + "\n")
         else:
@@ -119,3 +142,46 @@ def _write(args: argparse.Namespace, text: str) -> None:
             file.write(text)
     except OSError as error:
         raise InputError(f"-o {args.output}: cannot write: {error.strerror}") from None
+
+
+class _Span:
+    """Counts the events read, the plies and games they span, and keeps those chosen."""
+
+    def __init__(self, plies: tuple[int, int] | None, game: int | None) -> None:
+        self.plies, self.game = plies, game
+        self.events = 0
+        self.first: int | None = None
+        self.last: int | None = None
+        self.games: set[int] = set()
+
+    def keep(self, event: TraceEvent) -> bool:
+        """Note ``event``; whether it falls in the chosen plies and game (all do when none are)."""
+        self.events += 1
+        ply, game = event["ply"], event.get("game")
+        if game is not None:
+            self.games.add(game)
+        if self.game is not None and game != self.game and not (game is None and self.game == 1):
+            return False
+        if ply is not None:
+            self.first = ply if self.first is None else min(self.first, ply)
+            self.last = ply if self.last is None else max(self.last, ply)
+        plies = self.plies
+        return plies is None or (ply is not None and plies[0] <= ply <= plies[1])
+
+    def check(self, kept: int, path: str, plies: str | None) -> None:
+        """Refuse a trace with no events, or a choice that kept none."""
+        from actors.tracing.export import TraceFormatError
+
+        if not self.events:
+            raise TraceFormatError(f"{path}: the trace holds no events")
+        if kept:
+            return
+        if self.game is not None and (
+            (self.games and self.game not in self.games) or (not self.games and self.game != 1)
+        ):
+            held = sorted(self.games) or [1]
+            raise TraceFormatError(
+                f"--game {self.game}: no such game (the trace has games {held[0]}-{held[-1]})"
+            )
+        span = f"plies {self.first}-{self.last}" if self.first is not None else "no plies"
+        raise TraceFormatError(f"--plies {plies}: no messages there (the trace has {span})")

@@ -7,16 +7,22 @@ memory stays bounded whatever the size of the file.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import importlib
 import itertools
 import multiprocessing
+import os
+import signal
+import sys
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.sharedctypes import Synchronized
 from typing import Any, Protocol
 
+from actors.client.cluster import RAY_TIMEOUT_SECONDS, init_ray, prepare_ray, reach
 from actors.kernel.affinity import one_core, wanted
 from board.errors import ChessActorsError, InputError
 from board.pgn import game_chunks, read_games
@@ -24,6 +30,10 @@ from board.replay import GameVerdict
 
 CHUNK_GAMES = 64
 """Games sent to a worker at a time: large enough to amortise pickling, small enough to stream."""
+CHUNK_CHARS = 4_000_000
+"""Characters sent to a worker at a time, at most, where the text allows a cut (see chunks)."""
+REFUSED_RUN_CHARS = 64_000_000
+"""A run of text with no safe cut that grows past this is refused rather than held in memory."""
 IN_FLIGHT_PER_WORKER = 3
 
 
@@ -50,10 +60,14 @@ class ChunkRunner(Protocol):
     def submit(self, chunk: Chunk) -> Future[list[GameVerdict]]: ...
 
 
-def chunks(sources: Iterable[Source], size: int = CHUNK_GAMES) -> Iterator[Chunk]:
-    """Runs of about ``size`` whole games from each PGN input in turn."""
+def chunks(
+    sources: Iterable[Source], size: int = CHUNK_GAMES, max_bytes: int = CHUNK_CHARS
+) -> Iterator[Chunk]:
+    """Runs of about ``size`` whole games, and about ``max_bytes`` bytes at most where games without
+    tags allow a cut (board.pgn.game_chunks), from each PGN input in turn."""
     for name, blocks in sources:
-        for first_line, lines in game_chunks(blocks, size):
+        cut = game_chunks(blocks, size, max_bytes=max_bytes, refuse_bytes=REFUSED_RUN_CHARS)
+        for first_line, lines in cut:
             yield first_line, lines, name
 
 
@@ -71,21 +85,62 @@ def ordered(runner: ChunkRunner, sources: Iterable[Source], workers: int,
 
 
 class ProcessRunner:
-    """Judges chunks in a pool of worker processes."""
+    """Judges chunks in a pool of worker processes, which never outlive it.
+
+    Workers ignore SIGINT (the command decides, and ends them), and on Linux ask the kernel to end
+    them if the command itself dies without a chance to (SIGKILL).
+    """
 
     def __init__(self, engine: str, workers: int) -> None:
         self.engine = engine
         wanted()  # a bad CHESS_ACTORS_ONE_CORE is an error here, before any worker starts
         started = multiprocessing.Value("i", 0)
-        self.pool = ProcessPoolExecutor(max_workers=workers, initializer=_take_a_core, initargs=(started,))
+        self.pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(started,))
 
     def submit(self, chunk: Chunk) -> Future[list[GameVerdict]]:
-        """Send one chunk to the pool."""
-        return self.pool.submit(judge_chunk, self.engine, chunk)
+        """Send one chunk to the pool (which starts a worker process if it has fewer than asked).
 
-    def close(self) -> None:
-        """Stop the worker processes."""
-        self.pool.shutdown(wait=True, cancel_futures=True)
+        Raises:
+            WorkerFailed: the system refused a new process.
+        """
+        try:
+            return self.pool.submit(judge_chunk, self.engine, chunk)
+        except OSError as error:
+            raise WorkerFailed(f"cannot start a worker process: {error.strerror or error}") from None
+
+    def close(self, finished: bool = True) -> None:
+        """Stop the worker processes: after the last chunk, let them end; otherwise (an error, a
+        signal) end them at once, and reap every one."""
+        if finished:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+            return
+        # The executor has no public way to end busy workers before Python 3.14; every child
+        # process is ended and reaped: those in its table (read defensively), and any other, such
+        # as one a signal caught between its fork and its entry in that table.
+        running = list((getattr(self.pool, "_processes", None) or {}).values())
+        running += [child for child in multiprocessing.active_children() if child not in running]
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        for process in running:
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                process.terminate()
+        for process in running:
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                process.join(WORKER_EXIT_SECONDS)
+                if process.is_alive():
+                    process.kill()
+                    process.join(WORKER_EXIT_SECONDS)
+
+
+WORKER_EXIT_SECONDS = 5.0
+"""How long an ended worker is given to exit before it is killed."""
+
+
+def _start_worker(started: Synchronized[int]) -> None:
+    """A new worker's first acts: leave interrupts to the command, die with it, and take a core."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the command's handler, inherited by fork
+    _die_with_parent()
+    _take_a_core(started)
 
 
 def _take_a_core(started: Synchronized[int]) -> None:
@@ -97,19 +152,46 @@ def _take_a_core(started: Synchronized[int]) -> None:
     one_core(index)
 
 
-def replay_parallel(sources: Iterable[Source], engine: str, workers: int) -> Iterator[GameVerdict]:
+def _die_with_parent() -> None:
+    """On Linux, have the kernel send this process SIGTERM when its parent dies (prctl)."""
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+    if os.getppid() == 1:  # the parent died before the request was made
+        os._exit(1)
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def worker_limit() -> int:
+    """The most worker processes ``--workers`` may ask for: four a CPU, and at least 8."""
+    return max(8, 4 * (os.cpu_count() or 1))
+
+
+def replay_parallel(
+    sources: Iterable[Source], engine: str, workers: int
+) -> Generator[GameVerdict, None, None]:
     """Judge games on ``workers`` processes; verdicts come back in input order.
 
+    Whatever ends the run (the last verdict, an error, a signal, the caller closing this
+    generator), every worker process has ended and been reaped when it returns.
+
     Raises:
-        WorkerFailed: a worker process died (the games judged so far have been yielded).
+        WorkerFailed: a worker process died, or could not be started (the games judged so far
+            have been yielded).
     """
     runner = ProcessRunner(engine, workers)
+    finished = False
     try:
         yield from ordered(runner, sources, workers)
+        finished = True
     except BrokenProcessPool as error:
         raise WorkerFailed(f"a worker process died ({error})") from None
     finally:
-        runner.close()
+        runner.close(finished)
 
 
 class WorkerFailed(ChessActorsError):
@@ -130,7 +212,8 @@ class _RayReplayer:
 class RayRunner:
     """Judges chunks on Ray actors, round robin; ``address`` is 'local', 'auto' or a cluster address."""
 
-    def __init__(self, engine: str, workers: int, address: str) -> None:
+    def __init__(self, engine: str, workers: int, address: str, timeout: float = RAY_TIMEOUT_SECONDS) -> None:
+        prepare_ray(address)
         try:
             ray: Any = importlib.import_module("ray")  # optional extra: typed as Any
         except ImportError:
@@ -141,8 +224,8 @@ class RayRunner:
         self._ray = ray
         self._started = not ray.is_initialized()
         if self._started:
-            ray.init(address=None if address == "local" else address, include_dashboard=False,
-                     log_to_driver=False, configure_logging=False)
+            reach(address, timeout)  # a bounded wait, in a child process, before Ray's own retries
+            init_ray(ray, address)
         if workers < 2:
             workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
         self.workers = workers
@@ -168,10 +251,15 @@ class MissingExtra(InputError):
 
 
 def replay_on_ray(
-    sources: Iterable[Source], engine: str, workers: int, address: str
-) -> Iterator[GameVerdict]:
-    """Judge games on Ray actors ('local' starts a Ray on this machine); verdicts in input order."""
-    runner = RayRunner(engine, workers, address)
+    sources: Iterable[Source], engine: str, workers: int, address: str,
+    timeout: float = RAY_TIMEOUT_SECONDS,
+) -> Generator[GameVerdict, None, None]:
+    """Judge games on Ray actors ('local' starts a Ray on this machine); verdicts in input order.
+
+    Raises:
+        RayUnreachable: no cluster answered at ``address`` within ``timeout`` seconds.
+    """
+    runner = RayRunner(engine, workers, address, timeout)
     try:
         yield from ordered(runner, sources, runner.workers)
     except Exception as error:

@@ -174,6 +174,7 @@ class ActorGame:
         self._counted = False
         self._entries: list[JournalEntry] = []  # what this client wrote to the journal (its own record)
         self._outcome: str | None = None
+        self._claimable: tuple[str, ...] = ()
         self._finalizer: weakref.finalize[Any, Any] | None = None
 
     def __repr__(self) -> str:
@@ -222,7 +223,7 @@ class ActorGame:
         self._finalizer = weakref.finalize(self, _stop_dropped, self.supervisor)
         try:
             self.supervisor.start()
-            self._outcome = self.supervisor.outcome
+            self._outcome, self._claimable = self.supervisor.outcome, self.supervisor.claimable
             for square, geometry in self.lessons.items():
                 self.teach(self.piece(square).name, geometry, reassess=False)
             if self.lessons:
@@ -278,17 +279,19 @@ class ActorGame:
     def _played(self, reply: Verdict) -> Verdict:
         """Count and journal an accepted move."""
         if isinstance(reply, Accepted):
-            if reply.entry is not None:  # None: answered from the journal after healing, so already there
-                self._journal((reply.entry,))
-            self._outcome = reply.outcome
+            self._journal((reply,))
         return reply
 
-    def _journal(self, entries: Sequence[JournalEntry]) -> None:
-        """Write accepted moves to the journal, and to this client's own record of what it was told."""
+    def _journal(self, accepted: Sequence[Accepted]) -> None:
+        """Write accepted moves to the journal and to this client's own record of what it was told,
+        and remember how the game stands after the last. (A reply without an entry was answered
+        from the journal after healing: its move is there already.)"""
+        entries = tuple(reply.entry for reply in accepted if reply.entry is not None)
         if entries:
-            self.supervisor.record(len(self._entries) + 1, tuple(entries))
+            self.supervisor.record(len(self._entries) + 1, entries)
             self._entries.extend(entries)
-            self._outcome = entries[-1].outcome
+        if accepted and accepted[-1].entry is not None:
+            self._outcome, self._claimable = accepted[-1].outcome, accepted[-1].claimable
 
     def propose_many(self, texts: Iterable[str], window: int = WINDOW) -> Generator[Verdict, None, None]:
         """Propose moves in order, as :meth:`propose` one by one would, with many in flight at once.
@@ -333,10 +336,7 @@ class ActorGame:
                 send()
                 batch = windows.popleft()
                 replies = self._collect(batch)
-                accepted = tuple(
-                    reply.entry for reply in replies if isinstance(reply, Accepted) and reply.entry
-                )
-                self._journal(accepted)
+                self._journal([reply for reply in replies if isinstance(reply, Accepted)])
                 for reply in replies:
                     yield reply
                     if isinstance(reply, Rejected):
@@ -391,7 +391,7 @@ class ActorGame:
         The referee answers in order, so a reply that is not an acceptance ends what can be made."""
         if self._state != "started":
             return
-        entries: list[JournalEntry] = []
+        made: list[Accepted] = []
         for batch in windows:
             for _, pending in batch:
                 if pending is None:
@@ -402,8 +402,8 @@ class ActorGame:
                     break
                 if not isinstance(reply, Accepted) or reply.entry is None:
                     break
-                entries.append(reply.entry)
-        self._journal(entries)
+                made.append(reply)
+        self._journal(made)
 
     def _journalled(self, ply: int) -> Accepted | None:
         """The Accepted reply for the ``ply``-th move (1-based), if the journal has it."""
@@ -411,7 +411,7 @@ class ActorGame:
         if not journal.entries:
             return None
         entry = journal.entries[0]
-        return Accepted(entry.uci, entry.san, entry.check, entry.outcome, None)
+        return Accepted(entry.uci, entry.san, entry.check, entry.outcome)
 
     def _propose(self, message: Proposal) -> Verdict:
         """Ask the referee ``message`` (tagged with its ply), healing on failure; a move the journal
@@ -438,7 +438,7 @@ class ActorGame:
                 failure = error
             supervisor.heal()
             self._entries = list(supervisor.journal().entries)
-            self._outcome = supervisor.outcome
+            self._outcome, self._claimable = supervisor.outcome, supervisor.claimable
             done = made() if made is not None else None
             if done is not None:
                 return done
@@ -472,6 +472,11 @@ class ActorGame:
     def outcome(self) -> str | None:
         """How the game stands now, as the referee last said (before any move: the start position)."""
         return self._outcome
+
+    @property
+    def claimable(self) -> tuple[str, ...]:
+        """The draws a player could claim now (threefold repetition, fifty moves), as the referee said."""
+        return self._claimable
 
     def fen(self) -> str:
         """The FEN of the current position (the board's placement, the referee's game state)."""
@@ -523,7 +528,7 @@ class ActorGame:
     def _reassess(self) -> None:
         """Have the referee look at the position afresh (its facts may have changed under it)."""
         ready: Ready = self._request(Begin())
-        self._outcome = ready.outcome
+        self._outcome, self._claimable = ready.outcome, ready.claimable
 
     # -- fault injection (for tests and demonstrations)
 

@@ -153,10 +153,10 @@ def _watch_direct(game: PgnGame, board: Game, report: MoveListener, positions: b
         except ChessActorsError as error:
             failure = move_error(ply, token, error)
             report(MoveReport(ply, number, colour, token.text, reason=failure.reason, kind=_kind(error)))
-            return verdict(game, board.plies, board.fen(), board.outcome(), failure)
+            return verdict(game, board.plies, board.fen(), board.outcome(), failure, board.claimable())
         report(MoveReport(ply, number, colour, token.text, played.san, uci(played.move), played.check,
                           played.outcome, fen=board.fen() if positions else None))
-    return verdict(game, board.plies, board.fen(), board.outcome(), None)
+    return verdict(game, board.plies, board.fen(), board.outcome(), None, board.claimable())
 
 
 def _kind(error: ChessActorsError) -> str:
@@ -180,6 +180,9 @@ def _watch_actors(
     def fen() -> str:
         return final_fen(actor_game)
 
+    def stopped(failure: MoveError | None) -> GameVerdict:
+        return verdict(game, actor_game.plies, fen(), actor_game.outcome, failure, actor_game.claimable)
+
     with actor_game, closing(actor_game.propose_many(token.text for token in game.moves)) as replies:
         for ply, token in enumerate(game.moves, start=1):
             number, colour = _placed(start, ply)
@@ -188,12 +191,12 @@ def _watch_actors(
             except ChessActorsError as error:
                 failure = _failure(ply, token, str(error), FAILURE)
                 report(MoveReport(ply, number, colour, token.text, reason=str(error), kind="failure"))
-                return verdict(game, actor_game.plies, fen(), actor_game.outcome, failure)
+                return stopped(failure)
             if isinstance(reply, Rejected):
                 replies.close()  # the proposals still in flight come back stale: wait for them
                 report(MoveReport(ply, number, colour, token.text, reason=reply.reason, kind=reply.kind))
                 failure = _failure(ply, token, reply.reason)
-                return verdict(game, actor_game.plies, fen(), actor_game.outcome, failure)
+                return stopped(failure)
             shown = None
             if positions and teach:
                 shown = actor_game.fen()
@@ -202,7 +205,7 @@ def _watch_actors(
                 shown = mirror.fen()
             report(MoveReport(ply, number, colour, token.text, reply.san, reply.uci, reply.check,
                               reply.outcome, fen=shown))
-        return verdict(game, actor_game.plies, fen(), actor_game.outcome, None)
+        return stopped(None)
 
 
 def _failure(ply: int, token: MoveToken, reason: str, kind: str = ILLEGAL) -> MoveError:

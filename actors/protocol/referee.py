@@ -45,12 +45,14 @@ class ProposeSquares:
 
 @dataclass(frozen=True, slots=True)
 class Accepted:
-    """The move was legal and is made. ``entry`` is what the client writes to the game's journal."""
+    """The move was legal and is made. ``claimable``: the draws a player could now claim (threefold
+    repetition, the fifty-move rule); ``entry`` is what the client writes to the game's journal."""
 
     uci: str
     san: str
     check: bool
     outcome: str | None
+    claimable: tuple[str, ...] = ()
     entry: JournalEntry | None = field(default=None, repr=False, compare=False)
 
 
@@ -101,10 +103,12 @@ class Begin:
 
 @dataclass(frozen=True, slots=True)
 class Ready:
-    """The referee is ready; ``plies`` moves have been made, and the game stands at ``outcome``."""
+    """The referee is ready; ``plies`` moves have been made, and the game stands at ``outcome``
+    (with ``claimable`` draws)."""
 
     plies: int
     outcome: str | None = None
+    claimable: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

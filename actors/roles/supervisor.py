@@ -66,6 +66,7 @@ class Supervisor:
             position.turn, position.castling, position.en_passant, position.halfmove, position.fullmove
         )
         self.outcome: str | None = None
+        self.claimable: tuple[str, ...] = ()
         """How the game stood when the referee last said it was ready."""
         self.directory = Directory()
         self.recorder = recorder
@@ -165,7 +166,7 @@ class Supervisor:
             return
         self._remember(REFEREE, RefereeActor.start(self.directory, self.recorder, self.timeout))
         ready: Ready = self._ask(REFEREE, Begin(), Ready)
-        self.outcome = ready.outcome
+        self.outcome, self.claimable = ready.outcome, ready.claimable
 
     def _ask(self, name: str, message: object, expected: type) -> Any:
         envelope = post(self.recorder, SUPERVISOR, name, message)
@@ -283,7 +284,7 @@ class Supervisor:
         elif not self.position_only:
             try:
                 ready: Ready = self._ask(REFEREE, Begin(), Ready)
-                self.outcome = ready.outcome
+                self.outcome, self.claimable = ready.outcome, ready.claimable
             except ActorFailure:
                 self._count_restart(REFEREE)
                 self._stop(REFEREE)

@@ -47,7 +47,8 @@ __all__ = [
     "run_scenario",
 ]
 
-OUTCOMES = ("checkmate", "stalemate", "insufficient_material", "fifty_moves", "threefold_repetition", "none")
+OUTCOMES = ("checkmate", "stalemate", "insufficient_material", "fivefold_repetition", "seventyfive_moves",
+            "none")
 STEP_NAMES = ("start", "play", "reject", "send", "expect", "crash", "restarts", "square", "legal", "fen",
               "outcome", "learn")
 

@@ -11,7 +11,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, BinaryIO
 
 from actors.tracing.perfetto import to_perfetto
 from actors.tracing.recorder import FORMAT_VERSION, REQUIRED_FIELDS, TraceEvent, event_to_json
@@ -74,19 +74,47 @@ _TYPE_NAMES = {int: "an integer", str: "a string", dict: "an object", type(None)
 
 
 def read_jsonl(lines: Iterable[str | bytes], source: str = "<trace>") -> list[TraceEvent]:
-    """Parse trace JSON lines into events, checking every field; blank lines are skipped.
+    """Parse trace JSON lines into a list of events (see :func:`iter_jsonl`)."""
+    return list(iter_jsonl(lines, source))
+
+
+TRACE_LINE_BYTES = 1_000_000
+"""The longest line a trace file may have: an event is a few hundred bytes, so a longer line is
+not an event, and it is refused before it can fill the memory."""
+
+
+def bounded_lines(file: BinaryIO, source: str, limit: int = TRACE_LINE_BYTES) -> Iterator[bytes]:
+    """The lines of ``file``, read one at a time, none longer than ``limit`` bytes.
+
+    Raises:
+        TraceFormatError: a line is longer than ``limit`` (naming ``source``, the line and the limit).
+    """
+    number = 0
+    while True:
+        line = file.readline(limit + 1)
+        if not line:
+            return
+        number += 1
+        if len(line) > limit:
+            raise TraceFormatError(f"{source}, line {number}: longer than the limit of {limit:,} bytes "
+                                   f"for a trace line")
+        yield line
+
+
+def iter_jsonl(lines: Iterable[str | bytes], source: str = "<trace>") -> Iterator[TraceEvent]:
+    """Parse trace JSON lines into events one by one, checking every field; blank lines are skipped.
 
     Missing format 1 optional fields (``payload``, ``t_replied``, ``ply``, ``reply``) default to
     ``{}`` or None; format 2's (``summary``, ``game``, ``phase``, ``reply_payload`` ...) are
     checked when present and read with ``.get``; extra fields are kept. A line with no
-    ``format`` is read as format 1.
+    ``format`` is read as format 1. Only the message ids seen so far are remembered (to refuse a
+    repeated one), so a long trace streams through in little memory.
 
     Raises:
         TraceFormatError: naming ``source`` and the line: not UTF-8, not JSON (a truncated last
             line included), not an object, a required field missing, a field of the wrong type,
             a format newer than this reader's, or a repeated ``msg_id``.
     """
-    events: list[TraceEvent] = []
     seen: dict[int, int] = {}
     for number, raw in enumerate(lines, start=1):
         where = f"{source}, line {number}"
@@ -118,8 +146,7 @@ def read_jsonl(lines: Iterable[str | bytes], source: str = "<trace>") -> list[Tr
         if msg_id in seen:
             raise TraceFormatError(f"{where}: msg_id {msg_id} repeats line {seen[msg_id]}")
         seen[msg_id] = number
-        events.append(event)
-    return events
+        yield event
 
 
 def _checked_event(record: dict[str, Any], where: str) -> TraceEvent:

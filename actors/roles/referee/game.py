@@ -38,7 +38,7 @@ from board.castling import BY_KING_TARGET, KEEP_RIGHTS
 from board.errors import IllegalMoveError, MoveSyntaxError
 from board.judge import Intent, decide
 from board.notation import format_san, intent_from_san, intent_from_squares
-from board.outcome import GAME_OVER, decide_outcome
+from board.outcome import claims, decide_outcome, ending
 from board.pieces import COLOUR_NAMES, KIND_BY_LETTER, KIND_LETTERS, PAWN, WHITE
 from board.san_syntax import parse_san, parse_uci
 from board.squares import SQUARE_NAMES
@@ -80,7 +80,9 @@ class RefereeActor(Conversation[RefereeRequest]):
         self.checkers: tuple[Sighting, ...] = ()
         self.has_move = True
         self.over: str | None = None
+        """How the game ended and at which ply ('checkmate at ply 33'), once it has."""
         self.outcome: str | None = None
+        self.claimable: tuple[str, ...] = ()
         self.ply = 0
 
     def handle(self, message: RefereeRequest) -> object:
@@ -94,7 +96,7 @@ class RefereeActor(Conversation[RefereeRequest]):
                 return LegalTargets(square, legal_targets(self, square))
             case Begin():
                 self._begin()
-                return Ready(self.ply, self.outcome)
+                return Ready(self.ply, self.outcome, self.claimable)
             case _:
                 assert_never(message)
 
@@ -112,7 +114,8 @@ class RefereeActor(Conversation[RefereeRequest]):
         self.seen = Counter([start_key, *(entry.key for entry in entries)])
         current = entries[-1].key if entries else start_key
         self.outcome = self._outcome(gathered.assessment, self.seen[current])
-        self.over = self.outcome if self.outcome in GAME_OVER else None
+        self.claimable = claims(self.outcome, self.state.halfmove, self.seen[current])
+        self.over = ending(self.outcome, self.ply)
         if journal.start_key is None:
             self.tell(JOURNAL, RecordStart(start_key, self.outcome))
 
@@ -242,8 +245,8 @@ class RefereeActor(Conversation[RefereeRequest]):
         self.seen[key] += 1
         outcome = self._outcome(applied.assessment, self.seen[key])
         self.outcome = outcome
-        if outcome in GAME_OVER:
-            self.over = outcome
+        self.claimable = claims(outcome, new_state.halfmove, self.seen[key])
+        self.over = ending(outcome, ply)
         in_check = bool(self.checkers)
         capture = captured or ruling.en_passant
         san = format_san(
@@ -260,7 +263,7 @@ class RefereeActor(Conversation[RefereeRequest]):
         suffix = KIND_LETTERS[promotion].lower() if promotion else ""
         uci = f"{SQUARE_NAMES[origin]}{SQUARE_NAMES[target]}{suffix}"
         entry = JournalEntry(uci, san, in_check, outcome, move, key, self.state)
-        return Accepted(uci, san, in_check, outcome, entry)
+        return Accepted(uci, san, in_check, outcome, self.claimable, entry)
 
     def _outcome(self, assessment: Assessment, repetitions: int) -> str | None:
         placement = assessment.placement

@@ -1,0 +1,270 @@
+"""Standard output and error for the command line, guarded: a failed write is an error that names
+what could not be written, never a traceback, and a reader that went away ends the command quietly.
+
+:func:`run_guarded` is the one path every subcommand takes: it turns every way a command can end
+(an input error, an output error, a closed pipe, no memory, an interrupt) into one line and a status.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterable
+from typing import TextIO, cast
+
+from actors.cli.terminal_text import terminal_safe_line
+from board.errors import ChessActorsError, InputError
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143
+"""128 + SIGTERM, as a shell reports a command that SIGTERM ended."""
+
+
+class Terminated(BaseException):
+    """The command received SIGTERM: raised in the main thread, so that every ``finally`` runs
+    (actors stop, worker processes are ended and reaped). Not an ``Exception``, so that no
+    handler meant for errors swallows it."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second SIGTERM must not cut the cleanup short
+    raise Terminated
+
+
+class OutputError(ChessActorsError):
+    """Something the command writes (standard output, a trace file) cannot be written."""
+
+    def __init__(self, what: str, why: str) -> None:
+        super().__init__(f"cannot write {what}: {why}")
+        self.what = what
+
+
+class GuardedOutput:
+    """A text stream in front of ``sys.stdout`` or ``sys.stderr``.
+
+    A failed write raises :class:`OutputError` naming the stream (``BrokenPipeError`` passes as it
+    is: the reader went away); a stream that was closed before the command started (``>&-``) fails
+    on its first write the same way. After a failure the stream writes nothing more, so that
+    Python's own flush at exit has nothing left to complain about.
+    """
+
+    def __init__(self, stream: TextIO | None, what: str) -> None:
+        self.stream = stream
+        self.what = what
+        self.failed = False
+
+    def write(self, text: str) -> int:
+        """Write ``text`` (see the class)."""
+        if self.failed:
+            return len(text)
+        if self.stream is None:
+            self._give_up()
+            raise OutputError(self.what, "it is closed")
+        try:
+            return self.stream.write(text)
+        except BrokenPipeError:
+            self._give_up()
+            raise
+        except OSError as error:
+            self._give_up()
+            raise OutputError(self.what, error.strerror or str(error)) from None
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        """Write each of ``lines`` (see the class)."""
+        for line in lines:
+            self.write(line)
+
+    @property
+    def closed(self) -> bool:
+        """Whether the stream is closed (or was never open)."""
+        return self.stream is None or self.stream.closed
+
+    def flush(self) -> None:
+        """Flush the stream (see the class)."""
+        if self.failed or self.stream is None:
+            return
+        try:
+            self.stream.flush()
+        except BrokenPipeError:
+            self._give_up()
+            raise
+        except OSError as error:
+            self._give_up()
+            raise OutputError(self.what, error.strerror or str(error)) from None
+
+    def _give_up(self) -> None:
+        self.failed = True
+        stream = self.stream
+        if stream is None:
+            return
+        # What is still buffered can never be written: point the descriptor at /dev/null, so that
+        # the interpreter's last flush succeeds instead of printing a traceback of its own.
+        try:
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, stream.fileno())
+            os.close(null)
+        except (OSError, ValueError):
+            pass
+
+    def isatty(self) -> bool:
+        """Whether the stream is a terminal (a closed one is not)."""
+        try:
+            return self.stream is not None and not self.failed and self.stream.isatty()
+        except (OSError, ValueError):
+            return False
+
+    def fileno(self) -> int:
+        """The stream's file descriptor."""
+        if self.stream is None:
+            raise OSError(f"{self.what} is closed")
+        return self.stream.fileno()
+
+    def writable(self) -> bool:
+        """Streams in front of an output are writable."""
+        return True
+
+    @property
+    def encoding(self) -> str:
+        """The stream's encoding (UTF-8 for a closed one)."""
+        return getattr(self.stream, "encoding", None) or "utf-8"
+
+    @property
+    def errors(self) -> str | None:
+        """The stream's error handler."""
+        return getattr(self.stream, "errors", None)
+
+
+def guard_streams() -> tuple[GuardedOutput, GuardedOutput]:
+    """Put guarded streams in front of ``sys.stdout`` and ``sys.stderr`` (once); return them."""
+    guarded = []
+    for name, what in (("stdout", "standard output"), ("stderr", "standard error")):
+        current = getattr(sys, name)
+        if not isinstance(current, GuardedOutput):
+            current = GuardedOutput(current, what)
+            setattr(sys, name, cast(TextIO, current))
+        guarded.append(current)
+    return guarded[0], guarded[1]
+
+
+def say(line: str) -> None:
+    """Write one line to standard error, made safe for a terminal; if even that fails, say nothing."""
+    try:
+        sys.stderr.write(terminal_safe_line(line) + "\n")
+        sys.stderr.flush()
+    except (OSError, OutputError):
+        pass
+
+
+def run_guarded(words: list[str], body: Callable[[], int]) -> int:
+    """Run ``body`` (a subcommand) and return its exit status, turning every way it can fail into
+    one line on standard error naming ``command`` and a documented status:
+
+    - an input error, a file that cannot be read or written, no memory left: 2;
+    - a reader that went away (``| head``): 0, quietly (what was asked for was delivered);
+    - another project error (an actor or a worker that failed), or a fault of this program: 1;
+    - an interrupt: 130; SIGTERM: 143 (after the same cleanup as any other end).
+
+    ``words`` names the command in those lines; ``body`` may add to it (the subcommand, once parsed).
+    """
+    stdout, _ = guard_streams()
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        status = body()
+        stdout.flush()  # inside the guard, so that a full disk is reported here and not at exit
+        return status
+    except InputError as error:
+        say(f"{' '.join(words)}: {error}")
+        return EXIT_USAGE
+    except OutputError as error:
+        say(f"{' '.join(words)}: {error}")
+        return EXIT_USAGE
+    except BrokenPipeError:
+        stdout.failed = True
+        return EXIT_OK
+    except MemoryError:
+        say(f"{' '.join(words)}: out of memory (the input is too large for the memory this process may use)")
+        return EXIT_USAGE
+    except OSError as error:
+        where = f" {error.filename}" if error.filename else ""
+        say(f"{' '.join(words)}: cannot read{where}: {error.strerror or error}")
+        return EXIT_USAGE
+    except ChessActorsError as error:
+        say(f"{' '.join(words)}: {error}")
+        return EXIT_FAILED
+    except KeyboardInterrupt:
+        say(f"{' '.join(words)}: interrupted")
+        return EXIT_INTERRUPTED
+    except Exception as error:  # a fault of this program: still one line, never a traceback
+        say(f"{' '.join(words)}: unexpected error: {type(error).__name__}: {error}")
+        return EXIT_FAILED
+    except Terminated:
+        say(f"{' '.join(words)}: terminated")
+        return EXIT_TERMINATED
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+class SideOutput:
+    """A file written beside the main output (a trace): a failed write is remembered, not raised,
+    so that the verdicts still reach standard output; :meth:`check` raises it once they have."""
+
+    def __init__(self, file: TextIO, what: str) -> None:
+        self.file = file
+        self.what = what
+        self.error: OutputError | None = None
+
+    def write(self, text: str) -> int:
+        """Write ``text``, or nothing once a write has failed."""
+        if self.error is None:
+            try:
+                return self.file.write(text)
+            except OSError as error:
+                self.error = OutputError(self.what, error.strerror or str(error))
+        return len(text)
+
+    def flush(self) -> None:
+        """Flush the file, remembering a failure."""
+        if self.error is None and not self.file.closed:
+            try:
+                self.file.flush()
+            except OSError as error:
+                self.error = OutputError(self.what, error.strerror or str(error))
+
+    def close(self) -> None:
+        """Close the file (a failure to flush its last lines is remembered, as for a write)."""
+        self.flush()
+        try:
+            self.file.close()
+        except OSError as error:
+            self.error = self.error or OutputError(self.what, error.strerror or str(error))
+
+    def check(self) -> None:
+        """Raise the first failed write, if any (after a last flush).
+
+        Raises:
+            OutputError: the file could not be written.
+        """
+        self.flush()
+        if self.error is not None:
+            raise self.error
+
+
+def open_side_output(path: str, option: str) -> SideOutput:
+    """Open ``path`` for writing as the file of ``option`` (e.g. '--trace').
+
+    Raises:
+        InputError: the file cannot be opened.
+    """
+    try:
+        file = open(path, "w", encoding="utf-8")  # noqa: SIM115 (closed by the caller's stack)
+    except OSError as error:
+        raise InputError(f"{option} {path}: cannot write: {error.strerror}") from None
+    return SideOutput(file, f"{option} {path}")

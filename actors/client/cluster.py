@@ -1,0 +1,175 @@
+"""Reaching a Ray cluster for bulk replay: the address checked, the cluster reached within a bounded
+time or one clear error naming the address, and Ray's own log noise kept off the terminal.
+
+A probe in a child process connects first: Ray retries an unreachable cluster for minutes, logging
+from its C++ core, and neither can be stopped from inside the process that started them.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import time
+from typing import Any
+
+from board.errors import InputError
+
+RAY_TIMEOUT_SECONDS = 15.0
+"""How long ``--ray ADDRESS`` may take to reach its cluster (``--ray-timeout`` or the variable below)."""
+TIMEOUT_VARIABLE = "CHESS_ACTORS_RAY_TIMEOUT"
+LOGS_VARIABLE = "CHESS_ACTORS_RAY_LOGS"
+"""Set to 1 to see Ray's own log lines (hidden by default)."""
+
+_PROBE = (
+    "import sys, ray\n"
+    "ray.init(address=sys.argv[1], include_dashboard=False, log_to_driver=False, configure_logging=False)\n"
+    "ray.shutdown()\n"
+)
+
+
+class RayAddressError(InputError):
+    """``--ray`` was given something that is not a Ray address."""
+
+
+class RayUnreachable(InputError):
+    """No Ray cluster answered at the address within the time allowed."""
+
+
+def check_address(text: str) -> str:
+    """``text`` if it is 'local', 'auto', HOST:PORT or ray://HOST:PORT.
+
+    Raises:
+        RayAddressError: it is none of those (a URL of another scheme, a port that is no number).
+    """
+    if text in ("local", "auto"):
+        return text
+    rest = text.removeprefix("ray://")
+    host, colon, port = rest.rpartition(":")
+    if "://" in rest or "/" in rest or not colon or not host or not port.isdigit() \
+            or not 0 < int(port) < 65536:
+        raise RayAddressError(f"--ray {text}: not a Ray address (give local, auto, HOST:PORT or "
+                              f"ray://HOST:PORT)")
+    return text
+
+
+def ray_timeout(given: float | None) -> float:
+    """The time allowed to reach a cluster: ``given`` (``--ray-timeout``), else the environment's
+    :data:`TIMEOUT_VARIABLE`, else :data:`RAY_TIMEOUT_SECONDS`.
+
+    Raises:
+        InputError: the value is not a positive number of seconds.
+    """
+    where = "--ray-timeout"
+    if given is None:
+        text = os.environ.get(TIMEOUT_VARIABLE)
+        if text is None:
+            return RAY_TIMEOUT_SECONDS
+        where = TIMEOUT_VARIABLE
+        try:
+            given = float(text)
+        except ValueError:
+            raise InputError(f"{where}={text}: expected a number of seconds") from None
+    if not 0 < given < float("inf"):
+        raise InputError(f"{where} {given:g}: expected a positive number of seconds")
+    return given
+
+
+def ray_logs_wanted() -> bool:
+    """Whether Ray's own log lines should be shown (:data:`LOGS_VARIABLE` set to 1)."""
+    return os.environ.get(LOGS_VARIABLE, "") == "1"
+
+
+def prepare_ray(address: str) -> None:
+    """What must be settled before Ray is imported: its log level, and for 'local' its token.
+
+    Ray resolves a loopback node address to the machine's own and its servers listen on every
+    interface, so a local Ray cannot be kept to the loopback interface; instead it is started with
+    token authentication and a random token that only this process (and its Ray workers) holds.
+    """
+    quiet_ray()
+    if address == "local":
+        os.environ.setdefault("RAY_AUTH_MODE", "token")
+        os.environ.setdefault("RAY_AUTH_TOKEN", secrets.token_hex(32))
+
+
+def quiet_ray() -> None:
+    """Keep Ray's Python and C++ log lines off the terminal, unless they were asked for."""
+    if ray_logs_wanted():
+        return
+    os.environ.setdefault("RAY_BACKEND_LOG_LEVEL", "fatal")
+    logging.getLogger("ray").setLevel(logging.CRITICAL)
+
+
+def reach(address: str, timeout: float) -> None:
+    """Make sure a Ray cluster answers at ``address`` within ``timeout`` seconds ('local' needs
+    nothing: it is started here).
+
+    Raises:
+        RayUnreachable: nothing answered in time, or what answered is not a Ray cluster.
+    """
+    if address == "local":
+        return
+    deadline = time.monotonic() + timeout
+    if address != "auto":
+        host, _, port = address.removeprefix("ray://").rpartition(":")
+        try:
+            socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+        except OSError as error:
+            why = error.strerror or type(error).__name__.replace("Error", " error").lower()
+            if isinstance(error, TimeoutError):
+                why = f"no answer within {timeout:g} s"
+            raise RayUnreachable(f"--ray {address}: cannot reach a Ray cluster there ({why})") from None
+    left = max(0.1, deadline - time.monotonic())
+    show = None if ray_logs_wanted() else subprocess.PIPE
+    try:
+        probe = subprocess.run([sys.executable, "-c", _PROBE, address], stdout=show, stderr=show,
+                               timeout=left, check=False, text=True)
+    except subprocess.TimeoutExpired:
+        raise RayUnreachable(f"--ray {address}: no Ray cluster answered within {timeout:g} s "
+                             f"(--ray-timeout or {TIMEOUT_VARIABLE} allows longer)") from None
+    if probe.returncode != 0:
+        lines = (probe.stderr or "").strip().splitlines()
+        last = next((line for line in reversed(lines) if "Error" in line), lines[-1] if lines else "")
+        raise RayUnreachable(f"--ray {address}: cannot connect to a Ray cluster there"
+                             f"{': ' + last.strip()[:200] if last else ''}")
+
+
+def init_ray(ray: Any, address: str) -> None:
+    """Connect to (or, for 'local', start) Ray (after :func:`prepare_ray`).
+
+    Raises:
+        RayUnreachable: Ray could not start or connect (its own error, in one line).
+    """
+    options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "configure_logging": False}
+    if address == "local":
+        options.update(address=None, _node_ip_address="127.0.0.1")
+    else:
+        options.update(address=address)
+    try:
+        _init_quietly(ray, options)
+    except Exception as error:  # Ray's errors share no base class
+        first = str(error).strip().splitlines()[0][:200] if str(error).strip() else ""
+        where = "start a local Ray" if address == "local" else f"connect to a Ray cluster at {address}"
+        raise RayUnreachable(f"--ray {address}: cannot {where}: {type(error).__name__}: {first}") from None
+
+
+def _init_quietly(ray: Any, options: dict[str, Any]) -> None:
+    if ray_logs_wanted():
+        ray.init(**options)
+        return
+    # Ray's core writes a line or two to the process's stderr as it starts, whatever the log level:
+    # the descriptor points at /dev/null meanwhile.
+    sys.stderr.flush()
+    saved = os.dup(2)
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 2)
+        ray.init(**options)
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(null)
