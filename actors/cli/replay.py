@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.progress import Progress, TaskID
 
+    from actors.client.pool import SystemPool
     from actors.client.replay import MoveReport
     from actors.tracing.recorder import TraceRecorder, TraceSink
     from board.pgn import PgnGame
@@ -173,10 +174,16 @@ class _Messages:
 
     counts: Counter[str] = field(default_factory=Counter)
     latencies: dict[str, list[int]] = field(default_factory=dict)
+    startup_messages: int = 0
+    startup_ns: int = 0
 
     def harvest(self, recorder: TraceRecorder) -> None:
         """Add the recorder's events to the totals and forget them."""
+        from actors.tracing.recorder import STARTUP
+
         self.counts.update(recorder.counts_by_kind())
+        self.startup_messages += recorder.counts_by_phase().get(STARTUP, 0)
+        self.startup_ns += recorder.phase_ns[STARTUP]
         for role, samples in recorder.latencies_by_receiver_kind().items():
             self.latencies.setdefault(role, []).extend(samples)
         recorder.clear()
@@ -194,6 +201,17 @@ class _Watcher:
         self.sink = sink
         self.messages = _Messages()
         self.last: MoveReport | None = None
+        self.pool: SystemPool | None = None
+        if args.engine == "actors":
+            from actors.client.pool import SystemPool, process_pool
+
+            # Games borrow one actor system in turn; a traced replay keeps a pool of its own.
+            self.pool = process_pool() if recorder is None else SystemPool(recorder=recorder)
+
+    def close(self) -> None:
+        """Stop the actor systems kept for the games (this process's shared pool stays)."""
+        if self.pool is not None and self.pool.recorder is not None:
+            self.pool.close()
 
     def verdicts(self, games: Iterator[PgnGame]) -> Iterator[GameVerdict]:
         """Judge each game, yielding its verdict."""
@@ -207,7 +225,8 @@ class _Watcher:
                 recorder.attach(bound)
             try:
                 verdict = watch_game(game, self.args.engine, recorder, self.on_move,
-                                     positions=self.plan.board == "each", teach=self.args.lessons)
+                                     positions=self.plan.board == "each", teach=self.args.lessons,
+                                     pool=self.pool)
             finally:
                 if recorder is not None and bound is not None:
                     recorder.detach(bound)
@@ -261,6 +280,7 @@ def run(args: argparse.Namespace) -> int:
             watcher: _Watcher | None = None
             if plan.watched or trace_file is not None:
                 watcher = _start_watcher(args, plan, out, trace_file)
+                stack.callback(watcher.close)
                 verdicts = watcher.verdicts(games)
             else:
                 verdicts = _judged_whole(args, games)
@@ -364,7 +384,9 @@ def _report(args: argparse.Namespace, plan: _Plan, verdicts: Iterator[GameVerdic
         messages = watcher.messages
         latencies = {role: sorted(samples) for role, samples in messages.latencies.items()}
         out.print()
-        out.print(summary_view((games, plies, illegal), dict(messages.counts.most_common()), latencies))
+        startup = (messages.startup_messages, messages.startup_ns)
+        out.print(summary_view((games, plies, illegal), dict(messages.counts.most_common()), latencies,
+                               startup))
     return games, plies, illegal
 
 

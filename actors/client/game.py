@@ -6,20 +6,22 @@ dies it asks the supervisor to heal and asks again (a proposal: unless the journ
 
 from __future__ import annotations
 
+import time
 import weakref
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
-from contextlib import suppress
+from contextlib import nullcontext, suppress
 from functools import partial
 from itertools import islice
 from types import TracebackType
 from typing import Any
 
+from actors.client.pool import SystemPool
 from actors.kernel.errors import ActorFailure, ActorUnavailable, GameClosed
 from actors.kernel.limits import GAMES
 from actors.kernel.messaging import DEFAULT_TIMEOUT, WINDOW, Pending, ask, post, tell, wait_one
 from actors.protocol.board import Declare, Declared
-from actors.protocol.control import Armed, Crash, CrashOnNext, Lie
+from actors.protocol.control import Armed, Crash, CrashOnNext, Disarm, HangOnNext, Lie, Ping
 from actors.protocol.journal import RecordTeaching, Teaching
 from actors.protocol.piece import (
     Answer,
@@ -49,7 +51,7 @@ from actors.protocol.values import JournalEntry
 from actors.roles.journal import JOURNAL
 from actors.roles.referee import REFEREE
 from actors.roles.supervisor import BOARD, Supervisor
-from actors.tracing.recorder import TraceRecorder
+from actors.tracing.recorder import STARTUP, TraceRecorder
 from board.errors import ChessActorsError, InputError
 from board.fen import STARTING_FEN
 from board.game import Game
@@ -160,21 +162,34 @@ class ActorGame:
     def __init__(
         self,
         fen: str = "startpos",
-        timeout: float = DEFAULT_TIMEOUT,
+        timeout: float | None = None,
         recorder: TraceRecorder | None = None,
         max_restarts: int = 10,
         period: float = 5.0,
         teach: Mapping[str, Teachable] | None = None,
+        pool: SystemPool | None = None,
     ) -> None:
+        if pool is not None:
+            if recorder is not None and recorder is not pool.recorder:
+                raise ValueError("a pooled game is traced by its pool's recorder: give it to SystemPool")
+            if timeout is not None and timeout != pool.timeout:
+                raise ValueError("a pooled game uses its pool's timeout: give it to SystemPool")
+            recorder, timeout = pool.recorder, pool.timeout
         self.recorder = recorder
-        self.timeout = timeout
-        self.supervisor = Supervisor(fen, recorder, timeout, max_restarts, period)
+        self.timeout = DEFAULT_TIMEOUT if timeout is None else timeout
+        self.pool = pool
+        self.supervisor = Supervisor(fen, recorder, self.timeout, max_restarts, period)
+        """The game's actor system (with a pool: the one borrowed, once started)."""
         self.lessons = {square: as_geometry(lesson) for square, lesson in (teach or {}).items()}
+        self.startup_seconds = 0.0
+        """How long :meth:`start` took (starting threads, or re-seating a pooled system)."""
         self._state = "new"
         self._counted = False
         self._plies = 0
         self._outcome: str | None = None
         self._finalizer: weakref.finalize[Any, Any] | None = None
+        self._armed: set[str] = set()
+        self._sending = False
 
     def __repr__(self) -> str:
         return f"<ActorGame {self._state}, {self._plies} plies>"
@@ -188,13 +203,15 @@ class ActorGame:
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
-        self.close()
+        # A block left by an exception may leave the actors mid-conversation: not for another game.
+        self._close(discard=error is not None)
 
     def start(self) -> None:
-        """Start every actor of the game (and teach the pieces their lessons).
+        """Start every actor of the game, or borrow a system from the pool (and teach the pieces
+        their lessons).
 
         Raises:
-            GameClosed: the game was closed; a closed game cannot start again.
+            GameClosed: the game was closed (a closed game cannot start again), or its pool was.
             TooManyGames: the process already runs its limit of games (actors.kernel.limits), or the
                 system refused a thread; nothing of this game is left running.
         """
@@ -202,33 +219,78 @@ class ActorGame:
             return
         if self._state == "closed":
             raise GameClosed("this game is closed; start a new ActorGame")
+        began = time.perf_counter()
+        with self.recorder.in_phase(STARTUP) if self.recorder is not None else nullcontext():
+            self._start_system()
+            self._state = "started"
+            try:
+                self._outcome = self.supervisor.outcome
+                for square, geometry in self.lessons.items():
+                    self.teach(self.piece(square).name, geometry, reassess=False)
+                if self.lessons:
+                    self._reassess()
+            except BaseException:
+                self._close(discard=True)
+                raise
+        self.startup_seconds = time.perf_counter() - began
+
+    def _start_system(self) -> None:
+        """Borrow a system from the pool, or start this game's own."""
+        if self.pool is not None:
+            supervisor = self.supervisor
+            self.supervisor = self.pool.borrow(
+                supervisor.start_fen, supervisor.max_restarts, supervisor.period
+            )
+            # A game dropped without close() stops the system it borrowed (its state is unknown).
+            self._finalizer = weakref.finalize(self, self.pool.discard, self.supervisor)
+            return
         GAMES.acquire()
         self._counted = True
-        self._state = "started"
         # A game dropped without close() stops its actors when it is collected (or at exit).
         self._finalizer = weakref.finalize(self, _stop_dropped, self.supervisor)
         try:
             self.supervisor.start()
-            self._outcome = self.supervisor.outcome
-            for square, geometry in self.lessons.items():
-                self.teach(self.piece(square).name, geometry, reassess=False)
-            if self.lessons:
-                self._reassess()
         except BaseException:
-            self.close()
+            self._state = "started"
+            self._close(discard=True)
             raise
 
     def close(self) -> None:
-        """Stop every actor the game started and wait for each; the game cannot be used again."""
-        self._state = "closed"
+        """Stop every actor the game started and wait for each, or give the borrowed system back to
+        its pool; the game cannot be used again."""
+        self._close(discard=False)
+
+    def _close(self, discard: bool) -> None:
+        started, self._state = self._state == "started", "closed"
         if self._finalizer is not None:
             self._finalizer.detach()
+            self._finalizer = None
+        if self.pool is not None:
+            if started:
+                self._give_back(discard)
+            return
         try:
             self.supervisor.stop_all()
         finally:
             if self._counted:
                 self._counted = False
                 GAMES.release()
+
+    def _give_back(self, discard: bool) -> None:
+        """Return the borrowed system, fit for the next game, or have the pool stop it."""
+        assert self.pool is not None
+        supervisor = self.supervisor
+        healthy = not discard and supervisor.failed is None
+        if healthy:
+            try:
+                if self._sending:  # a proposal stream left open: let the referee finish with it
+                    wait_one(*ask(supervisor.ref(REFEREE), REFEREE, post(None, CLIENT, REFEREE, Ping())),
+                             self.timeout)
+                for name in self._armed:  # faults armed through this game die with it
+                    tell(supervisor.ref(name), post(self.recorder, CLIENT, name, Disarm()))
+            except ActorFailure:
+                healthy = False
+        self.pool.give_back(supervisor, healthy)
 
     def _check_open(self) -> None:
         if self._state == "new":
@@ -309,8 +371,10 @@ class ActorGame:
 
         try:
             self._check_open()
+            self._sending = True
             send()
             while windows:
+                self._check_open()  # a stream read on after close() must not reach the actors
                 send()
                 batch = windows.popleft()
                 replies = self._collect(batch)
@@ -337,6 +401,7 @@ class ActorGame:
                     send()  # and go on with the rest as before
         finally:
             self._settle(windows)
+            self._sending = False
 
     def _send(self, name: str, message: object, ply: int) -> Pending | None:
         """Ask without waiting; None if the actor is not there to ask."""
@@ -439,6 +504,8 @@ class ActorGame:
             ActorFailure: the actor is not running, crashed on the message or did not answer in time.
         """
         self._check_open()
+        if isinstance(message, (CrashOnNext, HangOnNext)):
+            self._armed.add(name)
         envelope = post(self.recorder, CLIENT, name, message, None, self._plies + 1)
         return wait_one(*ask(self.supervisor.ref(name), name, envelope), self.timeout)
 

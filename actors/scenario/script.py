@@ -20,6 +20,7 @@ from board.squares import SQUARE_NAMES, parse_standard_square
 
 if TYPE_CHECKING:
     from actors.client.game import ActorGame, PieceHandle
+    from actors.client.pool import SystemPool
     from actors.protocol import No, Yes
     from actors.tracing.recorder import TraceRecorder
 
@@ -436,19 +437,24 @@ def run_scenario(
     on_step: StepListener | None = None,
     recorder: TraceRecorder | None = None,
     timeout: float | None = None,
+    pool: SystemPool | None = None,
 ) -> list[StepResult]:
     """Run the steps against a fresh actor game, stopping after the first that fails.
 
     ``on_step`` is called with each result as it comes; ``recorder`` traces every message; an
-    ask waits ``timeout`` seconds at most (the actors' default when None). Returns the results
-    of the steps run, in order. An actor that dies is healed by the supervisor and the step
-    retried once, as the game facade does for moves.
+    ask waits ``timeout`` seconds at most (the actors' default when None). The game borrows its
+    actor system from ``pool`` (which then sets the recorder and timeout); untraced, with the
+    default timeout, from this process's pool. Returns the results of the steps run, in order.
+    An actor that dies is healed by the supervisor and the step retried once, as the game facade
+    does for moves.
     """
     from actors.client.game import ActorGame
-    from actors.kernel.messaging import DEFAULT_TIMEOUT
+    from actors.client.pool import process_pool
 
+    if pool is None and recorder is None and timeout is None:
+        pool = process_pool()
     results: list[StepResult] = []
-    with ActorGame(scenario.start_fen, DEFAULT_TIMEOUT if timeout is None else timeout, recorder) as game:
+    with ActorGame(scenario.start_fen, timeout, recorder, pool=pool) as game:
         runner = _Runner(game)
         for step in scenario.steps:
             result = runner.run(step)

@@ -53,6 +53,7 @@ __all__ = [
     "OPTIONAL_FIELDS",
     "REQUIRED_FIELDS",
     "SCHEMA_FIELDS",
+    "STARTUP",
     "TRACE_LOGGER_NAME",
     "Delivery",
     "TraceEvent",
@@ -75,7 +76,7 @@ TRACE_LOGGER_NAME = "chess_actors.trace"
 # Every line of a trace file has the required fields (the CLI contract of ``replay --trace``);
 # the optional ones default to None (payload to {}) when a reader finds them missing.
 REQUIRED_FIELDS = ("msg_id", "parent_id", "sender", "receiver", "kind", "t_sent", "t_handled")
-OPTIONAL_FIELDS = ("payload", "t_replied", "ply", "reply", "hint")
+OPTIONAL_FIELDS = ("payload", "t_replied", "ply", "reply", "hint", "phase")
 SCHEMA_FIELDS = (
     "msg_id",
     "parent_id",
@@ -89,6 +90,7 @@ SCHEMA_FIELDS = (
     "ply",
     "reply",
     "hint",
+    "phase",
 )
 
 COLOURS = frozenset({"white", "black"})
@@ -109,7 +111,11 @@ class TraceEvent(TypedDict):
     ply: int | None
     reply: str | None
     hint: str | None
+    phase: str | None
 
+
+STARTUP = "start-up"
+"""The phase of the messages that set a game up (start or re-seat actors) before its first move."""
 
 TraceSink = FilteringBoundLogger
 
@@ -204,6 +210,7 @@ class Delivery:
     t_replied: int | None = None
     answer: object = _TELL
     hint: str | None = None
+    phase: str | None = None
 
     def begin(self) -> Delivery:
         """Stamp ``t_handled``: the receiver starts handling the message. Returns ``self``."""
@@ -249,6 +256,7 @@ class Delivery:
             "ply": self.ply,
             "reply": None if answer is _TELL else reply_text(answer),
             "hint": self.hint,
+            "phase": self.phase,
         }
 
 
@@ -273,6 +281,10 @@ class TraceRecorder:
         self._keep = keep
         # Replaced, never mutated, so recording can read it without the lock.
         self._sinks: tuple[TraceSink, ...] = ()
+        self.phase: str | None = None
+        """The phase the client's messages belong to now (their descendants inherit it)."""
+        self.phase_ns: Counter[str] = Counter()
+        """Wall time the client spent in each phase (see :meth:`in_phase`)."""
 
     # -- the actor-facing API
 
@@ -305,14 +317,36 @@ class TraceRecorder:
             The delivery, to travel with the message to the receiver.
         """
         parent_id = None
+        phase = self.phase
         if parent is not None:
-            parent_id = parent.msg_id
+            parent_id, phase = parent.msg_id, parent.phase
             if ply is None:
                 ply = parent.ply
         with self._lock:
             msg_id = next(self._ids)
         t_sent = time.monotonic_ns()
-        return Delivery(self, msg_id, parent_id, sender, receiver, message, ply, t_sent, hint=hint)
+        return Delivery(
+            self, msg_id, parent_id, sender, receiver, message, ply, t_sent, hint=hint, phase=phase
+        )
+
+    @contextmanager
+    def in_phase(self, name: str) -> Iterator[None]:
+        """Mark the messages the client sends inside the block (and all they cause) as ``name``, and
+        add the block's wall time to :attr:`phase_ns` (the client calls this around a game's start-up)."""
+        before, self.phase = self.phase, name
+        started = time.monotonic_ns()
+        try:
+            yield
+        finally:
+            self.phase_ns[name] += time.monotonic_ns() - started
+            self.phase = before
+
+    def counts_by_phase(self) -> dict[str, int]:
+        """Return how many delivered messages belong to each named phase."""
+        with self._lock:
+            items = list(self._items)
+        phases = Counter(item.phase if isinstance(item, Delivery) else item.get("phase") for item in items)
+        return {phase: count for phase, count in phases.items() if phase is not None}
 
     def record(self, event: TraceEvent) -> None:
         """Record one delivered message given as an event dict (and emit it to every sink)."""
@@ -371,10 +405,11 @@ class TraceRecorder:
             return cast(list[TraceEvent], list(items))
 
     def clear(self) -> None:
-        """Forget the recorded events (message ids keep increasing)."""
+        """Forget the recorded events and phase times (message ids keep increasing)."""
         with self._lock:
             self._items.clear()
             self._built = 0
+            self.phase_ns = Counter()
 
     def __len__(self) -> int:
         """Return the number of recorded events."""
