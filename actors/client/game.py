@@ -209,8 +209,8 @@ class ActorGame(ProposalStream):
         if healthy:
             try:
                 if self._sending:  # a proposal stream left open: let the referee finish with it
-                    wait_one(*ask(supervisor.ref(REFEREE), REFEREE, post(None, CLIENT, REFEREE, Ping())),
-                             self.timeout)
+                    envelope = post(self.recorder, CLIENT, REFEREE, Ping())
+                    wait_one(*ask(supervisor.ref(REFEREE), REFEREE, envelope), self.timeout)
                 for name in self._armed:  # faults armed through this game die with it
                     tell(supervisor.ref(name), post(self.recorder, CLIENT, name, Disarm()))
             except ActorFailure:
