@@ -97,7 +97,7 @@ def test_replay_summary_counts_messages_by_kind_and_times_each_actor_kind(
     match = re.fullmatch(r"summary: 1 game, 33 plies, no illegal move; (\d+) messages delivered", headline)
     assert match, headline
     kinds = table_rows(stdout, "messages by kind")
-    assert kinds["Propose"][0] == str(OPERA_PLIES), "one proposal per ply"
+    assert kinds["ProposeText"][0] == str(OPERA_PLIES), "one proposal per ply"
     assert kinds["Apply"][0] == str(OPERA_PLIES), "one Apply per legal move"
     assert int(kinds["MoveQuery"][0]) >= OPERA_PLIES
     assert sum(int(cells[0]) for cells in kinds.values()) == int(match.group(1))
@@ -219,7 +219,7 @@ def test_trace_writes_one_json_line_per_delivered_message(opera_trace: tuple[Pat
         assert not missing, f"event {event.get('msg_id')} lacks {missing}"
         assert event["t_handled"] >= event["t_sent"] > 0
     assert len({event["msg_id"] for event in events}) == len(events)
-    proposals = [event for event in events if event["kind"] == "Propose"]
+    proposals = [event for event in events if event["kind"] == "ProposeText"]
     assert [event["payload"]["text"] for event in proposals][:3] == ["e4", "e5", "Nf3"]
 
 
@@ -248,7 +248,7 @@ def test_trace_converts_to_a_mermaid_diagram_of_one_move(opera_trace: tuple[Path
             assert arrow, f"not a message arrow: {line!r}"
             assert {arrow.group(1), arrow.group(3)} <= set(declared), line
     assert opened == closed == 1
-    assert "        client->>referee: Propose" in lines
+    assert "        client->>referee: ProposeText" in lines
     assert "        referee->>white_knight_g1: MoveQuery" in lines
 
 
@@ -264,12 +264,12 @@ def test_the_whole_game_diagram_shows_each_ply_as_one_conversation(opera_trace: 
             boxes.append([])
         elif boxes and line.startswith("        "):
             boxes[-1].append(line.strip())
-    played = [box for box in boxes if any("->>referee: Propose" in line for line in box)]
+    played = [box for box in boxes if any("->>referee: ProposeText" in line for line in box)]
     assert len(played) == 33
     for ply, box in enumerate(played, start=1):
         assert box[0].startswith(f"Note over client,referee: ply {ply}: "), box[0]
         if ply > 1:  # the first box opens with the game's start-up
-            assert box[1] == "client->>referee: Propose", box[:3]
+            assert box[1] == "client->>referee: ProposeText", box[:3]
         assert box[-1] == "referee-->>client: Accepted", box[-3:]
         assert sum("Propose" in line for line in box) == 1
 
