@@ -7,7 +7,9 @@ An injector thread picks a live actor at random every few milliseconds and crash
 to crash (or to stall past the ask timeout) on its next message of a random kind, or stops it from
 outside. Every game must reach the direct engine's verdict and final FEN, or end with a clear
 error (the supervisor gave up) soon after the fault that caused it: never a hang, never a wrong
-verdict. Prints the faults injected, survived and ended by a clear error; exit 1 on any breach.
+verdict. Games borrow their actor system from a pool, so faults also strike systems an earlier game
+used (a crash armed and left unsprung, a piece stuck between games). Prints the faults injected,
+survived and ended by a clear error; exit 1 on any breach.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ import actors.client.game  # noqa: E402
 import actors.client.replay  # noqa: E402
 from actors.client.game import ActorGame  # noqa: E402
 from actors.client.parity import actor_verdict, direct_verdict  # noqa: E402
+from actors.client.pool import SystemPool  # noqa: E402
 from actors.kernel.errors import ActorFailure  # noqa: E402
 from actors.kernel.messaging import Envelope  # noqa: E402
 from actors.protocol import (  # noqa: E402
@@ -79,6 +82,7 @@ class Tally:
     clear_errors: Counter[str] = field(default_factory=Counter)
     error_delays: list[float] = field(default_factory=list)
     restarts: int = 0
+    reused: int = 0
     breaches: list[str] = field(default_factory=list)
 
     @property
@@ -94,7 +98,8 @@ class Tally:
         delays = sorted(self.error_delays)
         worst = f"{delays[-1]:.2f} s" if delays else "-"
         lines = [
-            f"games {self.games}, plies judged {self.plies}, supervisor restarts {self.restarts}",
+            f"games {self.games} ({self.reused} on a system an earlier game used), plies judged"
+            f" {self.plies}, supervisor restarts {self.restarts}",
             f"faults injected {self.total}: " + ", ".join(f"{k} {v}" for k, v in sorted(by_fault.items())),
             "  by actor: " + ", ".join(
                 f"{kind} {sum(v for k, v in self.injected.items() if k.startswith(kind))}"
@@ -209,13 +214,14 @@ def direct_prefix_fen(pgn: str, plies: int) -> str:
 
 
 @contextmanager
-def actor_games(timeout: float, max_restarts: int, period: float, injector: Injector,
+def actor_games(pool: SystemPool, max_restarts: int, period: float, injector: Injector,
                 games: list[ActorGame]) -> Iterator[None]:
-    """Make ``replay_with_actors`` build its games with these settings, and inject only while one runs."""
+    """Make ``replay_with_actors`` build its games with these settings, on systems borrowed from
+    ``pool``, and inject only while one runs."""
 
     class InjectedGame(ActorGame):
         def __init__(self, fen: str = "startpos", *args: Any, **kwargs: Any) -> None:
-            super().__init__(fen, timeout, None, max_restarts, period)
+            super().__init__(fen, None, None, max_restarts, period, pool=pool)
             games.append(self)
 
         def __enter__(self) -> ActorGame:
@@ -269,7 +275,8 @@ def run_replays(games: int, seed: int, timeout: float, mean_interval: float, max
     tally = Tally()
     started: list[ActorGame] = []
     injector = Injector(random.Random(seed + 1), mean_interval, (1.2 * timeout, 2.5 * timeout))
-    with injector, actor_games(timeout, max_restarts, period, injector, started):
+    pool = SystemPool(timeout=timeout)
+    with injector, pool, actor_games(pool, max_restarts, period, injector, started):
         for number in range(1, games + 1):
             pgn = random_game(rng, number, max_plies, illegal_rate=0.3)
             parsed = next(read_games(pgn))
@@ -286,6 +293,7 @@ def run_replays(games: int, seed: int, timeout: float, mean_interval: float, max
             tally.injected.update(injector.counts)
             tally.games += 1
             tally.restarts += started[-1].supervisor.restarts if started else 0
+            tally.reused = pool.reused
             delay = ended - max(injector.last_fault, began)
             check_replay(tally, pgn, verdict, direct, delay, faults)
             limit = hang_bound if hang_bound is not None else 2.0 + 4 * timeout * max(1, faults)
@@ -307,10 +315,10 @@ def run_moves(games: int, seed: int, timeout: float, mean_interval: float, max_r
     rng = random.Random(seed)
     tally = Tally()
     injector = Injector(random.Random(seed + 1), mean_interval, (1.2 * timeout, 2.5 * timeout))
-    with injector:
+    with injector, SystemPool(timeout=timeout) as pool:
         for number in range(1, games + 1):
             direct = Game()
-            with ActorGame(timeout=timeout, max_restarts=max_restarts, period=period) as game:
+            with ActorGame(max_restarts=max_restarts, period=period, pool=pool) as game:
                 clear: str | None = None
                 breaches = len(tally.breaches)
                 with injector.armed():
@@ -358,6 +366,7 @@ def run_moves(games: int, seed: int, timeout: float, mean_interval: float, max_r
                     tally.ended_faults += faults
                 tally.games += 1
                 tally.restarts += game.supervisor.restarts
+            tally.reused = pool.reused
     return tally
 
 

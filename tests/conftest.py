@@ -15,9 +15,14 @@ def _actor_threads() -> list[threading.Thread]:
 
 @pytest.fixture(autouse=True)
 def no_leaked_actors() -> Iterator[None]:
-    """Fail any test that leaves a pykka actor or its thread behind."""
+    """Fail any test that leaves a pykka actor or its thread behind (this process's pool of actor
+    systems, which replays and scenarios borrow from, is closed first: its idle systems are no leak)."""
     yield
     import pykka
+
+    from actors.client.pool import close_process_pool
+
+    close_process_pool()
 
     running = pykka.ActorRegistry.get_all()
     if running:
@@ -28,3 +33,17 @@ def no_leaked_actors() -> Iterator[None]:
         time.sleep(0.01)
     leaked = _actor_threads()
     assert not leaked, f"actor threads still alive after the test: {[t.name for t in leaked]}"
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """After the whole run, too: no actor thread may outlive the tests."""
+    from actors.client.pool import close_process_pool
+
+    close_process_pool()
+    deadline = time.monotonic() + 5.0
+    while _actor_threads() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    leaked = _actor_threads()
+    if leaked and session.exitstatus == 0:
+        session.exitstatus = 1
+        print(f"\nactor threads still alive after the test session: {[t.name for t in leaked]}")

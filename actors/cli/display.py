@@ -233,17 +233,26 @@ def headline(games: int, plies: int, illegal: int) -> str:
 
 
 def summary_view(
-    totals: tuple[int, int, int], counts: Mapping[str, int], latencies: Mapping[str, Sequence[int]]
+    totals: tuple[int, int, int],
+    counts: Mapping[str, int],
+    latencies: Mapping[str, Sequence[int]],
+    startup: tuple[int, int] = (0, 0),
 ) -> RenderableType:
     """The end of an actor replay: totals, messages delivered by kind, handling latency per actor kind.
 
     ``totals`` is (games, legal plies, games stopped by an illegal move); ``counts`` maps message
     kind to deliveries (most frequent first); ``latencies`` maps an actor role ('referee', 'board',
-    'knight', ...) to its sorted handling times in ns.
+    'knight', ...) to its sorted handling times in ns; ``startup`` is (messages, ns) spent setting
+    the games up before their first moves (shown apart, and counted in the totals too).
     """
     delivered = sum(counts.values())
     messages = f"{delivered} message{'s' if delivered != 1 else ''} delivered"
     title = Text(f"summary: {headline(*totals)}; {messages}", Style(bold=True))
+    games = max(1, totals[0])
+    setup = Text(
+        f"start-up: {startup[0]} of those messages ({startup[0] / games:.0f} a game),"
+        f" {startup[1] / 1e6:.1f} ms ({startup[1] / 1e6 / games:.2f} ms a game)"
+    )
     kinds = Table(title="messages by kind", title_justify="left", box=box.SIMPLE_HEAD,
                   show_edge=False, padding=(0, 1))
     kinds.add_column("kind")
@@ -262,7 +271,7 @@ def summary_view(
         if not samples:
             continue
         timing.add_row(role, str(len(samples)), f"{median(samples) / 1000:.1f}", f"{p99(samples) / 1000:.1f}")
-    return Group(title, kinds, timing)
+    return Group(title, setup, kinds, timing)
 
 
 # --- progress -------------------------------------------------------------------------------

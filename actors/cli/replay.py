@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.progress import Progress, TaskID
 
+    from actors.client.pool import SystemPool
     from actors.client.replay import MoveReport
     from actors.tracing.recorder import TraceEvent, TraceRecorder, TraceSink
     from board.pgn import PgnGame
@@ -198,10 +199,16 @@ class _Messages:
 
     counts: Counter[str] = field(default_factory=Counter)
     latencies: dict[str, list[int]] = field(default_factory=dict)
+    startup_messages: int = 0
+    startup_ns: int = 0
 
     def harvest(self, recorder: TraceRecorder) -> None:
         """Add the recorder's events to the totals and forget them."""
+        from actors.tracing.recorder import STARTUP
+
         self.counts.update(recorder.counts_by_kind())
+        self.startup_messages += recorder.counts_by_phase().get(STARTUP, 0)
+        self.startup_ns += recorder.phase_ns[STARTUP]
         for role, samples in recorder.latencies_by_receiver_kind().items():
             self.latencies.setdefault(role, []).extend(samples)
         recorder.clear()
@@ -220,6 +227,17 @@ class _Watcher:
         self.messages = _Messages()
         self.last: MoveReport | None = None
         self.studio: list[TraceEvent] | None = [] if args.html is not None else None
+        self.pool: SystemPool | None = None
+        if args.engine == "actors":
+            from actors.client.pool import SystemPool, process_pool
+
+            # Games borrow one actor system in turn; a traced replay keeps a pool of its own.
+            self.pool = process_pool() if recorder is None else SystemPool(recorder=recorder)
+
+    def close(self) -> None:
+        """Stop the actor systems kept for the games (this process's shared pool stays)."""
+        if self.pool is not None and self.pool.recorder is not None:
+            self.pool.close()
 
     def verdicts(self, games: Iterator[PgnGame]) -> Iterator[GameVerdict]:
         """Judge each game, yielding its verdict."""
@@ -234,7 +252,8 @@ class _Watcher:
                 if recorder is not None:
                     recorder.game = number
                 verdict = watch_game(game, self.args.engine, recorder, self.on_move,
-                                     positions=self.plan.board == "each", teach=self.args.lessons)
+                                     positions=self.plan.board == "each", teach=self.args.lessons,
+                                     pool=self.pool)
                 if recorder is not None and self.studio is not None:
                     self.studio.extend(recorder.events())
                 if recorder is not None and self.plan.summary:
@@ -295,6 +314,7 @@ def run(args: argparse.Namespace) -> int:
                 out = console()
             if plan.watched or trace_file is not None or args.html is not None:
                 watcher = _start_watcher(args, plan, out, trace_file)
+                stack.callback(watcher.close)
                 verdicts = watcher.verdicts(games)
             else:
                 verdicts = _judged_whole(args, games)
@@ -431,7 +451,9 @@ def _report(args: argparse.Namespace, plan: _Plan, verdicts: Iterator[GameVerdic
         messages = watcher.messages
         latencies = {role: sorted(samples) for role, samples in messages.latencies.items()}
         out.print()
-        out.print(summary_view((games, plies, illegal), dict(messages.counts.most_common()), latencies))
+        startup = (messages.startup_messages, messages.startup_ns)
+        out.print(summary_view((games, plies, illegal), dict(messages.counts.most_common()), latencies,
+                               startup))
     return _Totals(games, plies, illegal, frozenset(found))
 
 

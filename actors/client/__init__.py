@@ -1,4 +1,5 @@
-"""The client side: the game facade, the position-only session, replays and bulk replays.
+"""The client side: the game facade, pools of actor systems, the position-only session, replays and bulk
+replays.
 
 Clients ask actors and wait with timeouts; they never run inside an actor thread.
 """

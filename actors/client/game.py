@@ -6,31 +6,26 @@ dies it asks the supervisor to heal and asks again (a proposal: unless the journ
 
 from __future__ import annotations
 
+import time
 import weakref
-from collections import deque
-from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
-from contextlib import suppress
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import nullcontext
 from functools import partial
-from itertools import islice
 from types import TracebackType
 from typing import Any
 
+from actors.client.handle import PieceHandle, Teachable, as_geometry
+from actors.client.pool import SystemPool
+from actors.client.stream import CLIENT, Proposal, ProposalStream
 from actors.kernel.errors import ActorFailure, ActorUnavailable, GameClosed
 from actors.kernel.limits import GAMES
-from actors.kernel.messaging import DEFAULT_TIMEOUT, WINDOW, Pending, ask, post, tell, wait_one
+from actors.kernel.messaging import DEFAULT_TIMEOUT, ask, post, tell, wait_one
 from actors.protocol.board import Declare, Declared
-from actors.protocol.control import Armed, Crash, CrashOnNext, Lie
+from actors.protocol.control import Armed, Crash, CrashOnNext, Disarm, HangOnNext, Lie, Ping
 from actors.protocol.journal import RecordTeaching, Teaching
 from actors.protocol.piece import (
-    Answer,
-    KnightPathQuery,
-    KnightTourQuery,
-    KnightWalk,
     Learn,
     Learned,
-    MoveQuery,
-    Targets,
-    TargetsQuery,
 )
 from actors.protocol.referee import (
     Accepted,
@@ -49,97 +44,29 @@ from actors.protocol.values import JournalEntry
 from actors.roles.journal import JOURNAL
 from actors.roles.referee import REFEREE
 from actors.roles.supervisor import BOARD, Supervisor
-from actors.tracing.recorder import TraceRecorder
+from actors.tracing.recorder import STARTUP, TraceRecorder
 from board.errors import ChessActorsError, InputError
 from board.fen import STARTING_FEN
 from board.game import Game
-from board.geometries import Geometry, geometry_named, user_geometry
+from board.geometries import Geometry
 from board.pieces import KIND_BY_LETTER
-from board.squares import SQUARE_NAMES, parse_size, parse_square, parse_standard_square
+from board.squares import SQUARE_NAMES, parse_standard_square
 
-CLIENT = "client"
+__all__ = [
+    "ActorGame",
+    "PieceHandle",
+    "ReplayResult",
+    "SystemPool",
+    "Teachable",
+    "as_geometry",
+    "final_fen",
+    "replay_moves",
+]
 
 ReplayResult = tuple[int, str, str | None, tuple[int, str, str] | None]
 """(plies played, FEN reached, outcome there, (ply, move, reason) of the first illegal move or None)."""
 
-Proposal = ProposeText | ProposeSquares
-InFlight = tuple[Proposal, Pending | None]
-"""A proposal sent without waiting, and its pending reply (None when it could not be sent)."""
-
-Teachable = Geometry | str | Callable[[tuple[int, int], tuple[int, int]], object]
-"""What a piece can learn: a geometry, the name of one ('archbishop', 'knight', ...), or a function
-``(start, end) -> None | (target, traversed)`` on (file, rank) pairs (see board.geometries)."""
-
-
-def as_geometry(lesson: Teachable) -> Geometry:
-    """The geometry a lesson stands for.
-
-    Raises:
-        InputError: an unknown name, or something that is neither a geometry, a name nor a function.
-    """
-    if isinstance(lesson, Geometry):
-        return lesson
-    if isinstance(lesson, str):
-        return geometry_named(lesson)
-    if callable(lesson):
-        return user_geometry(lesson, getattr(lesson, "__name__", "a function"))
-    raise InputError(f"cannot learn {lesson!r}: give a geometry, its name, or a move function")
-
-
-class PieceHandle:
-    """A piece actor, to talk to directly (the seed's ``Bishop ! {move, Start, End, Colour}``)."""
-
-    def __init__(self, game: ActorGame, name: str, square: int, code: int) -> None:
-        self.game = game
-        self.name = name
-        self.square = square
-        self.code = code
-
-    def __repr__(self) -> str:
-        return f"<PieceHandle {self.name} on {SQUARE_NAMES[self.square]}>"
-
-    def move_query(self, start: str, end: str, colour: int | None = None) -> Answer:
-        """Ask the piece whether its move function allows start -> end (square names).
-
-        ``colour`` defaults to the piece's own. A piece asked about a square it does not stand on,
-        or for the other colour, says no.
-        """
-        own = self.code >> 3
-        message = MoveQuery(
-            parse_standard_square(start), parse_standard_square(end), own if colour is None else colour
-        )
-        reply: Answer = self.game.ask(self.name, message)
-        return reply
-
-    def learn(self, lesson: Teachable) -> Learned:
-        """Teach the piece another move function; the referee's verdicts follow it from the next move.
-
-        Raises:
-            InputError: the lesson is unknown, or the function raised or answered nonsense (the piece
-                keeps its old move function and the game goes on unchanged).
-        """
-        return self.game.teach(self.name, as_geometry(lesson))
-
-    def knight_path(self, target: str, size: str = "8") -> KnightWalk:
-        """Ask a knight for a shortest path from where it stands to ``target`` (size ``N`` or ``WxH``)."""
-        board_size = parse_size(size)
-        reply: KnightWalk = self.game.ask(
-            self.name, KnightPathQuery(parse_square(target, board_size), board_size)
-        )
-        return reply
-
-    def knight_tour(self, size: str = "8", closed: bool = False) -> KnightWalk:
-        """Ask a knight for a knight's tour of a ``size`` board from where it stands."""
-        reply: KnightWalk = self.game.ask(self.name, KnightTourQuery(parse_size(size), closed))
-        return reply
-
-    def targets(self) -> Targets:
-        """Every move the piece's geometry allows from where it stands."""
-        reply: Targets = self.game.ask(self.name, TargetsQuery())
-        return reply
-
-
-class ActorGame:
+class ActorGame(ProposalStream):
     """A game judged by actors: one per piece, a board, a referee and a journal, under a supervisor.
 
     Use it as a context manager, or call :meth:`start` and :meth:`close`.
@@ -160,22 +87,35 @@ class ActorGame:
     def __init__(
         self,
         fen: str = "startpos",
-        timeout: float = DEFAULT_TIMEOUT,
+        timeout: float | None = None,
         recorder: TraceRecorder | None = None,
         max_restarts: int = 10,
         period: float = 5.0,
         teach: Mapping[str, Teachable] | None = None,
+        pool: SystemPool | None = None,
     ) -> None:
+        if pool is not None:
+            if recorder is not None and recorder is not pool.recorder:
+                raise ValueError("a pooled game is traced by its pool's recorder: give it to SystemPool")
+            if timeout is not None and timeout != pool.timeout:
+                raise ValueError("a pooled game uses its pool's timeout: give it to SystemPool")
+            recorder, timeout = pool.recorder, pool.timeout
         self.recorder = recorder
-        self.timeout = timeout
-        self.supervisor = Supervisor(fen, recorder, timeout, max_restarts, period)
+        self.timeout = DEFAULT_TIMEOUT if timeout is None else timeout
+        self.pool = pool
+        self.supervisor = Supervisor(fen, recorder, self.timeout, max_restarts, period)
+        """The game's actor system (with a pool: the one borrowed, once started)."""
         self.lessons = {square: as_geometry(lesson) for square, lesson in (teach or {}).items()}
+        self.startup_seconds = 0.0
+        """How long :meth:`start` took (starting threads, or re-seating a pooled system)."""
         self._state = "new"
         self._counted = False
         self._entries: list[JournalEntry] = []  # what this client wrote to the journal (its own record)
         self._outcome: str | None = None
         self._claimable: tuple[str, ...] = ()
         self._finalizer: weakref.finalize[Any, Any] | None = None
+        self._armed: set[str] = set()
+        self._sending = False
 
     def __repr__(self) -> str:
         if self._state == "started":
@@ -202,13 +142,15 @@ class ActorGame:
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
-        self.close()
+        # A block left by an exception may leave the actors mid-conversation: not for another game.
+        self._close(discard=error is not None)
 
     def start(self) -> None:
-        """Start every actor of the game (and teach the pieces their lessons).
+        """Start every actor of the game, or borrow a system from the pool (and teach the pieces
+        their lessons).
 
         Raises:
-            GameClosed: the game was closed; a closed game cannot start again.
+            GameClosed: the game was closed (a closed game cannot start again), or its pool was.
             TooManyGames: the process already runs its limit of games (actors.kernel.limits), or the
                 system refused a thread; nothing of this game is left running.
         """
@@ -216,33 +158,78 @@ class ActorGame:
             return
         if self._state == "closed":
             raise GameClosed("this game is closed; start a new ActorGame")
+        began = time.perf_counter()
+        with self.recorder.phase(STARTUP) if self.recorder is not None else nullcontext():
+            self._start_system()
+            self._state = "started"
+            try:
+                self._outcome, self._claimable = self.supervisor.outcome, self.supervisor.claimable
+                for square, geometry in self.lessons.items():
+                    self.teach(self.piece(square).name, geometry, reassess=False)
+                if self.lessons:
+                    self._reassess()
+            except BaseException:
+                self._close(discard=True)
+                raise
+        self.startup_seconds = time.perf_counter() - began
+
+    def _start_system(self) -> None:
+        """Borrow a system from the pool, or start this game's own."""
+        if self.pool is not None:
+            supervisor = self.supervisor
+            self.supervisor = self.pool.borrow(
+                supervisor.start_fen, supervisor.max_restarts, supervisor.period
+            )
+            # A game dropped without close() stops the system it borrowed (its state is unknown).
+            self._finalizer = weakref.finalize(self, self.pool.discard, self.supervisor)
+            return
         GAMES.acquire()
         self._counted = True
-        self._state = "started"
         # A game dropped without close() stops its actors when it is collected (or at exit).
         self._finalizer = weakref.finalize(self, _stop_dropped, self.supervisor)
         try:
             self.supervisor.start()
-            self._outcome, self._claimable = self.supervisor.outcome, self.supervisor.claimable
-            for square, geometry in self.lessons.items():
-                self.teach(self.piece(square).name, geometry, reassess=False)
-            if self.lessons:
-                self._reassess()
         except BaseException:
-            self.close()
+            self._state = "started"
+            self._close(discard=True)
             raise
 
     def close(self) -> None:
-        """Stop every actor the game started and wait for each; the game cannot be used again."""
-        self._state = "closed"
+        """Stop every actor the game started and wait for each, or give the borrowed system back to
+        its pool; the game cannot be used again."""
+        self._close(discard=False)
+
+    def _close(self, discard: bool) -> None:
+        started, self._state = self._state == "started", "closed"
         if self._finalizer is not None:
             self._finalizer.detach()
+            self._finalizer = None
+        if self.pool is not None:
+            if started:
+                self._give_back(discard)
+            return
         try:
             self.supervisor.stop_all()
         finally:
             if self._counted:
                 self._counted = False
                 GAMES.release()
+
+    def _give_back(self, discard: bool) -> None:
+        """Return the borrowed system, fit for the next game, or have the pool stop it."""
+        assert self.pool is not None
+        supervisor = self.supervisor
+        healthy = not discard and supervisor.failed is None
+        if healthy:
+            try:
+                if self._sending:  # a proposal stream left open: let the referee finish with it
+                    envelope = post(self.recorder, CLIENT, REFEREE, Ping())
+                    wait_one(*ask(supervisor.ref(REFEREE), REFEREE, envelope), self.timeout)
+                for name in self._armed:  # faults armed through this game die with it
+                    tell(supervisor.ref(name), post(self.recorder, CLIENT, name, Disarm()))
+            except ActorFailure:
+                healthy = False
+        self.pool.give_back(supervisor, healthy)
 
     def _check_open(self) -> None:
         if self._state == "new":
@@ -293,118 +280,6 @@ class ActorGame:
         if accepted and accepted[-1].entry is not None:
             self._outcome, self._claimable = accepted[-1].outcome, accepted[-1].claimable
 
-    def propose_many(self, texts: Iterable[str], window: int = WINDOW) -> Generator[Verdict, None, None]:
-        """Propose moves in order, as :meth:`propose` one by one would, with many in flight at once.
-
-        Yields the replies in order and ends after the first Rejected. The proposals go out a window
-        at a time, and the next window is sent before this one is collected: the referee always has
-        mail, and the client waits once a window instead of once a move. Each is tagged with the ply
-        it is meant to be, so that the referee refuses (as stale) any that comes after a refused
-        one: only moves yielded as Accepted are made. When an actor fails, the supervisor heals and
-        the moves not yet made are proposed again, one at a time.
-
-        Moves already sent are made even if the iterator is closed early; they are in :attr:`journal`.
-
-        Raises:
-            GameClosed: the game is not started, or closed (checked when the first reply is asked for).
-            ValueError: ``window`` is less than 1.
-            ActorFailure: as :meth:`propose`.
-        """
-        if window < 1:
-            raise ValueError(f"window {window}: at least one proposal must be in flight")
-        self._check_open()
-        return self._propose_many(iter(texts), window)
-
-    def _propose_many(self, source: Iterable[str], window: int) -> Generator[Verdict, None, None]:
-        windows: deque[list[InFlight]] = deque()
-        next_ply = self.plies + 1
-
-        def send() -> None:
-            nonlocal next_ply
-            batch: list[InFlight] = []
-            for text in islice(source, window):
-                message = ProposeText(text, next_ply)
-                batch.append((message, self._send(REFEREE, message, next_ply)))
-                next_ply += 1
-            if batch:
-                windows.append(batch)
-
-        try:
-            self._check_open()
-            send()
-            while windows:
-                send()
-                batch = windows.popleft()
-                replies = self._collect(batch)
-                self._journal([reply for reply in replies if isinstance(reply, Accepted)])
-                for reply in replies:
-                    yield reply
-                    if isinstance(reply, Rejected):
-                        return
-                if len(replies) < len(batch):  # an actor failed: heal, and ask the rest again
-                    redo = batch[len(replies) :] + [item for later in windows for item in later]
-                    windows.clear()
-                    for message, _ in redo:
-                        reply = self._played(self._propose(message))
-                        yield reply
-                        if isinstance(reply, Rejected):
-                            return
-                    next_ply = self.plies + 1
-                    send()  # and go on with the rest as before
-        finally:
-            self._settle(windows)
-
-    def _send(self, name: str, message: object, ply: int) -> Pending | None:
-        """Ask without waiting; None if the actor is not there to ask."""
-        try:
-            return ask(self.supervisor.ref(name), name, post(self.recorder, CLIENT, name, message, None, ply))
-        except ActorFailure:
-            return None
-
-    def _collect(self, batch: list[InFlight]) -> list[Verdict]:
-        """The replies of a window, in order, up to the first that failed (or came back stale).
-
-        The referee answers in order, so waiting for the last reply waits for them all; it is the
-        only wait, and its timeout bounds the window's.
-        """
-        last = batch[-1][1]
-        if last is not None:
-            with suppress(ActorFailure):  # the first failure is found below, in order
-                wait_one(*last, self.timeout)
-        replies: list[Verdict] = []
-        for _, pending in batch:
-            if pending is None:
-                break
-            try:
-                reply = wait_one(*pending, 0)
-            except ActorFailure:
-                break
-            stale = isinstance(reply, Rejected) and reply.kind == "stale"
-            if stale or not isinstance(reply, (Accepted, Rejected)):
-                break
-            replies.append(reply)
-        return replies
-
-    def _settle(self, windows: deque[list[InFlight]]) -> None:
-        """Wait for the replies still in flight, so that what they did is done, and journal it.
-
-        The referee answers in order, so a reply that is not an acceptance ends what can be made."""
-        if self._state != "started":
-            return
-        made: list[Accepted] = []
-        for batch in windows:
-            for _, pending in batch:
-                if pending is None:
-                    break
-                try:
-                    reply = wait_one(*pending, self.timeout)
-                except ActorFailure:
-                    break
-                if not isinstance(reply, Accepted) or reply.entry is None:
-                    break
-                made.append(reply)
-        self._journal(made)
-
     def _journalled(self, ply: int) -> Accepted | None:
         """The Accepted reply for the ``ply``-th move (1-based), if the journal has it."""
         journal = self.supervisor.journal(ply - 1)
@@ -452,6 +327,8 @@ class ActorGame:
             ActorFailure: the actor is not running, crashed on the message or did not answer in time.
         """
         self._check_open()
+        if isinstance(message, (CrashOnNext, HangOnNext)):
+            self._armed.add(name)
         envelope = post(self.recorder, CLIENT, name, message, None, self.plies + 1)
         return wait_one(*ask(self.supervisor.ref(name), name, envelope), self.timeout)
 

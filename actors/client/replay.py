@@ -30,6 +30,7 @@ from board.replay import (
 )
 
 if TYPE_CHECKING:
+    from actors.client.pool import SystemPool
     from actors.tracing.recorder import TraceRecorder
 
 Judge = Callable[[PgnGame], GameVerdict]
@@ -44,9 +45,12 @@ def judge_for(engine: str) -> Judge:
     return replay_with_actors
 
 
-def replay_with_actors(game: PgnGame) -> GameVerdict:
-    """Replay one PGN game through the piece, board and referee actors."""
-    return watch_game(game, "actors")
+def replay_with_actors(game: PgnGame, pool: SystemPool | None = None) -> GameVerdict:
+    """Replay one PGN game through the piece, board and referee actors, on a system borrowed from
+    ``pool`` (default: this process's pool, :func:`actors.client.pool.process_pool`)."""
+    from actors.client.pool import process_pool
+
+    return watch_game(game, "actors", pool=pool or process_pool())
 
 
 def embedded_game() -> IO[str]:
@@ -103,6 +107,7 @@ def watch_game(
     on_move: MoveListener | None = None,
     positions: bool = False,
     teach: Mapping[str, str] | None = None,
+    pool: SystemPool | None = None,
 ) -> GameVerdict:
     """Replay one game like :func:`judge_for` (same verdict), calling ``on_move`` after each move.
 
@@ -115,6 +120,8 @@ def watch_game(
             that follows the accepted moves, so that no extra message changes the trace; with
             taught pieces, which the mirror cannot follow, it asks the actors).
         teach: pieces (by square) that start the game moving as another geometry (actor engine only).
+        pool: the actor engine borrows a system from it (with the pool's recorder, which ``recorder``
+            must then be or leave out) instead of starting one for this game alone.
 
     Raises:
         ValueError: an unknown engine, or a recorder with the direct engine.
@@ -130,7 +137,7 @@ def watch_game(
         return bad_start(game, error)
     if engine == "direct":
         return _watch_direct(game, board, report, positions)
-    return _watch_actors(game, board, recorder, report, positions, teach or {})
+    return _watch_actors(game, board, recorder, report, positions, teach or {}, pool)
 
 
 def _ignore(report: MoveReport) -> None:
@@ -169,12 +176,12 @@ def _kind(error: ChessActorsError) -> str:
 
 def _watch_actors(
     game: PgnGame, mirror: Game, recorder: TraceRecorder | None, report: MoveListener, positions: bool,
-    teach: Mapping[str, str],
+    teach: Mapping[str, str], pool: SystemPool | None,
 ) -> GameVerdict:
     from actors.client.game import ActorGame, final_fen
     from actors.protocol import Rejected
 
-    actor_game = ActorGame(start_fen(game), recorder=recorder, teach=teach)
+    actor_game = ActorGame(start_fen(game), recorder=recorder, teach=teach, pool=pool)
     start = actor_game.supervisor.start_fen
 
     def fen() -> str:

@@ -24,7 +24,7 @@ from actors.kernel.messaging import (
     tell,
     wait_all,
 )
-from actors.protocol.control import Armed, Crash, CrashOnNext, HangOnNext, Lie, Ping, Pong
+from actors.protocol.control import Armed, Crash, CrashOnNext, Disarm, HangOnNext, Lie, Ping, Pong
 
 if TYPE_CHECKING:
     from actors.tracing.recorder import Delivery, TraceRecorder
@@ -113,6 +113,9 @@ class TracedActor(pykka.ThreadingActor, Generic[Request]):
             case HangOnNext(kind=kind, seconds=seconds):
                 self._hang_on = (kind, seconds)
                 return Armed(kind)
+            case Disarm():
+                self._crash_on = self._hang_on = None
+                return Armed("Disarm")
             case Lie():
                 return self.lie(body)
             case _:

@@ -33,6 +33,7 @@ from actors.protocol.control import (
     ControlRequest,
     Crash,
     CrashOnNext,
+    Disarm,
     HangOnNext,
     Lie,
     Ping,
@@ -44,6 +45,7 @@ from actors.protocol.journal import (
     JournalRequest,
     Record,
     RecordTeaching,
+    Reset,
     Teaching,
 )
 from actors.protocol.piece import (
@@ -123,6 +125,7 @@ __all__ = [
     "Declared",
     "Describe",
     "Description",
+    "Disarm",
     "FenQuery",
     "GameState",
     "Gather",
@@ -167,6 +170,7 @@ __all__ = [
     "RefereeRequest",
     "Rejected",
     "RejectionKind",
+    "Reset",
     "Resync",
     "Roster",
     "RosterEntry",

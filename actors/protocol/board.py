@@ -7,12 +7,13 @@ How you talk to the board (the referee asks; the supervisor asks for the roster)
     CastleSurvey(colour, king, between, crossed) -> CastleReport
     Apply(move, reach, rook_reach, en_passant) -> Applied      (move the pieces, tell them, assess the
                                                 other side)
-    Gather(colour, en_passant)               -> Gathered      (ask every piece its reach; the roster and
-                                                the assessment of ``colour``)
+    Gather(colour, en_passant)               -> Gathered      (ask every piece its reach, unless a Place
+                                                just did; the roster and the assessment of ``colour``)
     Declare(name, reach)                     -> Declared      (a piece's new reach, after it learnt)
     RosterQuery()                            -> Roster
     Describe(state)                          -> Description
-    Place(entries)                           -> Roster        (position-only: clear, seat these pieces)
+    Place(entries)                           -> Roster        (clear, seat these pieces: a ChessMoveQ
+                                                case, or a pooled system's next game)
 The board asks pieces only for their reach (Gather, Place, a promotion) and tells them Moved/Captured;
 pieces never ask anyone, so no two actors ever wait on each other.
 """
@@ -110,7 +111,8 @@ class Applied:
 
 @dataclass(frozen=True, slots=True)
 class Gather:
-    """Ask every piece on the board for its reach, then answer the roster and ``colour``'s assessment."""
+    """Ask every piece on the board for its reach (unless a Place just had each declare it), then
+    answer the roster and ``colour``'s assessment."""
 
     colour: int
     en_passant: int = -1
@@ -163,7 +165,8 @@ class Describe:
 
 @dataclass(frozen=True, slots=True)
 class Place:
-    """Clear the board and seat these pieces (position-only mode); each is asked to stand there."""
+    """Clear the board and seat these pieces (a ChessMoveQ case, or a pooled system's next game); each
+    is asked to stand there as a plain piece of its code, and declares its reach."""
 
     entries: tuple[RosterEntry, ...]
 

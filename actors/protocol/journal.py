@@ -5,6 +5,8 @@ supervisor read it when they rebuild):
     Record(entries)            tell: append accepted moves, in order
     RecordTeaching(teaching)   tell: a piece learnt a move function
     RecordStart(key, outcome)  tell: the starting position's key and how the game stood there
+    Reset(start_state, key, outcome)  tell: forget the game; a new one starts there (a pooled
+                               system's next game, told by its referee as it begins)
     JournalQuery(since)        -> JournalEntries
 """
 
@@ -49,6 +51,16 @@ class RecordStart:
 
 
 @dataclass(frozen=True, slots=True)
+class Reset:
+    """Forget every move and teaching: a new game starts from ``start_state``, whose repetition key
+    and outcome are ``key`` and ``outcome`` (a tell)."""
+
+    start_state: GameState
+    key: PositionKey
+    outcome: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class JournalQuery:
     """The entries after the first ``since`` ones, and every teaching."""
 
@@ -68,5 +80,5 @@ class JournalEntries:
     start_outcome: str | None
 
 
-JournalRequest = Record | RecordTeaching | RecordStart | JournalQuery
+JournalRequest = Record | RecordTeaching | RecordStart | Reset | JournalQuery
 """Everything the journal takes or answers."""

@@ -7,10 +7,13 @@ How you talk to a piece (it answers about its own square only, from its own move
     TargetsQuery()                 -> Targets (its whole reach from where it stands)
     Learn(geometry)                -> Learned (a new move function; refused if it misbehaves)
     Promote(kind, square)          -> Targets (a pawn that reached ``square`` becomes a ``kind``)
-    Seat(square, has_moved)        -> Targets (stand here now: pooled pieces, position-only mode)
+    Seat(square, has_moved, code)  -> Targets (stand here now as a plain ``code``: a pooled system's
+                                              next game, a ChessMoveQ case)
     KnightPathQuery(target, size)  -> KnightWalk
     KnightTourQuery(size, closed)  -> KnightWalk
     Moved(to), Captured(), Resync(square, has_moved)     tells from the board and the supervisor
+A captured piece leaves the board but keeps running (off the board, it answers no to every move), so
+that a pooled actor system can seat it again in its next game.
 """
 
 from __future__ import annotations
@@ -112,10 +115,13 @@ class Promote:
 
 @dataclass(frozen=True, slots=True)
 class Seat:
-    """Stand on ``square`` now (a pooled piece seated for a new game or a ChessMoveQ case)."""
+    """Stand on ``square`` now as a plain piece of ``code`` (colour * 8 + kind) with its kind's own move
+    function: a pooled piece seated for a new game (a promoted pawn is a pawn again, a taught piece
+    forgets its lesson) or for a ChessMoveQ case."""
 
     square: int
     has_moved: bool
+    code: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +133,7 @@ class Moved:
 
 @dataclass(frozen=True, slots=True)
 class Captured:
-    """You were captured: stop (a tell)."""
+    """You were captured: leave the board (a tell)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,8 @@ How you talk to the referee of a game:
     ProposeSquares(origin, target, promotion, ply) -> Verdict
     FenQuery()                               -> Description
     LegalTargetsQuery(square)                -> LegalTargets
-    Begin()                                  -> Ready        (the supervisor, after a (re)start)
+    Begin(start)                             -> Ready        (the supervisor, after a (re)start; with
+                                                             ``start``, a pooled system's new game)
 and the referee of a position (ChessMoveQ: no turn, no castling, no en passant; a side may lack a king):
     Setup(entries)                           -> Ready        (seat these pieces)
     CheckMove(colour, kind, target)          -> MoveCheck
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from actors.protocol.values import JournalEntry, RejectionKind, RosterEntry
+from actors.protocol.values import GameState, JournalEntry, RejectionKind, RosterEntry
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +99,13 @@ class LegalTargets:
 
 @dataclass(frozen=True, slots=True)
 class Begin:
-    """(Re)build the referee: the journal's moves, the board's roster and the pieces' declared reach."""
+    """(Re)build the referee: the journal's moves, the board's roster and the pieces' declared reach.
+
+    With ``start``, a new game begins there instead (the board has just been placed): the referee
+    does not ask the journal but tells it to start over (Reset).
+    """
+
+    start: GameState | None = None
 
 
 @dataclass(frozen=True, slots=True)

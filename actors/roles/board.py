@@ -90,6 +90,9 @@ class BoardActor(TracedActor[BoardRequest]):
         ]
         self.plies = 0
         self.view = View(squares)
+        self.fresh = False
+        """Whether every piece's declared reach was just given by the piece itself (by Place): then a
+        Gather need not ask again."""
         for move in journal:
             self._move(move, tell_pieces=False)
 
@@ -121,7 +124,9 @@ class BoardActor(TracedActor[BoardRequest]):
                 )
                 return Applied(changes, captured, view.assess(colour ^ 1, en_passant))
             case Gather(colour=colour, en_passant=en_passant):
-                self._gather()
+                if not self.fresh:
+                    self._gather()
+                self.fresh = False
                 return Gathered(self._entries(), view.assess(colour, en_passant), self.plies)
             case Declare(name=name, reach=declared):
                 square = self._square_of(name)
@@ -205,11 +210,14 @@ class BoardActor(TracedActor[BoardRequest]):
                 entry.has_moved,
             )
         self.names, self.moved, self.plies = names, moved, 0
-        self.view = View(squares)
-        pending = [self.send(entry.name, Seat(entry.square, entry.has_moved)) for entry in entries]
+        self.view = View(squares)  # a new view: nothing of the last game's reports (or lies) is left
+        pending = [
+            self.send(entry.name, Seat(entry.square, entry.has_moved, entry.code)) for entry in entries
+        ]
         for entry, reply in zip(entries, self.wait(pending), strict=True):
             assert isinstance(reply, Targets)
             self.view.declare(entry.square, reply.reach)
+        self.fresh = True
 
     # -- moving pieces
 

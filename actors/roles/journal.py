@@ -19,6 +19,7 @@ from actors.protocol.journal import (
     Record,
     RecordStart,
     RecordTeaching,
+    Reset,
     Teaching,
 )
 from actors.protocol.values import GameState, JournalEntry, PositionKey
@@ -56,6 +57,10 @@ class JournalActor(TracedActor[JournalRequest]):
                 return None
             case RecordTeaching(teaching=teaching):
                 self.teachings.append(teaching)
+                return None
+            case Reset(start_state=start_state, key=key, outcome=outcome):
+                self.start_state, self.start_key, self.start_outcome = start_state, key, outcome
+                self.entries, self.teachings = [], []
                 return None
             case RecordStart(key=key, outcome=outcome):
                 if self.start_key is None:

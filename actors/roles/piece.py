@@ -56,6 +56,10 @@ def reach_index(geometry: Geometry, colour: int, square: int) -> dict[int, PathE
     return {entry[0]: entry for entry in reach(geometry, colour, square)}
 
 
+OFF_BOARD = -1
+"""The square of a captured piece: it stands nowhere, and every move from its square is a no."""
+
+
 class PieceActor(TracedActor[PieceRequest]):
     """One chess piece. ``name`` is stable (colour-kind-birth square); the square and kind may change.
 
@@ -94,10 +98,11 @@ class PieceActor(TracedActor[PieceRequest]):
             case Learn(geometry=geometry):
                 return self._learn(geometry)
             case Promote(kind=kind, square=square):
-                self.kind, self.code, self.square, self.has_moved = kind, (self.code & 8) | kind, square, True
-                self.geometry = standard(kind)
+                self._become((self.code & 8) | kind)
+                self.square, self.has_moved = square, True
                 return Targets(self.square, self.reach())
-            case Seat(square=square, has_moved=has_moved):
+            case Seat(square=square, has_moved=has_moved, code=code):
+                self._become(code)
                 self.square, self.has_moved = square, has_moved
                 return Targets(square, self.reach())
             case Moved(to=to):
@@ -107,16 +112,25 @@ class PieceActor(TracedActor[PieceRequest]):
                 self.square, self.has_moved = square, has_moved
                 return None
             case Captured():
-                self.stop()
+                # Off the board, but still running: a pooled system seats captured pieces again.
+                self.square = OFF_BOARD
                 return None
             case KnightPathQuery() | KnightTourQuery():
                 return self._knight_walk(message)
             case _:
                 assert_never(message)
 
+    def _become(self, code: int) -> None:
+        """Be a plain piece of ``code`` with its kind's own move function."""
+        self.code, self.kind, self.colour = code, code & 7, code >> 3
+        self.geometry = standard(self.kind)
+
     def reach(self, square: int | None = None) -> Reach:
-        """Every move my geometry allows from ``square`` (default: where I stand)."""
-        return reach(self.geometry, self.colour, self.square if square is None else square)
+        """Every move my geometry allows from ``square`` (default: where I stand; none off the board)."""
+        origin = self.square if square is None else square
+        if origin == OFF_BOARD:
+            return ()
+        return reach(self.geometry, self.colour, origin)
 
     def _move(self, message: MoveQuery) -> Answer:
         if message.start != self.square:
@@ -154,7 +168,7 @@ class PieceActor(TracedActor[PieceRequest]):
     def _learn(self, geometry: Geometry) -> Learned:
         """Take ``geometry`` if it answers sensibly from where I stand; keep the old one if not."""
         try:
-            taught = reach(geometry, self.colour, self.square)
+            taught = reach(geometry, self.colour, self.square) if self.square != OFF_BOARD else ()
         except ChessActorsError as error:
             return Learned(self.square, (), str(error))
         self.geometry = geometry
@@ -168,6 +182,8 @@ class PieceActor(TracedActor[PieceRequest]):
         """The knight puzzles, answered from where this knight stands (board.knights does the work)."""
         if self.kind != KNIGHT:
             return KnightWalk(None, None, f"a {KIND_NAMES[self.kind]} answers no knight puzzles")
+        if self.square == OFF_BOARD:
+            return KnightWalk(None, None, f"the {self.describe()} stands on no square")
         from board.knights import index_names, knight_tour, shortest_path
         from board.squares import square_name
 
@@ -187,5 +203,6 @@ class PieceActor(TracedActor[PieceRequest]):
         return KnightWalk(len(walk) - 1, tuple(names))
 
     def describe(self) -> str:
-        """'white king on e1'."""
-        return f"{COLOUR_NAMES[self.colour]} {KIND_NAMES[self.kind]} on {SQUARE_NAMES[self.square]}"
+        """'white king on e1' ('white knight, captured' off the board)."""
+        piece = f"{COLOUR_NAMES[self.colour]} {KIND_NAMES[self.kind]}"
+        return f"{piece}, captured" if self.square == OFF_BOARD else f"{piece} on {SQUARE_NAMES[self.square]}"

@@ -16,17 +16,18 @@ import pykka
 
 from actors.kernel.errors import ActorFailure, ActorTimeout, ActorUnavailable, RestartIntensityExceeded
 from actors.kernel.messaging import DEFAULT_TIMEOUT, Directory, Ref, ask, post, tell, wait_one
-from actors.protocol.board import Roster, RosterQuery
+from actors.protocol.board import Place, Roster, RosterQuery
 from actors.protocol.control import Ping
 from actors.protocol.journal import JournalEntries, JournalQuery, Record
 from actors.protocol.piece import Resync
 from actors.protocol.referee import Begin, Ready
 from actors.protocol.values import GameState, JournalEntry, RosterEntry
-from actors.roles.board import BoardActor
+from actors.roles.board import BoardActor, birth_name
 from actors.roles.journal import JOURNAL, JournalActor
 from actors.roles.piece import PieceActor
 from actors.roles.referee import REFEREE, PositionRefereeActor, RefereeActor
 from actors.tracing.recorder import marking, note_restart
+from board.castling import home_rights
 from board.fen import parse_fen, write_fen
 from board.geometries import Geometry
 
@@ -125,6 +126,46 @@ class Supervisor:
             for entry in self.roster().entries:
                 self._start_piece(entry, None)
             self._start_referee()
+
+    def reset(self, fen: str) -> None:
+        """Set this running system up for a new game from ``fen``, starting threads only where it must.
+
+        Each piece of the new position is seated by the board on
+        its square as a plain piece of its kind (a promoted pawn is a pawn again, a taught piece
+        forgets its lesson), under its birth name ('white-knight-g1'), and declares its reach;
+        pieces the system lacks are started, the others stand idle off the board; the referee
+        begins afresh from the board (which need not ask the pieces again) and has the journal
+        forget the last game.
+
+        Raises:
+            FenError: the FEN is malformed or impossible.
+            ActorFailure: an actor did not take part (the system is fit only to be stopped).
+        """
+        position = parse_fen(fen)
+        self.start_fen = write_fen(position)
+        self.start_state = GameState(
+            position.turn, position.castling, position.en_passant, position.halfmove, position.fullmove
+        )
+        self.outcome = None
+        self.restarts = 0
+        self._restart_times.clear()
+        castling = position.castling
+        entries = tuple(
+            RosterEntry(square, code, birth_name(code, square), not home_rights(square, code) & castling)
+            for square, code in enumerate(position.squares)
+            if code
+        )
+        for entry in entries:
+            if not self.alive(entry.name):
+                self._stop(entry.name, wait=False)
+                self._start_piece(entry, None)
+        self._started = [ref for ref in self._started if ref.is_alive()]
+        # The referee's Gather queues behind the Place at the board: no need to wait in between.
+        placing = ask(self.ref(BOARD), BOARD, post(self.recorder, SUPERVISOR, BOARD, Place(entries)))
+        ready: Ready = self._ask(REFEREE, Begin(self.start_state), Ready)
+        if not isinstance(wait_one(*placing, self.timeout), Roster):
+            raise ActorUnavailable(f"{BOARD} did not place the pieces")
+        self.outcome = ready.outcome
 
     def start_piece(self, name: str, code: int, square: int, has_moved: bool = True) -> None:
         """Start (and supervise) one more piece actor, called ``name``, of ``code`` on ``square``."""

@@ -20,6 +20,7 @@ from board.squares import SQUARE_NAMES, parse_standard_square
 
 if TYPE_CHECKING:
     from actors.client.game import ActorGame, PieceHandle
+    from actors.client.pool import SystemPool
     from actors.protocol import No, Yes
     from actors.tracing.recorder import TraceRecorder
 
@@ -438,21 +439,25 @@ def run_scenario(
     recorder: TraceRecorder | None = None,
     timeout: float | None = None,
     teach: Mapping[str, str] | None = None,
+    pool: SystemPool | None = None,
 ) -> list[StepResult]:
     """Run the steps against a fresh actor game, stopping after the first that fails.
 
     ``on_step`` is called with each result as it comes; ``recorder`` traces every message; an
-    ask waits ``timeout`` seconds at most (the actors' default when None). Returns the results
-    of the steps run, in order. An actor that dies is healed by the supervisor and the step
-    retried once, as the game facade does for moves.
+    ask waits ``timeout`` seconds at most (the actors' default when None). The game borrows its
+    actor system from ``pool`` (which then sets the recorder and timeout); untraced, with the
+    default timeout, from this process's pool. Returns the results of the steps run, in order.
+    An actor that dies is healed by the supervisor and the step retried once, as the game facade
+    does for moves.
     """
     from actors.client.game import ActorGame
-    from actors.kernel.messaging import DEFAULT_TIMEOUT
+    from actors.client.pool import process_pool
     from actors.tracing.recorder import marking
 
+    if pool is None and recorder is None and timeout is None:
+        pool = process_pool()
     results: list[StepResult] = []
-    wait = DEFAULT_TIMEOUT if timeout is None else timeout
-    with ActorGame(scenario.start_fen, wait, recorder, teach=teach) as game:
+    with ActorGame(scenario.start_fen, timeout, recorder, pool=pool, teach=teach) as game:
         runner = _Runner(game)
         for number, step in enumerate(scenario.steps, start=1):
             with marking(recorder, "step", number):

@@ -64,6 +64,7 @@ __all__ = [
     "OPTIONAL_FIELDS",
     "REQUIRED_FIELDS",
     "SCHEMA_FIELDS",
+    "STARTUP",
     "TRACE_LOGGER_NAME",
     "Delivery",
     "Restart",
@@ -123,6 +124,9 @@ class TraceEvent(TypedDict, total=False):
     reply_summary: str | None
     hint: str | None
 
+
+STARTUP = "startup"
+"""The phase of the messages that set a game up (start or re-seat actors) before its first move."""
 
 # --- payloads -------------------------------------------------------------------------------
 
@@ -252,6 +256,8 @@ class TraceRecorder:
         # Set by the one client thread that drives a game; actors read them only through post().
         self._phases: list[str] = []
         self.game: int | None = None
+        self.phase_ns: Counter[str] = Counter()
+        """Wall time the client spent in each phase (see :meth:`phase`)."""
 
     # -- the actor-facing API
 
@@ -284,6 +290,7 @@ class TraceRecorder:
             The delivery, to travel with the message to the receiver.
         """
         parent_id = None
+        phase: str | None
         if parent is not None:
             parent_id = parent.msg_id
             phase = parent.phase
@@ -302,7 +309,8 @@ class TraceRecorder:
 
     @contextmanager
     def phase(self, name: str, number: int | None = None) -> Iterator[str]:
-        """Mark the messages sent (with no parent) inside the block as serving one phase.
+        """Mark the messages sent (with no parent) inside the block as serving one phase, and add
+        the block's wall time to :attr:`phase_ns`.
 
         ``recorder.phase("step", 3)`` labels them ``step 3``; ``phase("startup")`` ``startup``.
         Phases nest (a heal inside a scenario step is ``heal``); outside every phase a client
@@ -310,10 +318,19 @@ class TraceRecorder:
         """
         label = name if number is None else f"{name} {number}"
         self._phases.append(label)
+        started = time.monotonic_ns()
         try:
             yield label
         finally:
             self._phases.pop()
+            self.phase_ns[label] += time.monotonic_ns() - started
+
+    def counts_by_phase(self) -> dict[str, int]:
+        """Return how many delivered messages belong to each named phase."""
+        with self._lock:
+            items = list(self._items)
+        phases = Counter(item.phase if isinstance(item, Delivery) else item.get("phase") for item in items)
+        return {phase: count for phase, count in phases.items() if phase is not None}
 
     def record(self, event: TraceEvent) -> None:
         """Record one delivered message given as an event dict (and emit it to every sink)."""
@@ -372,10 +389,11 @@ class TraceRecorder:
             return cast(list[TraceEvent], list(items))
 
     def clear(self) -> None:
-        """Forget the recorded events (message ids keep increasing)."""
+        """Forget the recorded events and phase times (message ids keep increasing)."""
         with self._lock:
             self._items.clear()
             self._built = 0
+            self.phase_ns = Counter()
 
     def __len__(self) -> int:
         """Return the number of recorded events."""

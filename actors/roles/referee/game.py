@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, assert_never
 from actors.kernel.errors import ActorFailure
 from actors.kernel.messaging import DEFAULT_TIMEOUT, Directory
 from actors.protocol.board import Applied, Apply, Describe, Gather, Gathered
-from actors.protocol.journal import JournalEntries, JournalQuery, RecordStart
+from actors.protocol.journal import JournalEntries, JournalQuery, RecordStart, Reset
 from actors.protocol.referee import (
     Accepted,
     Begin,
@@ -94,29 +94,36 @@ class RefereeActor(Conversation[RefereeRequest]):
                 return self.ask_one(BOARD, Describe(self.state))
             case LegalTargetsQuery(square=square):
                 return LegalTargets(square, legal_targets(self, square))
-            case Begin():
-                self._begin()
+            case Begin(start=start):
+                self._begin(start)
                 return Ready(self.ply, self.outcome, self.claimable)
             case _:
                 assert_never(message)
 
     # -- (re)building from the journal and the board
 
-    def _begin(self) -> None:
-        journal: JournalEntries = self.ask_one(JOURNAL, JournalQuery())
-        entries = journal.entries
+    def _begin(self, start: GameState | None) -> None:
+        """Rebuild from the journal, or (``start``) begin a new game there and have the journal start over."""
+        new_game = start is not None
+        known: PositionKey | None = None
+        entries: tuple[JournalEntry, ...] = ()
+        if start is None:
+            journal: JournalEntries = self.ask_one(JOURNAL, JournalQuery())
+            entries, start, known = journal.entries, journal.start_state, journal.start_key
         self.ply = len(entries)
-        self.state = entries[-1].state if entries else journal.start_state
+        self.state = entries[-1].state if entries else start
         gathered: Gathered = self.ask_one(BOARD, Gather(self.state.turn, self.state.en_passant))
         self.learn_roster(gathered.entries)
         self._absorb(gathered.assessment, self.state.turn)
-        start_key = journal.start_key or self._key(gathered.assessment.placement)
+        start_key = known or self._key(gathered.assessment.placement)
         self.seen = Counter([start_key, *(entry.key for entry in entries)])
         current = entries[-1].key if entries else start_key
         self.outcome = self._outcome(gathered.assessment, self.seen[current])
         self.claimable = claims(self.outcome, self.state.halfmove, self.seen[current])
         self.over = ending(self.outcome, self.ply)
-        if journal.start_key is None:
+        if new_game:
+            self.tell(JOURNAL, Reset(start, start_key, self.outcome))
+        elif known is None:
             self.tell(JOURNAL, RecordStart(start_key, self.outcome))
 
     def _key(self, placement: bytes) -> PositionKey:

@@ -1,0 +1,108 @@
+"""Pooled actor systems: a game's start-up in a pool against starting its own actors, the whole
+``replay`` command against the direct engine's, and messages per ply with each game's start-up."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import subprocess
+import sys
+import time
+
+from benchmarks.common import one_core_like_the_command_line, random_games_pgn
+
+GAMES = 200
+PLIES = 115
+"""200 random legal games of about 115 plies: some 23,000 plies, like a file of long engine games."""
+
+
+def _startups(games: int) -> tuple[float, float]:
+    """Median seconds to start a game: borrowing a pooled system, and starting a system of its own
+    (taken in turns, so that both see the same machine)."""
+    from actors.client.game import ActorGame
+    from actors.client.pool import SystemPool
+
+    pooled: list[float] = []
+    own: list[float] = []
+    with SystemPool() as pool:
+        ActorGame(pool=pool).start()  # the pool's one system: paid once, not counted
+        for number in range(games):
+            game = ActorGame(pool=pool)
+            game.start()
+            pooled.append(game.startup_seconds)
+            game.close()
+            if number % 5 == 0:  # a system of its own is slow: one in five is enough for a median
+                alone = ActorGame()
+                alone.start()
+                own.append(alone.startup_seconds)
+                alone.close()
+    return statistics.median(pooled), statistics.median(own)
+
+
+def _whole_command(path: str, runs: int) -> tuple[list[float], list[float], int]:
+    """Wall times of ``chess-actors replay FILE --json`` with each engine, run in turns."""
+    times: dict[str, list[float]] = {"actors": [], "direct": []}
+    plies = 0
+    for _ in range(runs):
+        for engine in ("actors", "direct"):
+            began = time.perf_counter()
+            done = subprocess.run(
+                [sys.executable, "-m", "actors.cli", "replay", path, "--engine", engine, "--json"],
+                capture_output=True, text=True, check=False,
+            )
+            times[engine].append(time.perf_counter() - began)
+            if done.returncode not in (0, 1):
+                raise SystemExit(f"replay --engine {engine} failed: {done.stderr.strip()}")
+            plies = sum(json.loads(line)["plies"] for line in done.stdout.splitlines() if line.strip())
+    return times["actors"], times["direct"], plies
+
+
+def _messages(games: list[list[str]]) -> tuple[float, float, float, float]:
+    """(messages per ply, start-up messages per game) for pooled games and for games on their own."""
+    from actors.client.game import ActorGame
+    from actors.client.pool import SystemPool
+    from actors.tracing.recorder import STARTUP, TraceRecorder
+
+    plies = sum(len(moves) for moves in games)
+    figures: list[float] = []
+    for pooled in (True, False):
+        recorder = TraceRecorder()
+        with SystemPool(recorder=recorder) as pool:
+            for moves in games:
+                game = ActorGame(pool=pool) if pooled else ActorGame(recorder=recorder)
+                with game:
+                    for _ in game.propose_many(moves):
+                        pass
+        delivered = sum(recorder.counts_by_kind().values())
+        figures += [delivered / plies, recorder.counts_by_phase().get(STARTUP, 0) / len(games)]
+    return figures[0], figures[1], figures[2], figures[3]
+
+
+def run(quick: bool) -> None:
+    """Print the start-up medians, the whole command's plies/s with both engines, messages per ply."""
+    from board.pgn import read_games
+
+    games = 40 if quick else GAMES
+    path = random_games_pgn(games, seed=17, max_plies=PLIES)
+    with one_core_like_the_command_line():
+        pooled, own = _startups(50 if quick else 400)
+    print("start-up of a game, median (actor threads on one core, as the command line keeps them):")
+    print(f"  borrowing a pooled system:   {pooled * 1e3:7.2f} ms  target < 1 ms")
+    print(f"  starting its own actors:     {own * 1e3:7.2f} ms  ({own / pooled:.0f}x the pooled)")
+    runs = 1 if quick else 5
+    actors, direct, plies = _whole_command(str(path), runs)
+    mine, theirs = statistics.median(actors), statistics.median(direct)
+    print(f"whole command, {games} games, {plies} plies, medians of {runs} alternating runs:")
+    print(f"  chess-actors replay FILE --engine actors --json: {mine:6.2f} s  {plies / mine:7,.0f} plies/s"
+          "  target >= 5,000")
+    print(f"  chess-actors replay FILE --engine direct --json: {theirs:6.2f} s"
+          f"  {plies / theirs:7,.0f} plies/s")
+    print(f"  ratio actors / direct: {mine / theirs:.1f}x  target <= 10x"
+          f"  (runs: actors {', '.join(f'{t:.2f}' for t in actors)};"
+          f" direct {', '.join(f'{t:.2f}' for t in direct)})")
+    sample = [[token.text for token in game.moves] for game in read_games(path.open(encoding="utf-8"))]
+    sample = sample[: 10 if quick else 40]
+    per_ply, startup, per_ply_own, startup_own = _messages(sample)
+    print(f"messages per ply including start-up, {len(sample)} of those games:")
+    print(f"  pooled systems:   {per_ply:5.2f} per ply, {startup:.0f} start-up messages a game")
+    print(f"  a system a game:  {per_ply_own:5.2f} per ply, {startup_own:.0f} start-up messages a game")
