@@ -213,6 +213,7 @@ def test_errors_name_the_file_line_and_column_of_the_token_as_written(tmp_path: 
         f"game 1: a - ?, 6 plies; {first}:3:35: illegal at ply 7: Nf7: no knight can reach f7",
         f"game 2: b - ?, 5 plies; {second}:4:9: unreadable at ply 6: e.p.: "
         "not a move in SAN (expected e.g. e4, Nf3, exd5, O-O, e8=Q)",
+        "summary: 2 games, 11 plies, 2 games stopped by an illegal move",
     ]
     as_json = chess_actors("replay", "--engine", "direct", "--json", str(first), str(second))
     errors = [json.loads(line)["error"] for line in as_json.stdout.splitlines()]

@@ -22,7 +22,7 @@ THREE_GAMES = "1. e4 *\n\n1. d4 d5 *\n\n1. Nf3 Nf6 2. Ng5 Ng4 3. Nf7 Nxf2 4. Nf3
 THREE_GAMES_LINES = [
     "game 1: ? - ?, 1 ply, *",
     "game 2: ? - ?, 2 plies, *",
-    "game 3: ? - ?, 6 plies; illegal at ply 7: Nf3: no knight can reach f3",
+    "game 3: ? - ?, 6 plies; <stdin>:5:38: illegal at ply 7: Nf3: no knight can reach f3",
 ]
 SUMMARY = "summary: 3 games, 9 plies, 1 game stopped by an illegal move"
 

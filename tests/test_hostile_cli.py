@@ -147,14 +147,14 @@ def test_full_stdout_and_stderr_still_end_with_the_status() -> None:
 
 @pytest.mark.parametrize("command", ["replay", "run"])
 def test_a_trace_that_cannot_be_written_is_named_after_the_verdicts(command: str) -> None:
-    target = str(OPERA) if command == "replay" else str(ROOT / "scripts/scenarios/checkmate.scenario")
+    target = str(OPERA) if command == "replay" else str(ROOT / "actors/examples/checkmate.scenario")
     ended = chess_actors(command, target, "--trace", "/dev/full")
     one_error(ended, 2, "cannot write --trace /dev/full", "No space left on device")
     verdict = "game 1: Morphy" if command == "replay" else "steps passed"
     assert verdict in ended.stdout
 
 
-@pytest.mark.parametrize("args", [["replay", str(OPERA)], ["run", "scripts/scenarios/checkmate.scenario"],
+@pytest.mark.parametrize("args", [["replay", str(OPERA)], ["run", "actors/examples/checkmate.scenario"],
                                   ["replay", str(DATA / "famous.pgn"), "--engine", "direct"]])
 def test_a_reader_that_goes_away_is_not_an_illegal_move(args: list[str]) -> None:
     child = subprocess.Popen([sys.executable, "-m", "actors.cli", *args], cwd=ROOT, text=True,
