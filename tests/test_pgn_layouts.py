@@ -163,11 +163,12 @@ def test_any_layout_of_legal_games_reads_back_to_the_same_moves(
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(written_games(), min_size=1, max_size=2), st.integers(24, 90))
+@given(st.lists(written_games(), min_size=1, max_size=2), st.integers(120, 300))
 def test_lines_read_in_small_pieces_give_the_same_games_and_places(
     written: list[Written], piece: int
 ) -> None:
-    # Pieces this small cut lines inside comments and variations; only tag lines must fit in one.
+    # Pieces this small cut lines inside comments and variations; each still has a blank in its
+    # second half, where pieces are cut (a hard cut inside a token is the token limit's case).
     long_tags = any(len(f'[{n} "{v}"]'.encode()) > piece for game in written for n, v in game.tags.items())
     text = "".join(game.text + "\n" for game in written)
     if long_tags:
