@@ -10,11 +10,9 @@ from collections.abc import Iterable, Mapping
 from typing import Final
 
 from actors.protocol.values import Assessment, PathEntry, Probe, ProbeReport, Reach, Sighting
-from board.pieces import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK
+from board.pieces import KING, PAWN
 
 _NOWHERE: Final[dict[int, PathEntry]] = {}
-# Mobility is proved soonest by pieces with few, short moves; the king's moves cost most to check.
-_MOBILITY_RANK: Final = {KNIGHT: 0, BISHOP: 1, ROOK: 2, QUEEN: 3, PAWN: 4, KING: 5}
 
 
 _INDEXED: dict[int, tuple[Reach, dict[int, PathEntry]]] = {}
@@ -243,7 +241,10 @@ class View:
         )
         en_passant_reports = tuple((probe, self.probe(probe, colour)) for probe in captures)
         unclear: list[tuple[Probe, ProbeReport]] = []
-        pieces = sorted(self._by_colour[colour], key=lambda square: _MOBILITY_RANK.get(shown[square] & 7, 6))
+        # The king's moves cost most to prove safe, so it is tried last; the rest in any order.
+        pieces = [square for square in self._by_colour[colour] if shown[square] & 7 != KING]
+        if king >= 0:
+            pieces.append(king)
         for origin in pieces:
             is_king = shown[origin] & 7 == KING
             for target, traversed, rule in self.declared(origin).values():

@@ -74,7 +74,7 @@ class Conversation(TracedActor[Request]):
         code = colour * 8 + kind
         asked = [
             (square, name)
-            for square, (found, name) in sorted(self.whereabouts.items())
+            for square, (found, name) in self.whereabouts.items()
             if found == code and (kind != PAWN or intent.admits(square))
         ]
         pending = [self.send(name, MoveQuery(square, target, colour), WHEREABOUTS) for square, name in asked]
