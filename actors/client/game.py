@@ -18,6 +18,8 @@ from typing import Any
 from actors.kernel.errors import ActorFailure, ActorUnavailable, GameClosed
 from actors.kernel.limits import GAMES
 from actors.kernel.messaging import DEFAULT_TIMEOUT, WINDOW, Pending, ask, post, tell, wait_one
+from actors.kernel.policies import Policy
+from actors.kernel.schedule import Turnstile, make_turnstile, start_up
 from actors.protocol.board import Declare, Declared
 from actors.protocol.control import Armed, Crash, CrashOnNext, Lie
 from actors.protocol.journal import RecordTeaching, Teaching
@@ -151,6 +153,10 @@ class ActorGame:
         recorder: records one trace event per delivered message when given.
         max_restarts, period: the supervisor's restart intensity limit.
         teach: pieces that start the game with another move function, by square ('c1': 'archbishop').
+        schedule: the order deliveries run in: 'free' (None, pykka's own: the default), 'fifo',
+            'random(SEED)', 'interactive', a Policy (a Script of actor names), or a Turnstile. Under
+            any but free, one delivery runs at a time; start-up runs in arrival order and is not in
+            ``turnstile.steps``, and every request of the client ends when all its mail is delivered.
 
     Raises:
         FenError: the FEN is malformed or impossible.
@@ -165,10 +171,12 @@ class ActorGame:
         max_restarts: int = 10,
         period: float = 5.0,
         teach: Mapping[str, Teachable] | None = None,
+        schedule: str | Policy | Turnstile | None = None,
     ) -> None:
         self.recorder = recorder
+        self.turnstile = make_turnstile(schedule)
         self.timeout = timeout
-        self.supervisor = Supervisor(fen, recorder, timeout, max_restarts, period)
+        self.supervisor = Supervisor(fen, recorder, timeout, max_restarts, period, turnstile=self.turnstile)
         self.lessons = {square: as_geometry(lesson) for square, lesson in (teach or {}).items()}
         self._state = "new"
         self._counted = False
@@ -208,12 +216,13 @@ class ActorGame:
         # A game dropped without close() stops its actors when it is collected (or at exit).
         self._finalizer = weakref.finalize(self, _stop_dropped, self.supervisor)
         try:
-            self.supervisor.start()
-            self._outcome = self.supervisor.outcome
-            for square, geometry in self.lessons.items():
-                self.teach(self.piece(square).name, geometry, reassess=False)
-            if self.lessons:
-                self._reassess()
+            with start_up(self.turnstile):
+                self.supervisor.start()
+                self._outcome = self.supervisor.outcome
+                for square, geometry in self.lessons.items():
+                    self.teach(self.piece(square).name, geometry, reassess=False)
+                if self.lessons:
+                    self._reassess()
         except BaseException:
             self.close()
             raise
@@ -223,6 +232,8 @@ class ActorGame:
         self._state = "closed"
         if self._finalizer is not None:
             self._finalizer.detach()
+        if self.turnstile is not None:
+            self.turnstile.close()
         try:
             self.supervisor.stop_all()
         finally:
@@ -440,7 +451,10 @@ class ActorGame:
         """
         self._check_open()
         envelope = post(self.recorder, CLIENT, name, message, None, self._plies + 1)
-        return wait_one(*ask(self.supervisor.ref(name), name, envelope), self.timeout)
+        reply = wait_one(*ask(self.supervisor.ref(name), name, envelope), self.timeout)
+        if self.turnstile is not None:
+            self.turnstile.drain()  # the conversation is over when its last tell is delivered
+        return reply
 
     # -- looking
 

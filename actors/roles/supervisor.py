@@ -30,6 +30,7 @@ from board.fen import parse_fen, write_fen
 from board.geometries import Geometry
 
 if TYPE_CHECKING:
+    from actors.kernel.schedule import Turnstile
     from actors.tracing.recorder import TraceRecorder
 
 BOARD = "board"
@@ -46,6 +47,7 @@ class Supervisor:
         max_restarts, period: more than ``max_restarts`` restarts within ``period`` seconds raise
             :class:`RestartIntensityExceeded`, and the game is over with that error.
         position_only: a ChessMoveQ session (any placement, a position referee, no journal).
+        turnstile: the delivery turnstile every child runs under (None: free, pykka's own order).
     """
 
     def __init__(
@@ -57,6 +59,7 @@ class Supervisor:
         period: float = 5.0,
         *,
         position_only: bool = False,
+        turnstile: Turnstile | None = None,
     ) -> None:
         position = parse_fen(fen, strict=not position_only)  # setup: the starting state, never a judgement
         self.position_only = position_only
@@ -67,6 +70,7 @@ class Supervisor:
         self.outcome: str | None = None
         """How the game stood when the referee last said it was ready."""
         self.directory = Directory()
+        self.directory.turnstile = turnstile
         self.recorder = recorder
         self.timeout = timeout
         self.max_restarts = max_restarts
