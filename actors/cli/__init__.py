@@ -20,6 +20,7 @@ COMMAND_MODULES = (
     "actors.cli.replay",
     "actors.cli.run",
     "actors.cli.trace",
+    "actors.cli.explore",
     "actors.cli.check_move",
     "actors.cli.perft",
     "actors.cli.puzzles",
