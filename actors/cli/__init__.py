@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "actors.cli.run",
     "actors.cli.trace",
     "actors.cli.explore",
+    "actors.cli.shell",
     "actors.cli.check_move",
     "actors.cli.perft",
     "actors.cli.puzzles",

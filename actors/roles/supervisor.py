@@ -109,6 +109,8 @@ class Supervisor:
         """Write accepted moves to the journal (a tell: the journal takes its mail in order)."""
         if entries:
             tell(self.ref(JOURNAL), post(self.recorder, "client", JOURNAL, Record(first_ply, entries)))
+            if self.directory.turnstile is not None:
+                self.directory.turnstile.drain()  # under a schedule, the ply ends with its journal entry
 
     # -- starting
 
