@@ -42,7 +42,7 @@ def run_shell(args: argparse.Namespace) -> int:
     from actors.scenario.shell import Shell
 
     interactive = sys.stdin.isatty()
-    failed = False
+    failures: list[str] = []
     with Shell(args.fen) as shell:
         if interactive:
             _readline(shell)
@@ -55,8 +55,20 @@ def run_shell(args: argparse.Namespace) -> int:
                 print(PROMPT + line)
             if line.strip() in ("quit", "exit"):
                 break
-            failed = not _show(shell, line) or failed
-    return 1 if failed and not interactive else 0
+            problem = _show(shell, line, interactive)
+            if problem is not None:
+                failures.append(problem)
+    if failures and not interactive:
+        # The transcript shows each error where it happened; stderr gets the one-line verdict.
+        first = _printable(failures[0])
+        sys.stderr.write(f"chess-actors shell: {len(failures)} of the commands failed; the first: {first}\n")
+        return 1
+    return 0
+
+
+def _printable(text: str) -> str:
+    """``text`` with control characters escaped, so that it stays one line."""
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
 
 
 def _read(interactive: bool) -> str | None:
@@ -70,8 +82,11 @@ def _read(interactive: bool) -> str | None:
     return None if not line else line.rstrip("\n")
 
 
-def _show(shell: Shell, line: str) -> bool:
-    """Run a line and print what it shows; False if it failed."""
+def _show(shell: Shell, line: str, interactive: bool) -> str | None:
+    """Run a line and print what it shows; what went wrong, or None.
+
+    An error is one line: on stderr at a terminal, in the transcript (stdout) otherwise.
+    """
     from actors.cli.display import BoardView, console, step_line
     from actors.scenario.script import StepResult
     from actors.scenario.shell import Shown
@@ -81,20 +96,21 @@ def _show(shell: Shell, line: str) -> bool:
         shown: list[Output] = shell.execute(line)
     except InputError as error:
         sys.stdout.flush()
-        console(stderr=True).print(f"error: {error}")
-        return False
+        console(stderr=interactive).print(f"error: {error}")
+        return f"{line.strip()}: {error}"
     out = console()
-    ok = True
+    problem = None
     for item in shown:
         if isinstance(item, StepResult):
             out.print(step_line(item))
-            ok = ok and item.ok
+            if not item.ok and problem is None:
+                problem = f"{item.step}: expected {item.expected}; got {item.got}"
         elif isinstance(item, Shown):
             out.print(BoardView(item.fen, item.last_move, item.check))
             out.print(f"FEN {item.fen}")
         else:
             out.print(item)
-    return ok
+    return problem
 
 
 def _readline(shell: Shell) -> None:
