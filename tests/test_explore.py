@@ -233,3 +233,13 @@ def test_a_scripted_ply_follows_arrival_order_after_its_script() -> None:
     fifo = run(Turnstile(Fifo()))
     scripted = run(Turnstile(Script(fifo.schedule[:3])))
     assert scripted.schedule == fifo.schedule and scripted.outcome == fifo.outcome
+
+
+def test_an_illegal_ply_is_explored_too_and_refused_alike_under_every_order() -> None:
+    plies = game_plies(STARTING_FEN, ["e4", "e5", "Ke3", "Nf3"])
+    assert [move for _, _, move in plies] == ["e4", "e5", "Ke3"], "it stops after the first illegal ply"
+    _, fen, move = plies[-1]
+    report = explore(ply_runner(fen, move), None)
+    assert report.exhaustive and report.same
+    assert report.reference.outcome.verdict.startswith("rejected: ")
+    assert report.reference.outcome.fen == fen, "a refused move leaves the position as it was"

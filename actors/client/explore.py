@@ -218,14 +218,6 @@ def shortest_counterexample(run_once: RunOnce, reference: Outcome, schedule: Seq
     return run_once(Turnstile(Script(schedule)))
 
 
-def deviations(run: Run, reference: Run) -> int:
-    """How many leading steps the run shares with the reference before it first differs."""
-    for index, (mine, theirs) in enumerate(zip(run.steps, reference.steps, strict=False)):
-        if mine.actor != theirs.actor:
-            return index
-    return min(len(run.steps), len(reference.steps))
-
-
 # --- a ply of chess ---------------------------------------------------------------------------
 
 
@@ -251,16 +243,17 @@ def ply_runner(fen: str, move: str, timeout: float = DEFAULT_TIMEOUT) -> RunOnce
 
 
 def game_plies(start_fen: str, moves: Sequence[str]) -> list[tuple[int, str, str]]:
-    """(ply number, FEN before, move) for each move up to the first illegal one (checked directly)."""
+    """(ply number, FEN before, move) for each move up to the first illegal one, included (its
+    refusal is a verdict to explore too); legality is checked directly, without actors."""
     board = Game(start_fen)
     plies = []
     for number, move in enumerate(moves, start=1):
         before = board.fen()
+        plies.append((number, before, move))
         try:
             board.play(move, want_san=False)
         except ChessActorsError:
             break
-        plies.append((number, before, move))
     return plies
 
 
