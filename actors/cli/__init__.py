@@ -19,6 +19,8 @@ COMMAND_MODULES = (
     "actors.cli.replay",
     "actors.cli.run",
     "actors.cli.trace",
+    "actors.cli.explore",
+    "actors.cli.shell",
     "actors.cli.check_move",
     "actors.cli.perft",
     "actors.cli.puzzles",

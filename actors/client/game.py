@@ -20,6 +20,8 @@ from actors.client.stream import CLIENT, Proposal, ProposalStream
 from actors.kernel.errors import ActorFailure, ActorUnavailable, GameClosed
 from actors.kernel.limits import GAMES
 from actors.kernel.messaging import DEFAULT_TIMEOUT, ask, post, tell, wait_one
+from actors.kernel.policies import Policy
+from actors.kernel.schedule import Turnstile, make_turnstile, start_up
 from actors.protocol.board import Declare, Declared
 from actors.protocol.control import Armed, Crash, CrashOnNext, Disarm, HangOnNext, Lie, Ping
 from actors.protocol.journal import RecordTeaching, Teaching
@@ -78,6 +80,10 @@ class ActorGame(ProposalStream):
         recorder: records one trace event per delivered message when given.
         max_restarts, period: the supervisor's restart intensity limit.
         teach: pieces that start the game with another move function, by square ('c1': 'archbishop').
+        schedule: the order deliveries run in: 'free' (None, pykka's own: the default), 'fifo',
+            'random(SEED)', 'interactive', a Policy (a Script of actor names), or a Turnstile. Under
+            any but free, one delivery runs at a time; start-up runs in arrival order and is not in
+            ``turnstile.steps``, and every request of the client ends when all its mail is delivered.
 
     Raises:
         FenError: the FEN is malformed or impossible.
@@ -93,6 +99,7 @@ class ActorGame(ProposalStream):
         period: float = 5.0,
         teach: Mapping[str, Teachable] | None = None,
         pool: SystemPool | None = None,
+        schedule: str | Policy | Turnstile | None = None,
     ) -> None:
         if pool is not None:
             if recorder is not None and recorder is not pool.recorder:
@@ -101,9 +108,14 @@ class ActorGame(ProposalStream):
                 raise ValueError("a pooled game uses its pool's timeout: give it to SystemPool")
             recorder, timeout = pool.recorder, pool.timeout
         self.recorder = recorder
+        if pool is not None and schedule is not None:
+            raise ValueError("a scheduled game runs actors of its own: give pool= or schedule=, not both")
         self.timeout = DEFAULT_TIMEOUT if timeout is None else timeout
         self.pool = pool
-        self.supervisor = Supervisor(fen, recorder, self.timeout, max_restarts, period)
+        self.turnstile = make_turnstile(schedule)
+        self.supervisor = Supervisor(
+            fen, recorder, self.timeout, max_restarts, period, turnstile=self.turnstile
+        )
         """The game's actor system (with a pool: the one borrowed, once started)."""
         self.lessons = {square: as_geometry(lesson) for square, lesson in (teach or {}).items()}
         self.startup_seconds = 0.0
@@ -164,10 +176,11 @@ class ActorGame(ProposalStream):
             self._state = "started"
             try:
                 self._outcome, self._claimable = self.supervisor.outcome, self.supervisor.claimable
-                for square, geometry in self.lessons.items():
-                    self.teach(self.piece(square).name, geometry, reassess=False)
-                if self.lessons:
-                    self._reassess()
+                with start_up(self.turnstile):  # lessons are part of the start, in arrival order
+                    for square, geometry in self.lessons.items():
+                        self.teach(self.piece(square).name, geometry, reassess=False)
+                    if self.lessons:
+                        self._reassess()
             except BaseException:
                 self._close(discard=True)
                 raise
@@ -188,7 +201,8 @@ class ActorGame(ProposalStream):
         # A game dropped without close() stops its actors when it is collected (or at exit).
         self._finalizer = weakref.finalize(self, _stop_dropped, self.supervisor)
         try:
-            self.supervisor.start()
+            with start_up(self.turnstile):
+                self.supervisor.start()
         except BaseException:
             self._state = "started"
             self._close(discard=True)
@@ -203,6 +217,8 @@ class ActorGame(ProposalStream):
         started, self._state = self._state == "started", "closed"
         if self._finalizer is not None:
             self._finalizer.detach()
+        if self.turnstile is not None:
+            self.turnstile.close()
             self._finalizer = None
         if self.pool is not None:
             if started:
@@ -330,7 +346,10 @@ class ActorGame(ProposalStream):
         if isinstance(message, (CrashOnNext, HangOnNext)):
             self._armed.add(name)
         envelope = post(self.recorder, CLIENT, name, message, None, self.plies + 1)
-        return wait_one(*ask(self.supervisor.ref(name), name, envelope), self.timeout)
+        reply = wait_one(*ask(self.supervisor.ref(name), name, envelope), self.timeout)
+        if self.turnstile is not None:
+            self.turnstile.drain()  # the conversation is over when its last tell is delivered
+        return reply
 
     # -- looking
 

@@ -16,6 +16,8 @@ from pykka import Future
 from actors.kernel.errors import ActorFailure, ActorUnavailable
 from actors.kernel.limits import GAMES
 from actors.kernel.messaging import DEFAULT_TIMEOUT, WINDOW, ask, post, wait_one
+from actors.kernel.policies import Policy
+from actors.kernel.schedule import Turnstile, make_turnstile, start_up
 from actors.protocol.referee import CheckMove, MoveCheck, Ready, Setup
 from actors.protocol.values import RosterEntry
 from actors.roles.referee import REFEREE
@@ -46,12 +48,21 @@ class CheckMoveSession:
     Args:
         timeout: every ask's timeout in seconds.
         recorder: records one trace event per delivered message when given.
+        schedule: the order deliveries run in, as for ActorGame ('free' by default); every start of
+            the actor system (a restart too) gets a fresh turnstile, in :attr:`turnstile`.
 
     Use it as a context manager (every actor stops on exit), or call :meth:`start` and :meth:`close`.
     """
 
-    def __init__(self, timeout: float = DEFAULT_TIMEOUT, recorder: TraceRecorder | None = None) -> None:
+    def __init__(
+        self,
+        timeout: float = DEFAULT_TIMEOUT,
+        recorder: TraceRecorder | None = None,
+        schedule: str | Policy | Turnstile | None = None,
+    ) -> None:
         self.timeout = timeout
+        self.schedule = schedule
+        self.turnstile: Turnstile | None = None
         self.recorder = recorder
         self.supervisor: Supervisor | None = None
         self.cases = 0
@@ -90,6 +101,8 @@ class CheckMoveSession:
     def close(self) -> None:
         """Stop every actor of the session and wait for each."""
         try:
+            if self.turnstile is not None:
+                self.turnstile.close()
             if self.supervisor is not None:
                 self.supervisor.stop_all()
         finally:
@@ -101,8 +114,14 @@ class CheckMoveSession:
     def _start_system(self) -> None:
         self._pools = [[] for _ in range(16)]
         self._seated = None
-        self.supervisor = Supervisor(EMPTY_FEN, self.recorder, self.timeout, position_only=True)
-        self.supervisor.start()
+        if self.turnstile is not None:
+            self.turnstile.close()
+        self.turnstile = make_turnstile(self.schedule)
+        self.supervisor = Supervisor(
+            EMPTY_FEN, self.recorder, self.timeout, position_only=True, turnstile=self.turnstile
+        )
+        with start_up(self.turnstile):
+            self.supervisor.start()
 
     @property
     def piece_actors(self) -> int:
@@ -221,6 +240,8 @@ class CheckMoveSession:
         assert supervisor is not None
         envelope = post(self.recorder, CLIENT, REFEREE, message, None, self.cases)
         reply = wait_one(*ask(supervisor.ref(REFEREE), REFEREE, envelope), self.timeout)
+        if self.turnstile is not None:
+            self.turnstile.drain()
         if not isinstance(reply, expected):
             raise ActorUnavailable(f"{REFEREE} answered {type(reply).__name__}, not {expected.__name__}")
         return reply

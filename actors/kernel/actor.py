@@ -24,6 +24,7 @@ from actors.kernel.messaging import (
     tell,
     wait_all,
 )
+from actors.kernel.schedule import Turn
 from actors.protocol.control import Armed, Crash, CrashOnNext, Disarm, HangOnNext, Lie, Ping, Pong
 
 if TYPE_CHECKING:
@@ -70,6 +71,13 @@ class TracedActor(pykka.ThreadingActor, Generic[Request]):
     # -- how the kernel delivers
 
     def on_receive(self, message: Any) -> Any:
+        """Handle an envelope; under a turnstile, a turn token: wait at the gate for the next delivery."""
+        if type(message) is Turn:
+            message.turnstile.run_turn(self)
+            return None
+        return self.receive(message)
+
+    def receive(self, message: Envelope) -> Any:
         """Unwrap the envelope, stamp the delivery, handle, and die on an unexpected error."""
         body, sender, _, delivery = message
         if delivery is not None:

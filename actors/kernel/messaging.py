@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import pykka
 
 from actors.kernel.errors import ActorFailure, ActorTimeout, ActorUnavailable
+from actors.kernel.policies import ScheduleError
 
 if TYPE_CHECKING:
     from actors.tracing.recorder import Delivery, TraceRecorder
@@ -21,9 +22,30 @@ DEFAULT_TIMEOUT = 5.0
 WINDOW = 16
 """Requests a client keeps in flight: enough to keep an actor busy, few enough to redo after a failure."""
 
+SCHEDULED: dict[str, Any] = {}
+"""Actors under a delivery turnstile, by pykka urn (empty unless a schedule other than free is set)."""
+
 Ref = pykka.ActorRef[Any]
 Pending = tuple[str, pykka.Future[Any]]
 """An ask on its way: the asked actor's name and the future of its reply."""
+
+
+class ScheduledReply(pykka.ThreadingFuture[Any]):
+    """The reply to an ask sent under a turnstile: the turnstile answers it, and waiting drives it."""
+
+    def __init__(self, turnstile: Any, name: str, asker: str, seq: int) -> None:
+        super().__init__()
+        self.turnstile = turnstile
+        self.name = name
+        self.asker = asker
+        self.seq = seq
+        self.resolved = False
+        self.value: Any = None
+        self.error: BaseException | None = None
+
+    def resolve(self, value: Any, error: BaseException | None) -> None:
+        """Settle the reply (called by the turnstile, under its lock)."""
+        self.value, self.error, self.resolved = value, error, True
 
 
 class Envelope(NamedTuple):
@@ -61,6 +83,8 @@ class Directory:
     """
 
     def __init__(self) -> None:
+        self.turnstile: Any = None
+        """The delivery turnstile the system's actors run under (None: free, pykka's own order)."""
         self._refs: dict[str, Ref] = {}
         self._lock = threading.Lock()
 
@@ -77,6 +101,8 @@ class Directory:
         """Give ``name`` to ``ref`` (a restarted actor takes its predecessor's name)."""
         with self._lock:
             self._refs[name] = ref
+        if self.turnstile is not None:
+            self.turnstile.adopt(name, ref)
 
     def unregister(self, name: str) -> Ref | None:
         """Forget ``name``; returns the ref it had."""
@@ -99,6 +125,10 @@ def ask(ref: Ref | None, name: str, envelope: Envelope) -> Pending:
     """
     if ref is None:
         raise ActorUnavailable(f"{name} is not running")
+    if SCHEDULED:
+        turnstile = SCHEDULED.get(ref.actor_urn)
+        if turnstile is not None:
+            return name, turnstile.ask(ref, name, envelope)
     try:
         return name, ref.ask(envelope, block=False)
     except pykka.ActorDeadError:
@@ -109,6 +139,11 @@ def tell(ref: Ref | None, envelope: Envelope) -> None:
     """Send a tell; a dead receiver is left for the supervisor to notice (Erlang's ``!``)."""
     if ref is None:
         return
+    if SCHEDULED:
+        turnstile = SCHEDULED.get(ref.actor_urn)
+        if turnstile is not None:
+            turnstile.tell(ref, envelope)
+            return
     try:
         ref.tell(envelope)
     except pykka.ActorDeadError:
@@ -123,12 +158,14 @@ def wait_one(name: str, future: pykka.Future[Any], timeout: float) -> Any:
         ActorUnavailable: the actor was dead or crashed on the message.
     """
     try:
+        if type(future) is ScheduledReply:
+            return future.turnstile.wait(name, future, timeout)
         return future.get(timeout=timeout)
     except pykka.Timeout:
         raise ActorTimeout(f"{name} did not answer within {timeout:g} s") from None
     except pykka.ActorDeadError:
         raise ActorUnavailable(f"{name} is not running") from None
-    except ActorFailure:
+    except (ActorFailure, ScheduleError):
         raise
     except Exception as error:
         raise ActorUnavailable(f"{name} crashed: {error!r}") from error

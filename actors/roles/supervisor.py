@@ -32,6 +32,7 @@ from board.fen import parse_fen, write_fen
 from board.geometries import Geometry
 
 if TYPE_CHECKING:
+    from actors.kernel.schedule import Turnstile
     from actors.tracing.recorder import TraceRecorder
 
 BOARD = "board"
@@ -48,6 +49,7 @@ class Supervisor:
         max_restarts, period: more than ``max_restarts`` restarts within ``period`` seconds raise
             :class:`RestartIntensityExceeded`, and the game is over with that error.
         position_only: a ChessMoveQ session (any placement, a position referee, no journal).
+        turnstile: the delivery turnstile every child runs under (None: free, pykka's own order).
     """
 
     def __init__(
@@ -59,6 +61,7 @@ class Supervisor:
         period: float = 5.0,
         *,
         position_only: bool = False,
+        turnstile: Turnstile | None = None,
     ) -> None:
         position = parse_fen(fen, strict=not position_only)  # setup: the starting state, never a judgement
         self.position_only = position_only
@@ -70,6 +73,7 @@ class Supervisor:
         self.claimable: tuple[str, ...] = ()
         """How the game stood when the referee last said it was ready."""
         self.directory = Directory()
+        self.directory.turnstile = turnstile
         self.recorder = recorder
         self.timeout = timeout
         self.max_restarts = max_restarts
@@ -112,6 +116,8 @@ class Supervisor:
                 self.ref(JOURNAL),
                 post(self.recorder, "client", JOURNAL, Record(first_ply, entries), None, last),
             )
+            if self.directory.turnstile is not None:
+                self.directory.turnstile.drain()  # under a schedule, the ply ends with its journal entry
 
     # -- starting
 

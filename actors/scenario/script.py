@@ -44,8 +44,10 @@ __all__ = [
     "Start",
     "Step",
     "StepResult",
+    "parse_line",
     "parse_scenario",
     "run_scenario",
+    "step_runner",
 ]
 
 OUTCOMES = ("checkmate", "stalemate", "insufficient_material", "fivefold_repetition", "seventyfive_moves",
@@ -280,6 +282,24 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
             raise ScenarioError(source, number, problem)
         steps.append(step)
     return Scenario(source, start_fen, tuple(steps))
+
+
+def parse_line(text: str, source: str = "<shell>", line: int = 1) -> Step | None:
+    """One line of the grammar (a script's line, or a shell command): its step, None if blank.
+
+    Raises:
+        ScenarioError: as :func:`parse_scenario`, for this line.
+    """
+    words = _words(text, source, line)
+    if not words:
+        return None
+    written = " ".join(f'"{word.text}"' if word.quoted else word.text for word in words)
+    return _parse_step(words, written, source, line)
+
+
+def step_runner(game: ActorGame) -> Callable[[Step], StepResult]:
+    """Runs steps one at a time against ``game`` (an ``expect`` checks the last ``send`` it ran)."""
+    return _Runner(game).run
 
 
 def _parse_step(words: list[_Word], written: str, source: str, line: int) -> Step:

@@ -1,0 +1,164 @@
+"""``chess-actors explore``: run each chosen ply of a game under many delivery orders and compare them.
+
+A line per ply (or a JSON object with ``--json``): the orders run and whether the verdict, the SAN, the
+position and the messages sent were the same under all; a differing order is shrunk and its trace written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING, Any
+
+from actors.cli.help import add_command
+from actors.cli.output import add_json_flag, counted, emit
+
+if TYPE_CHECKING:
+    from actors.client.explore import Report, Run
+
+DEFAULT_ORDERS = "20"
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``explore`` subcommand."""
+    parser = add_command(
+        subparsers, "explore",
+        summary="run each ply under many delivery orders: does any order change what the actors decide?",
+        description="Replay a game (PGN, the first game unless --game) or a scenario's moves, and run each\n"
+                    "chosen ply on fresh actors under N seeded random delivery orders, or under every\n"
+                    "order that can differ (--orders all: only messages racing to the same receiver, or\n"
+                    "replies racing to the same waiter, are reordered). When an order changes the\n"
+                    "verdict, the SAN, the position or the messages sent, the shortest such schedule is\n"
+                    "printed and its trace written (exit 1).",
+        examples=[
+            "chess-actors explore tests/data/opera-game.pgn --plies 33 --orders all",
+            "chess-actors explore game.pgn --orders 200 --json",
+            "chess-actors explore actors/examples/checkmate.scenario --orders all",
+        ],
+    )
+    parser.add_argument("source", metavar="PGN|SCENARIO",
+                        help="a PGN file, or a scenario script (.scenario) whose play steps are the moves")
+    parser.add_argument("--plies", metavar="A-B", help="explore only plies A to B (1-based, inclusive)")
+    parser.add_argument("--orders", default=DEFAULT_ORDERS, metavar="N|all",
+                        help=f"random orders per ply, or 'all' (default {DEFAULT_ORDERS})")
+    parser.add_argument("--seed", type=int, default=0, help="the first random order's seed (default 0)")
+    parser.add_argument("--game", type=int, default=1, metavar="N", help="which game of the PGN (default 1)")
+    parser.add_argument("--counterexample", metavar="PATH", default="explore-ply-{ply}.jsonl",
+                        help="where a differing order's trace goes ({ply} is the ply; default %(default)s)")
+    add_json_flag(parser)
+    parser.set_defaults(handler=run_explore)
+
+
+def parse_orders(text: str) -> int | None:
+    """``all`` (None) or a positive count of random orders.
+
+    Raises:
+        InputError: anything else.
+    """
+    from board.errors import InputError
+
+    if text == "all":
+        return None
+    if text.isdigit() and int(text) > 0:
+        return int(text)
+    raise InputError(f"--orders {text!r}: give a positive number of random orders, or all")
+
+
+def load_moves(source: str, game_number: int) -> tuple[str, list[str]]:
+    """The start position and the moves of the PGN's ``game_number``-th game, or of a scenario's plays.
+
+    Raises:
+        InputError: the file has no such game, the PGN or the scenario is malformed.
+    """
+    from actors.scenario.script import Play, Start, read_scenario
+    from board.errors import InputError
+    from board.fen import STARTING_FEN
+    from board.pgn import read_games
+
+    if source.endswith(".scenario"):
+        scenario = read_scenario(source)
+        start = next((step.fen for step in scenario.steps if isinstance(step, Start)), scenario.start_fen)
+        return start, [step.move for step in scenario.steps if isinstance(step, Play)]
+    with open(source, encoding="utf-8", errors="replace") as file:
+        for game in read_games(file):
+            if game.number == game_number:
+                if game.error is not None and not game.moves:
+                    raise InputError(f"{source}: game {game_number}: {game.error}")
+                return game.tags.get("FEN", STARTING_FEN), [token.text for token in game.moves]
+    raise InputError(f"{source}: there is no game {game_number}")
+
+
+def run_explore(args: argparse.Namespace) -> int:
+    """Explore the chosen plies; 0 if every order agreed on every ply, 1 if some order changed one."""
+    from actors.client.explore import explore, game_plies, ply_runner
+    from actors.kernel.affinity import one_core
+    from actors.tracing.export import parse_ply_range
+    from board.errors import InputError
+
+    orders = parse_orders(args.orders)
+    chosen = parse_ply_range(args.plies) if args.plies is not None else None
+    start, moves = load_moves(args.source, args.game)
+    plies = game_plies(start, moves)
+    if chosen is not None:
+        plies = [ply for ply in plies if chosen[0] <= ply[0] <= chosen[1]]
+        if not plies:
+            raise InputError(f"--plies {args.plies}: the game has {counted(len(moves), 'ply', 'plies')}")
+    one_core()  # the actor threads hand off faster on one core (actors.kernel.affinity)
+    total_orders, total_seconds, changed = 0, 0.0, 0
+    for number, fen, move in plies:
+        report = explore(ply_runner(fen, move), orders, seed=args.seed)
+        total_orders += report.orders
+        total_seconds += report.seconds
+        path = None
+        if report.differing is not None:
+            changed += 1
+            path = args.counterexample.replace("{ply}", str(number))
+            _write_trace(report.differing, path)
+        emit(args, _record(number, move, report, path), _text(number, move, report, path))
+    rate = total_orders / total_seconds if total_seconds else 0.0
+    summary = (f"{counted(len(plies), 'ply', 'plies')}, {counted(total_orders, 'order')}"
+               f" in {total_seconds:.1f} s ({rate:.1f} orders/s): ")
+    summary += (f"{counted(changed, 'ply', 'plies')} changed by the order" if changed
+                else "every order gave the same outcome")
+    (sys.stderr if args.json else sys.stdout).write(summary + "\n")
+    return 1 if changed else 0
+
+
+def _write_trace(run: Run, path: str) -> None:
+    from actors.client.explore import trace_lines
+    from board.errors import InputError
+
+    try:
+        with open(path, "w", encoding="utf-8") as file:
+            file.writelines(line + "\n" for line in trace_lines(run))
+    except OSError as error:
+        raise InputError(f"--counterexample {path}: cannot write: {error.strerror}") from None
+
+
+def _record(number: int, move: str, report: Report, path: str | None) -> dict[str, Any]:
+    reference = report.reference.outcome
+    record: dict[str, Any] = {
+        "ply": number, "move": move, "orders": report.orders, "exhaustive": report.exhaustive,
+        "same": {name: name not in report.differences for name in ("verdict", "san", "fen", "messages")},
+        "verdict": reference.verdict, "san": reference.san, "fen": reference.fen,
+        "seconds": round(report.seconds, 3), "counterexample": None,
+    }
+    if report.differing is not None:
+        record["counterexample"] = {
+            "schedule": report.differing.schedule,
+            "steps": [step.what for step in report.differing.steps],
+            "verdict": report.differing.outcome.verdict, "san": report.differing.outcome.san,
+            "fen": report.differing.outcome.fen, "trace": path,
+        }
+    return record
+
+
+def _text(number: int, move: str, report: Report, path: str | None) -> str:
+    kind = "every order that can differ" if report.exhaustive else "orders"
+    head = f"ply {number} {move}: {counted(report.orders, 'order')} ({kind}) in {report.seconds:.2f} s: "
+    if report.differing is None:
+        return head + "same verdict, SAN, position and messages under every order"
+    lines = [head + f"the {', '.join(report.differences)} changed under this order (trace: {path}):"]
+    lines += [f"  {index}. {step.what}" for index, step in enumerate(report.differing.steps, start=1)]
+    lines.append(f"  gives {report.differing.outcome.verdict} instead of {report.reference.outcome.verdict}")
+    return "\n".join(lines)

@@ -1,0 +1,194 @@
+"""How a turnstile chooses the next delivery: in arrival order, at random (seeded), by script, by hand.
+
+A policy sees the ready deliveries (one per actor that can run: the head of its mailbox, or its
+resumption once the reply it waits for is in) and returns one of them.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from board.errors import ChessActorsError, InputError
+
+
+class ScheduleError(ChessActorsError):
+    """A schedule that cannot go on: it does not match the deliveries, or no choice came in time."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ready:
+    """A delivery that may run next: ``actor`` handles ``kind`` from ``sender`` (or resumes).
+
+    ``since`` orders ready deliveries by when they became ready (a mailbox's head by its arrival, a
+    resumption by when its reply came in); ``waits`` says who waits on it: "reply" (an ask), "nothing"
+    (a tell) or, for a resumption, what it was waiting for.
+    """
+
+    actor: str
+    kind: str
+    sender: str
+    summary: str
+    waits: str
+    since: int
+    resume: bool = False
+
+    def describe(self) -> str:
+        """One line a person reads: who, what, from whom."""
+        if self.resume:
+            return f"{self.actor} resumes ({self.waits})"
+        return f"{self.actor} <- {self.sender}: {self.summary} (sender waits for {self.waits})"
+
+
+class Policy:
+    """Chooses among ready deliveries; ``choose`` is called with at least one."""
+
+    name = "policy"
+
+    def choose(self, ready: Sequence[Ready]) -> Ready:
+        """The delivery to run next."""
+        raise NotImplementedError
+
+
+class Fifo(Policy):
+    """The delivery that has been ready longest."""
+
+    name = "fifo"
+
+    def choose(self, ready: Sequence[Ready]) -> Ready:
+        return min(ready, key=lambda item: item.since)
+
+
+class Random(Policy):
+    """A seeded random choice: the same seed, the same order."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self._random = random.Random(seed)
+
+    def choose(self, ready: Sequence[Ready]) -> Ready:
+        return self._random.choice(sorted(ready, key=lambda item: item.since))
+
+
+class Script(Policy):
+    """An explicit list of actor names, one a delivery; after the list, arrival order (fifo).
+
+    Raises (from ``choose``):
+        ScheduleError: the next name is not an actor that can run now.
+    """
+
+    name = "script"
+
+    def __init__(self, actors: Sequence[str]) -> None:
+        self.actors = list(actors)
+        self.position = 0
+
+    def choose(self, ready: Sequence[Ready]) -> Ready:
+        if self.position >= len(self.actors):
+            return Fifo().choose(ready)
+        wanted = self.actors[self.position]
+        for item in ready:
+            if item.actor == wanted:
+                self.position += 1
+                return item
+        choices = ", ".join(sorted(item.actor for item in ready))
+        raise ScheduleError(
+            f"schedule step {self.position + 1} names {wanted}, but the actors that can run are: {choices}"
+        )
+
+
+class Interactive(Policy):
+    """Waits for a person (another thread) to call :meth:`decide`; bounded by ``patience`` seconds.
+
+    Raises (from ``choose``):
+        ScheduleError: no decision within ``patience`` seconds, or the decision was withdrawn.
+    """
+
+    name = "interactive"
+
+    def __init__(self, patience: float = 600.0) -> None:
+        self.patience = patience
+        self._lock = threading.Condition()
+        self._ready: tuple[Ready, ...] | None = None
+        self._decision: int | None = None
+        self._withdrawn = False
+
+    @property
+    def waiting(self) -> tuple[Ready, ...] | None:
+        """The choices waiting for a decision (None when no choice is open)."""
+        with self._lock:
+            return self._ready
+
+    def wait_for_choice(self, timeout: float) -> bool:
+        """Wait until a choice is open (True) or ``timeout`` seconds pass (False)."""
+        with self._lock:
+            return self._lock.wait_for(lambda: self._ready is not None, timeout)
+
+    def decide(self, index: int) -> Ready:
+        """Choose the open choice's ``index``-th delivery (0-based, in the order listed).
+
+        Raises:
+            InputError: no choice is open, or the index is past the list.
+        """
+        with self._lock:
+            if self._ready is None:
+                raise InputError("nothing is waiting to be delivered")
+            if not 0 <= index < len(self._ready):
+                raise InputError(f"no delivery {index + 1}: {len(self._ready)} can run now")
+            chosen = self._ready[index]
+            self._decision, self._ready = index, None
+            self._lock.notify_all()
+            return chosen
+
+    def withdraw(self) -> None:
+        """Give up waiting (the game is closing)."""
+        with self._lock:
+            self._withdrawn = True
+            self._lock.notify_all()
+
+    def choose(self, ready: Sequence[Ready]) -> Ready:
+        offered = tuple(ready)
+        with self._lock:
+            self._ready, self._decision = offered, None
+            self._lock.notify_all()
+            try:
+                decided = self._lock.wait_for(
+                    lambda: self._decision is not None or self._withdrawn, self.patience
+                )
+                if self._withdrawn:
+                    raise ScheduleError("the interactive schedule was closed while a delivery waited")
+                if not decided or self._decision is None:
+                    raise ScheduleError(f"no delivery was chosen within {self.patience:g} s")
+                return offered[self._decision]
+            finally:
+                self._ready = None
+
+
+def parse_policy(text: str) -> Policy | None:
+    """The policy a schedule name stands for: free (None), fifo, random or random(SEED), interactive.
+
+    Raises:
+        InputError: any other text.
+    """
+    spec = text.strip().lower()
+    if spec == "free":
+        return None
+    if spec == "fifo":
+        return Fifo()
+    if spec == "interactive":
+        return Interactive()
+    if spec == "random":
+        return Random(0)
+    if spec.startswith("random(") and spec.endswith(")"):
+        try:
+            return Random(int(spec[7:-1]))
+        except ValueError:
+            pass
+    raise InputError(
+        f"unknown schedule {text!r}: use free, fifo, random, random(SEED) or interactive"
+        " (a script is a list of actor names)"
+    )

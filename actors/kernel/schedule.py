@@ -1,0 +1,404 @@
+"""The delivery turnstile: the same actors, one delivery handled at a time, in an order a policy chooses.
+
+Under a turnstile a send files the message in the receiver's mailbox here and puts only a token in the
+pykka inbox; the receiver's thread then waits at its gate until the turnstile lets its next delivery run.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from collections import deque
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import pykka
+
+from actors.kernel.errors import ActorTimeout, ActorUnavailable
+from actors.kernel.messaging import SCHEDULED, Envelope, Ref, ScheduledReply
+from actors.kernel.policies import Fifo, Policy, Ready, ScheduleError, parse_policy
+
+if TYPE_CHECKING:
+    from actors.kernel.actor import TracedActor
+
+STEP_LIMIT = 30.0
+"""Seconds a single step may run before the driver calls it stuck (real time, not the schedule's)."""
+
+_local = threading.local()
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One delivery run to its end or to its next wait: who ran, what, and whom it sent to or answered."""
+
+    actor: str
+    what: str
+    sends: frozenset[str]
+    answers: frozenset[str]
+
+
+@dataclass(eq=False, slots=True)
+class _Letter:
+    seq: int
+    urn: str
+    envelope: Envelope
+    reply: ScheduledReply | None
+
+
+@dataclass(eq=False, slots=True)
+class _Waiting:
+    reply: ScheduledReply
+    waiting_for: str
+    since: int | None = None  # when the reply came in (it is then ready to resume)
+    timed_out: bool = False
+
+
+class Turn:
+    """The token a scheduled send leaves in the receiver's pykka inbox: 'your next delivery'."""
+
+    __slots__ = ("turnstile",)
+
+    def __init__(self, turnstile: Turnstile) -> None:
+        self.turnstile = turnstile
+
+
+class Turnstile:
+    """Runs one actor system's deliveries one at a time, in the order ``policy`` chooses.
+
+    The thread waiting for a reply from outside the actors (the client) drives: while its reply is
+    not in, it asks the policy for the next ready delivery and lets it run to its end, or to the
+    point where that actor waits for a reply of its own. Time is the schedule's: when nothing can run
+    and an actor still waits, its wait times out, as a real timeout would, instead of hanging.
+
+    Args:
+        policy: chooses the next delivery (see actors.kernel.policies).
+    """
+
+    def __init__(self, policy: Policy | None = None) -> None:
+        self.policy: Policy = policy or Fifo()
+        self.steps: list[Step] = []
+        self._cond = threading.Condition()
+        self._driver = threading.Lock()
+        self._seq = itertools.count()
+        self._names: dict[str, str] = {}
+        self._refs: dict[str, Ref] = {}
+        self._mail: dict[str, deque[_Letter]] = {}
+        self._waiting: dict[str, _Waiting] = {}
+        self._grants: dict[str, _Letter | _Waiting] = {}
+        self._running: str | None = None
+        self._sends: set[str] = set()
+        self._answers: set[str] = set()
+        self._what = ""
+        self._closed = False
+
+    # -- joining
+
+    def adopt(self, name: str, ref: Ref) -> None:
+        """Put the actor ``name`` under this turnstile (its sends and deliveries go through it)."""
+        with self._cond:
+            self._names[ref.actor_urn] = name
+            self._refs[ref.actor_urn] = ref
+            self._mail.setdefault(ref.actor_urn, deque())
+        SCHEDULED[ref.actor_urn] = self
+
+    def close(self) -> None:
+        """Let every waiting gate go (its delivery fails) and take the actors off the turnstile."""
+        with self._cond:
+            self._closed = True
+            for urn in self._names:
+                SCHEDULED.pop(urn, None)
+            for mailbox in self._mail.values():
+                for letter in mailbox:
+                    _fail(letter.reply, ActorUnavailable("the game closed before this message was delivered"))
+                mailbox.clear()
+            self._cond.notify_all()
+        withdraw = getattr(self.policy, "withdraw", None)
+        if withdraw is not None:
+            withdraw()
+
+    @contextmanager
+    def using(self, policy: Policy) -> Iterator[None]:
+        """Run with ``policy`` for a while (start-up runs in arrival order), then the previous one."""
+        previous, self.policy = self.policy, policy
+        try:
+            yield
+        finally:
+            self.policy = previous
+
+    # -- sending (called by actors.kernel.messaging)
+
+    def ask(self, ref: Ref, name: str, envelope: Envelope) -> ScheduledReply:
+        """File an ask for ``ref``; its reply comes through the returned future."""
+        reply = ScheduledReply(self, name, self._sender_key(), next(self._seq))
+        self._file(ref, envelope, reply)
+        return reply
+
+    def tell(self, ref: Ref, envelope: Envelope) -> None:
+        """File a tell for ``ref``."""
+        self._file(ref, envelope, None)
+
+    def _sender_key(self) -> str:
+        urn = getattr(_local, "urn", None)
+        return self._names.get(urn, "client") if urn is not None else "client"
+
+    def _file(self, ref: Ref, envelope: Envelope, reply: ScheduledReply | None) -> None:
+        with self._cond:
+            if self._closed:
+                raise ActorUnavailable(f"{self._names.get(ref.actor_urn, 'the actor')} is not running")
+            letter = _Letter(next(self._seq), ref.actor_urn, envelope, reply)
+            self._mail.setdefault(ref.actor_urn, deque()).append(letter)
+            self._sends.add(self._names.get(ref.actor_urn, "?"))
+        try:
+            ref.tell(Turn(self))
+        except pykka.ActorDeadError:
+            with self._cond:
+                self._drop(ref.actor_urn)
+
+    # -- what is waiting
+
+    def ready(self) -> list[Ready]:
+        """The deliveries that may run next, oldest first (one per actor at most)."""
+        with self._cond:
+            return [item for item, _ in self._ready_now()]
+
+    def queued(self) -> list[Ready]:
+        """Every delivery waiting: the ready ones first, then those behind a mailbox's head."""
+        with self._cond:
+            ready = [item for item, _ in self._ready_now()]
+            behind = []
+            for urn, mailbox in self._mail.items():
+                for letter in itertools.islice(mailbox, 1 if urn not in self._waiting else 0, None):
+                    behind.append(self._describe(urn, letter, ready=False))
+            return ready + sorted(behind, key=lambda item: item.since)
+
+    def _describe(self, urn: str, letter: _Letter, ready: bool = True) -> Ready:
+        body = letter.envelope.message
+        waits = "reply" if letter.reply is not None else "nothing"
+        if not ready:
+            waits += ", queued behind its mailbox's head"
+        return Ready(self._names[urn], type(body).__name__, letter.envelope.sender, _summary(body), waits,
+                     letter.seq)
+
+    def _ready_now(self) -> list[tuple[Ready, _Letter | _Waiting]]:
+        found: list[tuple[Ready, _Letter | _Waiting]] = []
+        for urn in list(self._mail):
+            ref = self._refs.get(urn)
+            if ref is not None and not ref.is_alive():
+                self._drop(urn)
+                continue
+            if urn in self._grants or urn == self._running:
+                continue
+            waiting = self._waiting.get(urn)
+            if waiting is not None:
+                if waiting.since is not None:
+                    state = "timed out" if waiting.timed_out else "reply in"
+                    found.append((Ready(self._names[urn], "resume", waiting.waiting_for, "", f"{state} from "
+                                        f"{waiting.waiting_for}", waiting.since, resume=True), waiting))
+                continue
+            mailbox = self._mail[urn]
+            if mailbox:
+                found.append((self._describe(urn, mailbox[0]), mailbox[0]))
+        found.sort(key=lambda pair: pair[0].since)
+        return found
+
+    def _drop(self, urn: str) -> None:
+        """An actor is gone: every message still filed for it fails, as pykka fails a dead inbox."""
+        name = self._names.get(urn, "the actor")
+        for letter in self._mail.get(urn, ()):
+            _fail(letter.reply, ActorUnavailable(f"{name} is not running"))
+        self._mail.pop(urn, None)
+        self._waiting.pop(urn, None)
+
+    # -- driving
+
+    def wait(self, name: str, reply: ScheduledReply, timeout: float) -> Any:
+        """The reply to an ask, driving the schedule if the caller is outside the actors.
+
+        Raises:
+            ActorTimeout: the schedule ran out of deliveries before the reply came.
+            ActorUnavailable: the actor was dead or crashed on the message.
+            ScheduleError: the policy could not choose (a script that does not match, no decision).
+        """
+        if getattr(_local, "urn", None) is not None:
+            return self._block(name, reply)
+        with self._driver:
+            while True:
+                with self._cond:
+                    if reply.resolved:
+                        return _outcome(reply)
+                    if self._closed:
+                        raise ActorUnavailable(f"{name} did not answer: the game closed")
+                    ready = self._ready_now()
+                    if not ready and not self._time_out_one():
+                        raise ActorTimeout(f"{name} never answered: no delivery is left that could answer")
+                if ready:
+                    self._run(ready)
+
+    def drain(self) -> None:
+        """Run the ready deliveries until none is left (the tells a reply left behind)."""
+        with self._driver:
+            while True:
+                with self._cond:
+                    ready = self._ready_now()
+                if not ready:
+                    return
+                self._run(ready)
+
+    def step(self, policy: Policy | None = None) -> Step | None:
+        """Run one delivery chosen by ``policy`` (default: this turnstile's); None if none is ready."""
+        with self._driver:
+            with self._cond:
+                ready = self._ready_now()
+            if not ready:
+                return None
+            return self._run(ready, policy)
+
+    def _run(self, ready: list[tuple[Ready, _Letter | _Waiting]], policy: Policy | None = None) -> Step:
+        chosen = (policy or self.policy).choose([item for item, _ in ready])
+        with self._cond:
+            target = next(pending for item, pending in ready if item is chosen)
+            urn = target.urn if isinstance(target, _Letter) else _urn_of(self._waiting, target)
+            if isinstance(target, _Letter):
+                self._mail[urn].popleft()
+            self._running = urn
+            self._sends, self._answers, self._what = set(), set(), chosen.describe()
+            self._grants[urn] = target
+            self._cond.notify_all()
+            before = len(self.steps)
+            if not self._cond.wait_for(lambda: len(self.steps) > before or self._closed, STEP_LIMIT):
+                raise ActorTimeout(f"{chosen.actor} ran for more than {STEP_LIMIT:g} s on one delivery")
+            return self.steps[-1] if len(self.steps) > before else Step(chosen.actor, "closed", frozenset(),
+                                                                         frozenset())
+
+    def _time_out_one(self) -> bool:
+        """Nothing can run: the oldest wait times out (as it would in real time). False if none waits."""
+        stuck = [waiting for waiting in self._waiting.values() if waiting.since is None]
+        if not stuck:
+            return False
+        oldest = min(stuck, key=lambda waiting: waiting.reply.seq)
+        oldest.timed_out, oldest.since = True, next(self._seq)
+        return True
+
+    def _end_step(self) -> None:
+        urn = self._running
+        if urn is not None:
+            self.steps.append(Step(self._names.get(urn, "?"), self._what, frozenset(self._sends),
+                                   frozenset(self._answers)))
+        self._running = None
+        self._cond.notify_all()
+
+    # -- the actors' side
+
+    def run_turn(self, actor: TracedActor[Any]) -> None:
+        """In ``actor``'s thread: wait at the gate for its next delivery, run it, answer its asker."""
+        urn = actor.actor_ref.actor_urn
+        with self._cond:
+            if not self._cond.wait_for(
+                lambda: isinstance(self._grants.get(urn), _Letter) or self._closed, actor.timeout + STEP_LIMIT
+            ):
+                return  # never let in: a driver gone away; the message's asker times out on its own
+            grant = self._grants.pop(urn, None)
+        if not isinstance(grant, _Letter):
+            return
+        _local.urn = urn
+        try:
+            answer = actor.receive(grant.envelope)
+        except Exception as error:  # every failure goes to the asker, as pykka's loop would send it
+            with self._cond:
+                _fail(grant.reply, error)
+                self._note_answer(grant.reply)
+                if actor.actor_stopped.is_set():
+                    self._drop(urn)
+                self._end_step()
+            return
+        finally:
+            _local.urn = None
+        with self._cond:
+            if grant.reply is not None:
+                grant.reply.resolve(answer, None)
+                self._note_answer(grant.reply)
+            self._end_step()
+
+    def _note_answer(self, reply: ScheduledReply | None) -> None:
+        if reply is None:
+            return
+        self._answers.add(reply.asker)
+        for waiting in self._waiting.values():
+            if waiting.reply is reply:
+                waiting.since = next(self._seq)
+
+    def _block(self, name: str, reply: ScheduledReply) -> Any:
+        """An actor waits for a reply: its step ends, and it resumes when the turnstile lets it."""
+        urn = _local.urn
+        with self._cond:
+            if reply.resolved:
+                return _outcome(reply)
+            waiting = _Waiting(reply, name)
+            self._waiting[urn] = waiting
+            self._end_step()
+            let_in = self._cond.wait_for(
+                lambda: self._grants.get(urn) is waiting or self._closed, STEP_LIMIT * 4
+            )
+            self._grants.pop(urn, None)
+            self._waiting.pop(urn, None)
+            if not let_in or self._closed:
+                raise ActorTimeout(f"{name} did not answer: the schedule stopped")
+            if waiting.timed_out and not reply.resolved:
+                raise ActorTimeout(f"{name} did not answer: nothing left to deliver could answer it")
+        return _outcome(reply)
+
+
+def _urn_of(waiting: dict[str, _Waiting], target: _Waiting) -> str:
+    return next(urn for urn, item in waiting.items() if item is target)
+
+
+def _fail(reply: ScheduledReply | None, error: BaseException) -> None:
+    if reply is not None and not reply.resolved:
+        reply.resolve(None, error)
+
+
+def _outcome(reply: ScheduledReply) -> Any:
+    if reply.error is not None:
+        raise reply.error
+    return reply.value
+
+
+def _summary(body: object) -> str:
+    text = repr(body)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def record_of(steps: Sequence[Step]) -> list[str]:
+    """The schedule that ``steps`` followed: one actor name a delivery (what a Script replays)."""
+    return [step.actor for step in steps]
+
+
+def make_turnstile(schedule: str | Policy | Turnstile | None) -> Turnstile | None:
+    """The turnstile a schedule stands for (None for free).
+
+    Raises:
+        InputError: an unknown schedule name.
+    """
+    if schedule is None or isinstance(schedule, Turnstile):
+        return schedule
+    policy = parse_policy(schedule) if isinstance(schedule, str) else schedule
+    return None if policy is None else Turnstile(policy)
+
+
+@contextmanager
+def start_up(turnstile: Turnstile | None) -> Iterator[None]:
+    """Start-up runs in arrival order under any schedule, and is left out of the recorded steps."""
+    if turnstile is None:
+        yield
+        return
+    with turnstile.using(Fifo()):
+        yield
+        turnstile.drain()
+    turnstile.steps.clear()
+
+
+__all__ = [
+    "STEP_LIMIT", "ScheduleError", "Step", "Turn", "Turnstile", "make_turnstile", "record_of", "start_up",
+]

@@ -1,0 +1,325 @@
+"""The shell's engine: a live game under a delivery turnstile, driven one command line at a time.
+
+Its grammar is the scenario grammar (every step is a command) plus a few shell verbs for looking and
+for choosing deliveries by hand; it prints nothing (actors/cli/shell.py does) and returns what to show.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass
+
+from actors.client.game import ActorGame
+from actors.kernel.messaging import DEFAULT_TIMEOUT
+from actors.kernel.policies import Fifo, Interactive, Ready, Script
+from actors.kernel.schedule import Turnstile, record_of
+from actors.scenario.script import (
+    STEP_NAMES,
+    FenCheck,
+    Play,
+    Reject,
+    Start,
+    Step,
+    StepResult,
+    parse_line,
+    step_runner,
+)
+from actors.tracing.recorder import TraceRecorder, event_to_json
+from board.errors import ChessActorsError, InputError
+from board.squares import SQUARE_NAMES
+
+SHELL_VERBS = ("board", "pending", "step", "deliver", "run", "mode", "order", "trace", "save", "actors",
+               "help", "quit", "exit")
+VERBS = (*STEP_NAMES, *SHELL_VERBS)
+WAIT = 30.0
+"""Seconds to wait for a command's next delivery to come up (real time: a bound, never a hang)."""
+
+HELP = """\
+moves and checks (the scenario grammar, see actors/examples/README.md):
+  play e4 | reject Ke2 "check" | send white-knight-g1 move g1 f3 | expect yes | crash board [on Survey]
+  learn c1 archbishop | square e4 white pawn | legal e2 e3 e4 | fen <FEN> | outcome none | restarts 0
+delivering by hand:
+  mode step       later commands wait for you to choose each delivery (mode auto: arrival order)
+  pending         the deliveries waiting, numbered (what each one's sender waits for)
+  step            deliver the one that has waited longest; deliver N: the N-th of the list
+  run             deliver the rest in arrival order
+  order A B ...   the next play or reject runs its deliveries in this order of actor names
+looking and keeping:
+  board | actors | trace [PATH] (the last command's messages) | save PATH (a scenario for run)
+  quit"""
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """A board to draw: the position, the last move (UCI) and whether the side to move is in check."""
+
+    fen: str
+    last_move: str | None
+    check: bool
+
+
+Output = str | StepResult | Shown
+
+
+class Shell:
+    """A live game that takes command lines (see :data:`HELP`); use as a context manager.
+
+    Raises (from :meth:`execute`):
+        InputError: a command that cannot be run; the game is unchanged.
+    """
+
+    def __init__(self, fen: str = "startpos", timeout: float = DEFAULT_TIMEOUT) -> None:
+        self.policy = Interactive(patience=600.0)
+        self.turnstile = Turnstile(self.policy)
+        self.recorder = TraceRecorder()
+        self.timeout = timeout
+        self.game = ActorGame(fen, timeout, self.recorder, schedule=self.turnstile)
+        self.run_step = step_runner(self.game)
+        self.stepping = False
+        self.saved: list[str] = []
+        self.order: list[str] | None = None
+        self.commands = 0
+        self._worker: threading.Thread | None = None
+        self._result: StepResult | BaseException | None = None
+        self._mark = (0, 0)  # trace events and steps before the last command
+
+    def __enter__(self) -> Shell:
+        self.game.start()
+        self.saved = [f"start {self.game.supervisor.start_fen}"]
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the game (a command still in flight fails) and its actors."""
+        self.game.close()
+        if self._worker is not None:
+            self._worker.join(self.timeout)
+
+    @property
+    def in_flight(self) -> bool:
+        """Whether a command waits for deliveries chosen by hand."""
+        return self._worker is not None
+
+    def names(self) -> list[str]:
+        """The actors' names (for completion)."""
+        return sorted(self.game.supervisor.names())
+
+    # -- commands
+
+    def execute(self, text: str) -> list[Output]:
+        """Run one command line; returns what to show."""
+        words = text.split()
+        if not words or words[0].startswith("#"):
+            return []
+        verb, rest = words[0], words[1:]
+        self.commands += 1
+        if verb in SHELL_VERBS:
+            return self._shell_verb(verb, rest)
+        step = parse_line(text, "<shell>", self.commands)
+        if step is None:
+            return []
+        if isinstance(step, Start):
+            raise InputError("start: the shell's game has started; start a new shell for another position")
+        if self.in_flight:
+            raise InputError("a command is waiting for its deliveries: step, deliver N or run first")
+        if self.order is not None and isinstance(step, Play | Reject):
+            return self._ordered(step, self.order)
+        self._mark = (len(self.recorder), len(self.turnstile.steps))
+        if not self.stepping:
+            with self.turnstile.using(Fifo()):
+                result = self.run_step(step)
+            return [self._keep(step, result)]
+        self._worker = threading.Thread(target=self._work, args=(step,), name="shell-command", daemon=True)
+        self._worker.start()
+        return self._settle()
+
+    def _shell_verb(self, verb: str, rest: list[str]) -> list[Output]:
+        match verb:
+            case "help":
+                return [HELP]
+            case "board":
+                return [self._board()]
+            case "actors":
+                return [" ".join(self.names())]
+            case "pending":
+                return self._pending()
+            case "step" | "deliver":
+                return self._deliver(verb, rest)
+            case "run":
+                return self._run_rest()
+            case "mode":
+                return [self._mode(rest)]
+            case "order":
+                if not rest:
+                    raise InputError("order needs actor names, e.g. order referee board white-pawn-e2")
+                unknown = [name for name in rest if name not in self.names()]
+                if unknown:
+                    raise InputError(f"order: no actor is called {unknown[0]} (see: actors)")
+                self.order = rest
+                return [f"the next play or reject delivers in this order: {' '.join(rest)}"]
+            case "trace":
+                return self._trace(rest)
+            case "save":
+                return [self._save(rest)]
+            case _:  # quit and exit are the reader's to act on
+                return []
+
+    def _keep(self, step: Step, result: StepResult) -> StepResult:
+        if result.ok and not isinstance(step, FenCheck | Start):
+            self.saved.append(step.written)
+        return result
+
+    # -- delivering by hand
+
+    def _work(self, step: Step) -> None:
+        try:
+            self._result = self.run_step(step)
+        except BaseException as error:
+            self._result = error
+
+    def _settle(self) -> list[Output]:
+        """Wait until the command in flight needs a choice (list it) or is done (show its result)."""
+        worker = self._worker
+        assert worker is not None
+        before = len(self.turnstile.steps)
+        while worker.is_alive() and not self.policy.wait_for_choice(0.05):
+            worker.join(0.0)
+        shown: list[Output] = [f"  delivered: {step.what}" for step in self.turnstile.steps[before:]]
+        if worker.is_alive():
+            return shown + self._pending()
+        worker.join()
+        self._worker, result, self._result = None, self._result, None
+        if isinstance(result, BaseException):
+            raise InputError(f"the command failed: {result}")
+        assert isinstance(result, StepResult)
+        step = parse_line(result.step, "<shell>", result.line)
+        if step is not None:
+            self._keep(step, result)
+        return [*shown, result]
+
+    def _pending(self) -> list[Output]:
+        queued = self.turnstile.queued()
+        if not queued:
+            return ["nothing is waiting to be delivered"]
+        lines: list[Output] = []
+        number = 0
+        for item in queued:
+            if "queued" in item.waits:
+                lines.append(f"  -  {item.describe()}")
+            else:
+                number += 1
+                lines.append(f"{number:>3}. {item.describe()}")
+        return lines
+
+    def _open_choice(self) -> tuple[Ready, ...]:
+        if not self.in_flight:
+            raise InputError("nothing is in flight: a command sent in 'mode step' waits for deliveries")
+        if not self.policy.wait_for_choice(WAIT):
+            raise InputError(f"no delivery came up within {WAIT:g} s")
+        ready = self.policy.waiting
+        assert ready is not None
+        return ready
+
+    def _deliver(self, verb: str, rest: list[str]) -> list[Output]:
+        ready = self._open_choice()
+        index = 0
+        if verb == "deliver":
+            if len(rest) != 1 or not rest[0].isdigit():
+                raise InputError("deliver needs the number of a delivery in the pending list, e.g. deliver 2")
+            index = int(rest[0]) - 1
+            if not 0 <= index < len(ready):
+                raise InputError(f"deliver {rest[0]}: the pending list has {len(ready)} that can run now")
+        elif rest:
+            raise InputError("step takes nothing more (deliver N chooses one)")
+        self.policy.decide(index)
+        return self._settle()
+
+    def _run_rest(self) -> list[Output]:
+        shown: list[Output] = []
+        while self.in_flight:
+            self._open_choice()
+            self.policy.decide(0)
+            shown.extend(self._settle())
+        return shown or ["nothing is in flight"]
+
+    def _mode(self, rest: list[str]) -> str:
+        if rest not in (["step"], ["auto"]):
+            raise InputError("mode needs step (choose each delivery) or auto (arrival order)")
+        if self.in_flight:
+            raise InputError("a command is waiting for its deliveries: step, deliver N or run first")
+        self.stepping = rest == ["step"]
+        if self.stepping:
+            return "each delivery waits for step or deliver N"
+        return "deliveries run in arrival order"
+
+    def _ordered(self, step: Play | Reject, order: list[str]) -> list[Output]:
+        """Run a move under a given order: first on a scratch game, so a wrong order changes nothing."""
+        self.order = None
+        with self.turnstile.using(Fifo()):
+            fen = self.game.fen()
+        try:
+            scratch_turnstile = Turnstile(Script(order))
+            with ActorGame(fen, self.timeout, schedule=scratch_turnstile) as scratch:
+                scratch.propose(step.move)
+        except ChessActorsError as error:
+            raise InputError(f"order does not match the game: {error}; the game is unchanged") from None
+        if len(scratch_turnstile.steps) < len(order):
+            raise InputError(f"order does not match the game: the move took {len(scratch_turnstile.steps)}"
+                             f" deliveries, fewer than the {len(order)} names given; the game is unchanged")
+        self._mark = (len(self.recorder), len(self.turnstile.steps))
+        with self.turnstile.using(Script(order)):
+            result = self.run_step(step)
+        return [self._keep(step, result)]
+
+    # -- looking and keeping
+
+    def _board(self) -> Shown:
+        with self.turnstile.using(Fifo()):
+            fen = self.game.fen()
+            journal = self.game.journal
+        last = journal[-1] if journal else None
+        return Shown(fen, last.uci if last else None, bool(last and last.check))
+
+    def _trace(self, rest: list[str]) -> list[Output]:
+        events = self.recorder.events()[self._mark[0]:]
+        if len(rest) == 1:
+            try:
+                with open(rest[0], "w", encoding="utf-8") as file:
+                    file.writelines(event_to_json(event) + "\n" for event in self.recorder.events())
+            except OSError as error:
+                raise InputError(f"trace {rest[0]}: cannot write: {error.strerror}") from None
+            return [f"wrote {len(self.recorder)} messages to {rest[0]}"]
+        if rest:
+            raise InputError("trace takes one file path at most")
+        lines: list[Output] = []
+        for event in events:
+            payload = json.dumps(event["payload"], separators=(",", ":"))
+            reply = f" -> {event['reply']}" if event["reply"] else ""
+            lines.append(f"  {event['msg_id']:>4} {event['sender']} -> {event['receiver']}: "
+                         f"{event['kind']} {payload}{reply}")
+        schedule = record_of(self.turnstile.steps[self._mark[1]:])
+        if schedule:
+            lines.append(f"  order: {' '.join(schedule)}")
+        return lines or ["no messages yet"]
+
+    def _save(self, rest: list[str]) -> str:
+        if len(rest) != 1:
+            raise InputError("save needs a file path, e.g. save game.scenario")
+        try:
+            with open(rest[0], "w", encoding="utf-8") as file:
+                file.write("\n".join(self.saved) + "\n")
+        except OSError as error:
+            raise InputError(f"save {rest[0]}: cannot write: {error.strerror}") from None
+        return f"wrote {len(self.saved)} steps to {rest[0]} (chess-actors run {rest[0]} replays them)"
+
+
+def completions(shell: Shell, line: str, word: str) -> list[str]:
+    """What the word being typed could be: a verb first, then actor names, squares and verbs' words."""
+    if not line.strip() or line.strip() == word:
+        pool = list(VERBS)
+    else:
+        pool = [*shell.names(), *SQUARE_NAMES, "step", "auto", "move", "on", "yes", "no", "traversed"]
+    return sorted(option for option in set(pool) if option.startswith(word))

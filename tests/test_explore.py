@@ -1,0 +1,245 @@
+"""Exploring delivery orders: real plies agree under every order; a racy actor is caught and shrunk."""
+
+from __future__ import annotations
+
+import glob
+import json
+import subprocess
+import sys
+from dataclasses import dataclass
+
+import pytest
+
+from actors.client.explore import Outcome, Run, explore, game_plies, messages_of, ply_runner
+from actors.kernel.actor import TracedActor
+from actors.kernel.messaging import Directory, ask, post, wait_all, wait_one
+from actors.kernel.policies import Fifo, Script
+from actors.kernel.schedule import Turnstile
+from actors.tracing.export import read_jsonl
+from actors.tracing.recorder import TraceRecorder
+from board.fen import STARTING_FEN
+from board.pgn import read_games
+
+
+def pgn_games(path: str) -> list[list[str]]:
+    with open(path, encoding="utf-8") as file:
+        return [[token.text for token in game.moves] for game in read_games(file)]
+
+
+OPERA = pgn_games("tests/data/opera-game.pgn")[0]
+
+
+# --- a deliberately racy actor system --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Go:
+    """Tell the tally who you are."""
+
+
+@dataclass(frozen=True)
+class Report:
+    who: str
+
+
+@dataclass(frozen=True)
+class Who:
+    """Ask the tally whom it heard first."""
+
+
+class Reporter(TracedActor[Go]):
+    def handle(self, message: Go) -> object:
+        self.tell("tally", Report(self.name))
+        return "sent"
+
+
+class Tally(TracedActor[Report | Who]):
+    """Keeps the first report it hears: its answer depends on the order of its mail (the bug)."""
+
+    first = "nobody"
+
+    def handle(self, message: Report | Who) -> object:
+        match message:
+            case Report(who=who):
+                if self.first == "nobody":
+                    self.first = who
+                return None
+            case Who():
+                return self.first
+
+
+def racy_run(turnstile: Turnstile) -> Run:
+    """Two reporters race to the tally; the client then asks the tally who was first."""
+    recorder = TraceRecorder()
+    directory = Directory()
+    directory.turnstile = turnstile
+    names = ("tally", "reporter-a", "reporter-b", "reporter-c")
+    refs = [(Tally if name == "tally" else Reporter).start(name, directory, recorder, 2.0) for name in names]
+    for name, ref in zip(names, refs, strict=True):
+        directory.register(name, ref)
+    try:
+        goes = [ask(ref, name, post(recorder, "client", name, Go()))
+                for name, ref in zip(names, refs, strict=True) if name != "tally"]
+        wait_all(goes, 2.0)
+        turnstile.drain()
+        first = wait_one(*ask(refs[0], "tally", post(recorder, "client", "tally", Who())), 2.0)
+        steps = tuple(turnstile.steps)
+        events = tuple(recorder.events())
+    finally:
+        turnstile.close()
+        for ref in refs:
+            ref.stop()
+    return Run(Outcome(f"first: {first}", None, "", messages_of(events)), steps, events)
+
+
+def test_the_racy_tally_is_caught_with_a_minimal_counterexample() -> None:
+    report = explore(racy_run, None)
+    assert report.exhaustive
+    assert report.reference.outcome.verdict == "first: reporter-a"
+    assert report.differing is not None, "the explorer should find an order where another reporter wins"
+    assert report.differences == ["verdict", "messages"], "the tally's answer is among the messages too"
+    assert report.orders >= 3, "each reporter can be the first heard: three orders that differ"
+    shrunk = report.differing.schedule
+    # Minimal: the prefix that matters is one choice (let b or c run before a); without the
+    # choices that differ from arrival order the outcome is the reference's again.
+    pairs = zip(shrunk, report.reference.schedule, strict=False)
+    deviation = next(index for index, (mine, fifo) in enumerate(pairs) if mine != fifo)
+    assert deviation <= 3
+    assert racy_run(Turnstile(Script(shrunk[:deviation]))).outcome == report.reference.outcome
+    assert racy_run(Turnstile(Script(shrunk))).outcome == report.differing.outcome
+
+
+def test_random_orders_find_the_race_too() -> None:
+    report = explore(racy_run, 30, seed=1)
+    assert report.differing is not None
+    assert report.orders > 1
+
+
+def test_the_counterexample_replays_to_the_same_trace() -> None:
+    report = explore(racy_run, None)
+    assert report.differing is not None
+    again = racy_run(Turnstile(Script(report.differing.schedule)))
+
+    def timeless(run: Run) -> list[tuple[object, ...]]:
+        return [(e["msg_id"], e["parent_id"], e["sender"], e["receiver"], e["kind"], e["reply"])
+                for e in run.trace]
+
+    assert timeless(again) == timeless(report.differing)
+
+
+# --- real plies ------------------------------------------------------------------------------
+
+CHOSEN_PLIES = {7: "a capture (dxe5)", 21: "a check (Bxb5+)", 23: "castling (O-O-O)", 33: "mate (Rd8#)"}
+
+
+@pytest.mark.parametrize("ply", sorted(CHOSEN_PLIES))
+def test_every_order_of_a_chosen_opera_ply_gives_the_same_outcome(ply: int) -> None:
+    number, fen, move = game_plies(STARTING_FEN, OPERA)[ply - 1]
+    report = explore(ply_runner(fen, move), None)
+    assert report.exhaustive, f"the search of ply {number} ({CHOSEN_PLIES[ply]}) did not finish"
+    assert report.same, f"ply {number} {move}: {report.differences} changed under {report.differing}"
+    assert report.reference.outcome.san == move
+    assert report.orders >= 2, "a ply's conversation has at least one race (the journal's record)"
+
+
+def twenty_games() -> list[list[str]]:
+    """Fourteen famous games from tests/data and six seeded random ones (python-chess makes them)."""
+    import random
+
+    import chess
+
+    games = [game for path in sorted(glob.glob("tests/data/*.pgn")) for game in pgn_games(path)]
+    rng = random.Random(16)
+    while len(games) < 20:
+        board, moves = chess.Board(), []
+        while not board.is_game_over() and len(moves) < 30:
+            move = rng.choice(list(board.legal_moves))
+            moves.append(board.san(move))
+            board.push(move)
+        games.append(moves)
+    return games[:20]
+
+
+# Every ply of 20 games under 200 random orders takes hours; this test runs the first PLIES plies
+# of each under ORDERS random orders (scripts/bench.py orders runs the full figure).
+PLIES, ORDERS = 8, 1
+
+
+def test_the_first_plies_of_twenty_games_do_not_depend_on_the_order() -> None:
+    games = twenty_games()
+    assert len(games) == 20
+    checked = 0
+    for index, moves in enumerate(games):
+        for number, fen, move in game_plies(STARTING_FEN, moves)[:PLIES]:
+            report = explore(ply_runner(fen, move), ORDERS, seed=index * 100 + number)
+            assert report.same, f"game {index + 1} ply {number} {move}: {report.differences} changed"
+            checked += 1
+    assert checked == 20 * PLIES
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "actors.cli", *args], capture_output=True, text=True,
+                          timeout=120, check=False)
+
+
+def test_explore_command_reports_each_ply_as_json(tmp_path: object) -> None:
+    done = run_cli("explore", "tests/data/opera-game.pgn", "--plies", "1-2", "--orders", "all", "--json")
+    assert done.returncode == 0, done.stderr
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [(r["ply"], r["move"], r["exhaustive"]) for r in records] == [(1, "e4", True), (2, "e5", True)]
+    assert all(all(r["same"].values()) and r["counterexample"] is None for r in records)
+    assert "2 plies" in done.stderr and "every order gave the same outcome" in done.stderr
+
+
+def test_explore_command_reads_a_scenario() -> None:
+    done = run_cli("explore", "actors/examples/checkmate.scenario", "--orders", "2")
+    assert done.returncode == 0, done.stderr
+    assert "same verdict, SAN, position and messages" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--orders", "0"), "--orders '0': give a positive number"),
+        (("--plies", "40-41"), "--plies 40-41: the game has 33 plies"),
+        (("--game", "2"), "there is no game 2"),
+    ],
+)
+def test_explore_command_bad_input_is_one_line_and_exit_2(args: tuple[str, ...], message: str) -> None:
+    done = run_cli("explore", "tests/data/opera-game.pgn", *args)
+    assert done.returncode == 2
+    assert message in done.stderr and len(done.stderr.splitlines()) == 1
+
+
+def test_a_counterexample_trace_is_readable_by_the_trace_command(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from actors.cli.explore import _write_trace
+
+    report = explore(racy_run, None)
+    assert report.differing is not None
+    path = Path(str(tmp_path)) / "race.jsonl"
+    _write_trace(report.differing, str(path))
+    with path.open("rb") as file:
+        events = read_jsonl(file, source=str(path))
+    assert [event["kind"] for event in events] == [event["kind"] for event in report.differing.trace]
+    done = run_cli("trace", str(path), "--to", "mermaid")
+    assert done.returncode == 0 and "sequenceDiagram" in done.stdout
+
+
+def test_a_scripted_ply_follows_arrival_order_after_its_script() -> None:
+    _, fen, move = game_plies(STARTING_FEN, OPERA)[32]
+    run = ply_runner(fen, move)
+    fifo = run(Turnstile(Fifo()))
+    scripted = run(Turnstile(Script(fifo.schedule[:3])))
+    assert scripted.schedule == fifo.schedule and scripted.outcome == fifo.outcome
+
+
+def test_an_illegal_ply_is_explored_too_and_refused_alike_under_every_order() -> None:
+    plies = game_plies(STARTING_FEN, ["e4", "e5", "Ke3", "Nf3"])
+    assert [move for _, _, move in plies] == ["e4", "e5", "Ke3"], "it stops after the first illegal ply"
+    _, fen, move = plies[-1]
+    report = explore(ply_runner(fen, move), None)
+    assert report.exhaustive and report.same
+    assert report.reference.outcome.verdict.startswith("rejected: ")
+    assert report.reference.outcome.fen == fen, "a refused move leaves the position as it was"
