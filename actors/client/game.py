@@ -361,7 +361,12 @@ class ActorGame(ProposalStream):
     @property
     def journal(self) -> tuple[JournalEntry, ...]:
         """Every accepted move, oldest first: what this client wrote to the journal (no message sent;
-        after healing it is read back from the journal actor)."""
+        after healing it is read back from the journal actor).
+
+        Raises:
+            GameClosed: the game is not started, or closed.
+        """
+        self._check_open()
         return tuple(self._entries)
 
     @property

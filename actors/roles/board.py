@@ -147,7 +147,7 @@ class BoardActor(TracedActor[BoardRequest]):
                 return Description(fen)
             case Place(entries=entries):
                 self._place(entries)
-                return Roster(self._entries(), self.plies, view.placement())
+                return Roster(self._entries(), self.plies, self.view.placement())  # the new view
             case _:
                 assert_never(message)
 
