@@ -24,6 +24,10 @@ def no_leaked_actors() -> Iterator[None]:
 
     close_process_pool()
 
+    # An actor stalled by an injected hang stops once its handler returns (its stop is queued).
+    deadline = time.monotonic() + 5.0
+    while pykka.ActorRegistry.get_all() and time.monotonic() < deadline:
+        time.sleep(0.01)
     running = pykka.ActorRegistry.get_all()
     if running:
         pykka.ActorRegistry.stop_all()
