@@ -17,7 +17,8 @@ import chess
 import pytest
 
 from actors.client.replay import watch_game
-from actors.scenario.script import read_scenario, run_scenario
+from actors.scenario.runner import run_scenario
+from actors.scenario.script import read_scenario
 from actors.studio import write_page
 from actors.tracing.recorder import TraceEvent, TraceRecorder
 from board.pgn import PgnGame, read_games

@@ -23,7 +23,8 @@ from actors.protocol import (
     Yes,
 )
 from actors.protocol.readable import readable, readable_reply, summarize
-from actors.scenario.script import parse_scenario, run_scenario
+from actors.scenario.runner import run_scenario
+from actors.scenario.script import parse_scenario
 from actors.tracing.recorder import FORMAT_VERSION, SCHEMA_FIELDS, TraceRecorder
 from board.pieces import BISHOP, BLACK, KNIGHT, WHITE, piece_code
 

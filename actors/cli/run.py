@@ -52,7 +52,7 @@ def run_scenario_command(args: argparse.Namespace) -> int:
     """Run the scenario at ``args.scenario``; return 0 if every step passed, 1 if one failed."""
     from actors.cli.replay import lessons
     from actors.kernel.affinity import one_core
-    from actors.scenario.script import run_scenario
+    from actors.scenario.runner import run_scenario
     from board.errors import InputError
 
     if sum((args.scenario is not None, args.example is not None, args.list_examples)) != 1:

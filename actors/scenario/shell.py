@@ -14,6 +14,7 @@ from actors.client.game import ActorGame
 from actors.kernel.messaging import DEFAULT_TIMEOUT
 from actors.kernel.policies import Fifo, Interactive, Ready, Script
 from actors.kernel.schedule import Turnstile, record_of
+from actors.scenario.runner import step_runner
 from actors.scenario.script import (
     STEP_NAMES,
     FenCheck,
@@ -23,7 +24,6 @@ from actors.scenario.script import (
     Step,
     StepResult,
     parse_line,
-    step_runner,
 )
 from actors.tracing.recorder import TraceRecorder, event_to_json
 from board.errors import ChessActorsError, InputError

@@ -1,0 +1,263 @@
+"""Running scenario scripts: each step against a live actor game, with what the actors answered.
+
+:func:`run_scenario` plays a parsed :class:`~actors.scenario.script.Scenario`; the shell runs one
+step at a time through :func:`step_runner`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from actors.scenario.script import (
+    Crash,
+    Expect,
+    FenCheck,
+    Learn,
+    Legal,
+    OutcomeCheck,
+    Play,
+    Reject,
+    Restarts,
+    Scenario,
+    Send,
+    SquareCheck,
+    Start,
+    Step,
+    StepResult,
+)
+from board.errors import ChessActorsError, InputError
+from board.pieces import COLOUR_NAMES, KIND_NAMES
+from board.squares import SQUARE_NAMES, parse_standard_square
+
+if TYPE_CHECKING:
+    from actors.client.game import ActorGame, PieceHandle
+    from actors.client.pool import SystemPool
+    from actors.protocol import No, Yes
+    from actors.tracing.recorder import TraceRecorder
+
+__all__ = ["ScenarioFailure", "StepListener", "run_scenario", "step_runner"]
+
+
+def step_runner(game: ActorGame) -> Callable[[Step], StepResult]:
+    """Runs steps one at a time against ``game`` (an ``expect`` checks the last ``send`` it ran)."""
+    return _Runner(game).run
+
+
+
+
+StepListener = Callable[[StepResult], None]
+
+
+def run_scenario(
+    scenario: Scenario,
+    on_step: StepListener | None = None,
+    recorder: TraceRecorder | None = None,
+    timeout: float | None = None,
+    teach: Mapping[str, str] | None = None,
+    pool: SystemPool | None = None,
+) -> list[StepResult]:
+    """Run the steps against a fresh actor game, stopping after the first that fails.
+
+    ``on_step`` is called with each result as it comes; ``recorder`` traces every message; an
+    ask waits ``timeout`` seconds at most (the actors' default when None). The game borrows its
+    actor system from ``pool`` (which then sets the recorder and timeout); untraced, with the
+    default timeout, from this process's pool. Returns the results of the steps run, in order.
+    An actor that dies is healed by the supervisor and the step retried once, as the game facade
+    does for moves.
+    """
+    from actors.client.game import ActorGame
+    from actors.client.pool import process_pool
+    from actors.tracing.recorder import marking
+
+    if pool is None and recorder is None and timeout is None:
+        pool = process_pool()
+    results: list[StepResult] = []
+    with ActorGame(scenario.start_fen, timeout, recorder, pool=pool, teach=teach) as game:
+        runner = _Runner(game)
+        for number, step in enumerate(scenario.steps, start=1):
+            with marking(recorder, "step", number):
+                result = runner.run(step)
+            results.append(result)
+            if on_step is not None:
+                on_step(result)
+            if not result.ok:
+                break
+    return results
+
+
+class _Runner:
+    """Runs steps one by one against one game, remembering the last reply to a send."""
+
+    def __init__(self, game: ActorGame) -> None:
+        self.game = game
+        self.reply: Yes | No | None = None
+
+    def run(self, step: Step) -> StepResult:
+        from actors.kernel.errors import ActorFailure
+
+        try:
+            ok, expected, got = self._run(step)
+        except ActorFailure as failure:
+            if isinstance(step, Play | Reject | Crash):  # the facade has healed and retried already
+                return StepResult(step.line, step.written, False, _expected(step),
+                                  f"actor failure: {failure}")
+            try:
+                self.game.supervisor.heal()
+                ok, expected, got = self._run(step)
+            except ActorFailure as again:
+                return StepResult(step.line, step.written, False, _expected(step), f"actor failure: {again}")
+        except ChessActorsError as error:
+            return StepResult(step.line, step.written, False, _expected(step), str(error))
+        return StepResult(step.line, step.written, ok, expected, got)
+
+    def _run(self, step: Step) -> tuple[bool, str, str]:
+        from actors.protocol import Rejected
+
+        game = self.game
+        match step:
+            case Start():
+                return True, "the game set up", f"{len(game.supervisor.names())} actors started"
+            case Play(move=move):
+                reply = game.propose(move)
+                if isinstance(reply, Rejected):
+                    return False, _expected(step), f"rejected ({reply.kind}): {reply.reason}"
+                mark = move[-1] if move[-1] in "+#" else ""
+                return reply.san.endswith(mark), _expected(step), f"accepted {reply.san}"
+            case Reject(move=move, reason=reason):
+                reply = game.propose(move)
+                if not isinstance(reply, Rejected):
+                    return False, _expected(step), f"accepted {reply.san}"
+                ok = reason is None or reason.lower() in reply.reason.lower()
+                return ok, _expected(step), f"rejected ({reply.kind}): {reply.reason}"
+            case Send():
+                self.reply = self._piece(step.actor).move_query(step.start, step.end, step.colour)
+                return True, _expected(step), _reply_text(self.reply)
+            case Expect():
+                return self._expect(step)
+            case Crash(actor=actor, kind=kind):
+                name = self._name(actor)
+                if kind is None:
+                    game.crash(name)
+                    return True, _expected(step), f"{name} crashed"
+                game.crash_on_next(name, kind)
+                return True, _expected(step), f"{name} will crash on its next {kind}"
+            case Restarts(count=count):
+                restarts = game.supervisor.restarts
+                return restarts == count, _expected(step), _plural(restarts, "restart")
+            case SquareCheck():
+                return self._square(step)
+            case Legal(square=square, targets=targets):
+                found = tuple(sorted(game.legal_targets(square)))
+                return found == targets, _expected(step), _targets_text(found)
+            case FenCheck(fen=fen):
+                position = game.fen()
+                return position == fen, _expected(step), position
+            case OutcomeCheck(outcome=outcome):
+                standing = game.outcome
+                return standing == outcome, _expected(step), standing or "none"
+            case Learn(square=square, geometry=geometry):
+                piece = game.piece(square)
+                piece.learn(geometry)
+                return True, _expected(step), f"{piece.name} now moves as {geometry}"
+
+    def _expect(self, step: Expect) -> tuple[bool, str, str]:
+        from actors.protocol import Yes
+
+        reply = self.reply
+        got = _reply_text(reply) if reply is not None else "no reply (the send failed)"
+        if not isinstance(reply, Yes):
+            ok = not step.yes and reply is not None and (
+                step.reason is None or step.reason.lower() in reply.reason.lower())
+            return ok, _expected(step), got
+        traversed = reply.traversed_names
+        return step.yes and step.traversed in (None, traversed), _expected(step), got
+
+    def _square(self, step: SquareCheck) -> tuple[bool, str, str]:
+        index = parse_standard_square(step.square)
+        entries = self.game.supervisor.roster().entries
+        entry = next((entry for entry in entries if entry.square == index), None)
+        if entry is None:
+            return step.piece is None, _expected(step), f"{step.square} empty"
+        piece = f"{COLOUR_NAMES[entry.code >> 3]} {KIND_NAMES[entry.code & 7]}"
+        ok = piece == step.piece and step.actor in (None, entry.name)
+        return ok, _expected(step), f"{piece} on {step.square} ({entry.name})"
+
+    def _name(self, actor: str) -> str:
+        """The actor's stable name: as written, or the piece actor standing on a square."""
+        try:
+            index = parse_standard_square(actor)
+        except InputError:
+            if actor not in self.game.supervisor.names():
+                raise ScenarioFailure(f"no actor is called {actor}") from None
+            return actor
+        for entry in self.game.supervisor.roster().entries:
+            if entry.square == index:
+                return entry.name
+        raise ScenarioFailure(f"there is no piece on {SQUARE_NAMES[index]}")
+
+    def _piece(self, actor: str) -> PieceHandle:
+        from actors.client.game import PieceHandle
+
+        name = self._name(actor)
+        for entry in self.game.supervisor.roster().entries:
+            if entry.name == name:
+                return PieceHandle(self.game, name, entry.square, entry.code)
+        raise ScenarioFailure(f"{name} is not a piece on the board")
+
+
+class ScenarioFailure(ChessActorsError):
+    """A step that cannot be carried out (an actor that does not exist): the step fails."""
+
+
+def _expected(step: Step) -> str:
+    """What a step expects, in words."""
+    match step:
+        case Start():
+            return "the game set up"
+        case Play(move=move):
+            mark = {"+": " giving check", "#": " giving checkmate"}.get(move[-1], "")
+            return f"{move} accepted{mark}"
+        case Reject(move=move, reason=reason):
+            return f"{move} rejected" + (f", the reason containing {reason!r}" if reason else "")
+        case Send():
+            return "a reply"
+        case Expect(yes=True, traversed=traversed):
+            if traversed is None:
+                return "Yes"
+            return f"Yes, traversing {' '.join(traversed)}" if traversed else "Yes, traversing nothing"
+        case Expect(reason=reason):
+            return "No" + (f", the reason containing {reason!r}" if reason else "")
+        case Crash(actor=actor):
+            return f"{actor} crashed"
+        case Restarts(count=count):
+            return _plural(count, "restart")
+        case SquareCheck(square=square, piece=None):
+            return f"{square} empty"
+        case SquareCheck(square=square, piece=piece, actor=actor):
+            return f"{piece} on {square}" + (f" ({actor})" if actor else "")
+        case Legal(targets=targets):
+            return _targets_text(targets)
+        case FenCheck(fen=fen):
+            return fen
+        case OutcomeCheck(outcome=outcome):
+            return outcome or "none"
+        case Learn(square=square, geometry=geometry):
+            return f"the piece on {square} moving as {geometry}"
+
+
+def _reply_text(reply: Yes | No) -> str:
+    from actors.protocol import Yes
+
+    if isinstance(reply, Yes):
+        traversed = " ".join(reply.traversed_names)
+        return f"Yes, traversing {traversed}" if traversed else "Yes, traversing nothing"
+    return f"No: {reply.reason}"
+
+
+def _targets_text(targets: Sequence[str]) -> str:
+    return f"legal targets {' '.join(targets)}" if targets else "no legal move"
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
