@@ -16,15 +16,14 @@ import pytest
 from actors.tracing.export import (
     PlyRangeError,
     TraceFormatError,
-    describe_move,
     messages_per_ply,
     parse_ply_range,
     read_jsonl,
     select_plies,
     to_jsonl,
-    to_mermaid,
     to_perfetto,
 )
+from actors.tracing.mermaid import describe_move, to_mermaid
 from actors.tracing.recorder import TraceEvent
 from board.errors import InputError
 

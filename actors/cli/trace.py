@@ -68,9 +68,8 @@ def run_trace(args: argparse.Namespace) -> int:
         iter_jsonl,
         parse_ply_range,
         to_jsonl,
-        to_markdown,
-        to_mermaid,
     )
+    from actors.tracing.mermaid import to_markdown, to_mermaid
     from actors.tracing.perfetto import to_perfetto
     from board.errors import InputError
 

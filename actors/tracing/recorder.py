@@ -38,13 +38,11 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
-import math
 import os
-import statistics
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import IO, Any, TypedDict, cast
 
@@ -58,6 +56,7 @@ from actors.tracing.sinks import (
     logging_sink,
     trace_sink,
 )
+from actors.tracing.statistics import actor_role, median, p99, percentile
 
 __all__ = [
     "FORMAT_VERSION",
@@ -483,41 +482,3 @@ def event_to_json(event: Mapping[str, Any]) -> str:
     ordered = {name: event[name] for name in SCHEMA_FIELDS if name in event}
     ordered.update((key, value) for key, value in event.items() if key not in ordered)
     return json.dumps(ordered, separators=(",", ":"), default=str)
-
-
-# --- roles and statistics -------------------------------------------------------------------
-
-
-def actor_role(name: str) -> str:
-    """Return the role of an actor from its stable name.
-
-    ``"white-knight-g1"`` -> ``"knight"``; ``"referee"`` -> ``"referee"``; ``"board"`` ->
-    ``"board"``; a numbered name such as ``"referee-2"`` -> ``"referee"``.
-    """
-    parts = name.split("-")
-    if len(parts) >= 2 and parts[0] in COLOURS:
-        return parts[1]
-    return parts[0]
-
-
-def percentile(samples: Sequence[int], fraction: float) -> int:
-    """Return the nearest-rank percentile of sorted ``samples`` (``fraction`` in (0, 1]).
-
-    Raises ValueError when ``samples`` is empty.
-    """
-    if not samples:
-        raise ValueError("percentile of no samples")
-    rank = max(1, math.ceil(fraction * len(samples)))
-    return samples[min(rank, len(samples)) - 1]
-
-
-def p99(samples: Sequence[int]) -> int:
-    """Return the 99th percentile (nearest rank) of sorted ``samples``."""
-    return percentile(samples, 0.99)
-
-
-def median(samples: Sequence[int]) -> float:
-    """Return the median of ``samples``; raises ValueError when there are none."""
-    if not samples:
-        raise ValueError("median of no samples")
-    return float(statistics.median(samples))
