@@ -14,7 +14,7 @@ from typing import TypeVar
 
 from actors.kernel.actor import TracedActor
 from actors.protocol.board import ProbeReports, ProbeSurvey, Roster, RosterQuery, Survey, SurveyReport
-from actors.protocol.piece import Answer, MoveQuery, No, Yes
+from actors.protocol.piece import Answer, MoveQuery, Yes
 from actors.protocol.values import PieceReport, Probe, ProbeReport, RosterEntry, Sighting
 from board.judge import CandidateFacts, Intent
 from board.pieces import PAWN
@@ -42,13 +42,10 @@ class Conversation(TracedActor[Request]):
 
     whereabouts: dict[int, tuple[int, str]]
     """Hint: square -> (code, actor name), as the board last reported it."""
-    corrections: int
-    """How many times the board's report corrected the hint (a piece there the hint did not know)."""
 
     def init_hints(self) -> None:
         """Start with no hint (the first roster fills it)."""
         self.whereabouts = {}
-        self.corrections = 0
 
     def learn_roster(self, entries: Iterable[RosterEntry]) -> None:
         """Take the board's roster as the whole hint."""
@@ -88,7 +85,6 @@ class Conversation(TracedActor[Request]):
             if (piece.origin, piece.name) not in answers and (kind != PAWN or intent.admits(piece.origin))
         ]
         if missed:  # the board knows a piece the hint did not: ask it too, and mend the hint
-            self.corrections += 1
             for piece in missed:
                 self.whereabouts[piece.origin] = (piece.code, piece.name)
             late = self.wait(
@@ -176,7 +172,6 @@ class Conversation(TracedActor[Request]):
             return set()
         hint = WHEREABOUTS
         if any(self.name_at(square) is None for square, _ in wanted):
-            self.corrections += 1
             self.refresh_hint()
             hint = CORRECTED
         questions = []
@@ -190,4 +185,4 @@ class Conversation(TracedActor[Request]):
         }
 
 
-__all__ = ["BOARD", "CORRECTED", "WHEREABOUTS", "Conversation", "Gathered", "No"]
+__all__ = ["BOARD", "CORRECTED", "WHEREABOUTS", "Conversation", "Gathered"]
