@@ -14,6 +14,7 @@ import pykka
 
 from actors.kernel.errors import ActorFailure, InjectedCrash
 from actors.kernel.limits import thread_refused
+from actors.kernel.mailbox import Reply, new_inbox
 from actors.kernel.messaging import (
     DEFAULT_TIMEOUT,
     Directory,
@@ -39,6 +40,8 @@ class TracedActor(pykka.ThreadingActor, Generic[Request]):
     Subclasses implement :meth:`handle` with one ``match`` over their role's request union, ending
     in ``assert_never`` so that the type checker proves every message is handled.
 
+    Inboxes and replies are the lighter ones of :mod:`actors.kernel.mailbox`.
+
     Actor threads are daemon threads: a program that forgets to close a game still exits (games
     also stop their actors when they are closed, or dropped: see the client's lifetimes).
 
@@ -50,6 +53,14 @@ class TracedActor(pykka.ThreadingActor, Generic[Request]):
     """
 
     use_daemon_thread = True
+
+    @staticmethod
+    def _create_actor_inbox() -> Any:
+        return new_inbox()  # C-level queue and reply signal: see actors.kernel.mailbox
+
+    @staticmethod
+    def _create_future() -> Reply:
+        return Reply()
 
     def __init__(
         self,

@@ -8,6 +8,7 @@ the journal's teachings), the referee from both. The supervisor runs in its clie
 
 from __future__ import annotations
 
+import functools
 import time
 from collections import deque
 from typing import TYPE_CHECKING, Any
@@ -37,6 +38,26 @@ if TYPE_CHECKING:
 
 BOARD = "board"
 SUPERVISOR = "supervisor"
+
+
+@functools.lru_cache(maxsize=32)
+def seating(fen: str) -> tuple[str, GameState, tuple[RosterEntry, ...]]:
+    """A game's start from ``fen``: the FEN as written back, the judge's state, and each piece's seat
+    under its birth name (kept for the FENs seen last: a pool seats the same start again and again).
+
+    Raises:
+        FenError: the FEN is malformed or impossible.
+    """
+    position = parse_fen(fen)
+    state = GameState(
+        position.turn, position.castling, position.en_passant, position.halfmove, position.fullmove
+    )
+    entries = tuple(
+        RosterEntry(square, code, birth_name(code, square), not home_rights(square, code) & position.castling)
+        for square, code in enumerate(position.squares)
+        if code
+    )
+    return write_fen(position), state, entries
 
 
 class Supervisor:
@@ -147,20 +168,10 @@ class Supervisor:
             FenError: the FEN is malformed or impossible.
             ActorFailure: an actor did not take part (the system is fit only to be stopped).
         """
-        position = parse_fen(fen)
-        self.start_fen = write_fen(position)
-        self.start_state = GameState(
-            position.turn, position.castling, position.en_passant, position.halfmove, position.fullmove
-        )
+        self.start_fen, self.start_state, entries = seating(fen)
         self.outcome = None
         self.restarts = 0
         self._restart_times.clear()
-        castling = position.castling
-        entries = tuple(
-            RosterEntry(square, code, birth_name(code, square), not home_rights(square, code) & castling)
-            for square, code in enumerate(position.squares)
-            if code
-        )
         for entry in entries:
             if not self.alive(entry.name):
                 self._stop(entry.name, wait=False)
