@@ -24,13 +24,12 @@ from actors.tracing.recorder import (
     TraceEvent,
     TraceRecorder,
     actor_role,
-    jsonl_sink,
-    logging_sink,
     median,
     p99,
     percentile,
     reply_text,
 )
+from actors.tracing.sinks import jsonl_sink, logging_sink
 
 
 @dataclass(frozen=True)

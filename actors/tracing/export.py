@@ -92,8 +92,9 @@ def bounded_lines(file: BinaryIO, source: str, limit: int = TRACE_LINE_BYTES) ->
             return
         number += 1
         if len(line) > limit:
-            raise TraceFormatError(f"{source}, line {number}: longer than the limit of {limit:,} bytes "
-                                   f"for a trace line")
+            raise TraceFormatError(
+                f"{source}, line {number}: longer than the limit of {limit:,} bytes for a trace line"
+            )
         yield line
 
 

@@ -28,9 +28,9 @@ code marks it with ``with recorder.phase("step", 3):`` and children inherit thei
 
 Recording costs a lock, a counter, three clock reads and an append (about a microsecond); the
 event dict and its payload are built only when the events are read or a sink is attached. With
-a sink attached (``recorder.attach(jsonl_sink(file))``) each event also runs through a structlog
-pipeline whose wrapped logger is named ``chess_actors.trace``. Nothing is configured globally:
-with no sink attached nothing is written anywhere.
+a sink attached (``recorder.attach(jsonl_sink(file))``, from :mod:`actors.tracing.sinks`) each
+event also runs through a structlog pipeline whose wrapped logger is named ``chess_actors.trace``.
+Nothing is configured globally: with no sink attached nothing is written anywhere.
 """
 
 from __future__ import annotations
@@ -44,19 +44,14 @@ import time
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from typing import IO, Any, TypedDict, cast
+from typing import IO, TYPE_CHECKING, Any, TypedDict, cast
 
 from actors.protocol.readable import readable, readable_reply, summarize
-from actors.tracing.sinks import (
-    SCHEMA_FIELDS,
-    TRACE_LOGGER_NAME,
-    TraceSink,
-    jsonl_sink,
-    kind_from_event_name,
-    logging_sink,
-    trace_sink,
-)
+from actors.tracing.fields import SCHEMA_FIELDS, TRACE_LOGGER_NAME
 from actors.tracing.statistics import actor_role, median, p99, percentile
+
+if TYPE_CHECKING:
+    from actors.tracing.sinks import TraceSink
 
 __all__ = [
     "FORMAT_VERSION",
@@ -69,19 +64,14 @@ __all__ = [
     "Restart",
     "TraceEvent",
     "TraceRecorder",
-    "TraceSink",
     "actor_role",
     "event_to_json",
-    "jsonl_sink",
-    "kind_from_event_name",
-    "logging_sink",
     "marking",
     "median",
     "note_restart",
     "p99",
     "percentile",
     "reply_text",
-    "trace_sink",
 ]
 
 # The trace format's version, written in every line's ``format`` field. 1 (no field) had only
@@ -130,6 +120,7 @@ STARTUP = "startup"
 # --- payloads -------------------------------------------------------------------------------
 
 _PLAIN_TYPES = frozenset({type(None), bool, int, float, str})
+
 
 def reply_text(answer: object) -> str:
     """Return the short text a trace shows for a reply: its class name, or a plain value as text.
@@ -225,7 +216,8 @@ class Delivery:
             "ply": self.ply,
             "reply": reply,
             "reply_payload": reply_payload,
-            "reply_summary": None if reply_payload is None or reply is None
+            "reply_summary": None
+            if reply_payload is None or reply is None
             else summarize(reply, reply_payload),
             "hint": self.hint,
         }

@@ -13,6 +13,8 @@ import structlog
 from structlog.processors import JSONRenderer
 from structlog.typing import EventDict, FilteringBoundLogger, Processor, WrappedLogger
 
+from actors.tracing.fields import SCHEMA_FIELDS, TRACE_LOGGER_NAME
+
 __all__ = [
     "SCHEMA_FIELDS",
     "TRACE_LOGGER_NAME",
@@ -23,38 +25,10 @@ __all__ = [
     "trace_sink",
 ]
 
-TRACE_LOGGER_NAME = "chess_actors.trace"
-
-# The order of the fields in every trace line (the README documents each one).
-SCHEMA_FIELDS = (
-    "format",
-    "msg_id",
-    "parent_id",
-    "sender",
-    "receiver",
-    "kind",
-    "payload",
-    "summary",
-    "t_sent",
-    "t_handled",
-    "t_replied",
-    "game",
-    "phase",
-    "ply",
-    "reply",
-    "reply_payload",
-    "reply_summary",
-    "hint",
-)
-
 TraceSink = FilteringBoundLogger
 
 
-
-
-def kind_from_event_name(
-    logger: WrappedLogger, method_name: str, event_dict: EventDict
-) -> EventDict:
+def kind_from_event_name(logger: WrappedLogger, method_name: str, event_dict: EventDict) -> EventDict:
     """structlog processor: turn the event name back into ``kind``, in schema field order.
 
     The recorder logs ``sink.info(kind, **fields)`` so that console renderers headline the
