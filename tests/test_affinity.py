@@ -83,6 +83,28 @@ def test_the_actor_threads_of_a_game_keep_to_the_pinned_core(monkeypatch: pytest
         assert core is not None and seen == {frozenset({core})}
 
 
+BATCH = getattr(os, "SCHED_BATCH", None)
+
+
+def test_the_pinned_threads_run_under_the_batch_policy_and_pass_it_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv(ENV_VAR, raising=False)
+
+    def pin() -> tuple[int | None, int, int]:
+        core = one_core(0)
+        return core, os.sched_getscheduler(0), in_a_thread(lambda: os.sched_getscheduler(0))
+
+    before = os.sched_getscheduler(0) if BATCH is not None else None
+    core, mine, child = in_a_thread(pin) if BATCH is not None else (None, -1, -1)
+    if BATCH is None or core is None:
+        return  # no such policy here, or no pinning: one_core changes nothing (asserted elsewhere)
+    assert mine == child == BATCH
+    assert os.sched_getscheduler(0) == before, "the test's own thread keeps its policy"
+    monkeypatch.setenv(ENV_VAR, "0")
+    assert in_a_thread(lambda: (one_core(), os.sched_getscheduler(0))) == (None, before)
+
+
 def test_zero_turns_it_off_and_anything_else_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(ENV_VAR, "0")
     before = cores()
@@ -126,7 +148,11 @@ def test_bulk_workers_take_one_core_each_in_turn(monkeypatch: pytest.MonkeyPatch
 def test_a_bad_setting_is_one_clear_line_from_the_command_line() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "actors.cli", "replay", "--json"],
-        cwd=ROOT, capture_output=True, text=True, check=False, timeout=60,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
         env={**os.environ, ENV_VAR: "fast"},
     )
     assert result.returncode == 2

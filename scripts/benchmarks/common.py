@@ -62,9 +62,12 @@ def one_core_like_the_command_line() -> Iterator[None]:
     from actors.kernel.affinity import one_core
 
     before = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
+    policy = os.sched_getscheduler(0) if hasattr(os, "sched_getscheduler") else None
     one_core()
     try:
         yield
     finally:
         if before is not None:
             os.sched_setaffinity(0, before)
+        if policy is not None:
+            os.sched_setscheduler(0, policy, os.sched_param(0))
