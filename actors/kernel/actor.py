@@ -33,6 +33,9 @@ if TYPE_CHECKING:
 
 Request = TypeVar("Request")
 
+_CONTROL = frozenset({Ping, Crash, CrashOnNext, HangOnNext, Disarm, Lie})
+"""The control messages every actor answers itself (the rest go to its role's ``handle``)."""
+
 
 class TracedActor(pykka.ThreadingActor, Generic[Request]):
     """A pykka actor with a stable name, traced deliveries, fault injection and timed asks.
@@ -115,6 +118,8 @@ class TracedActor(pykka.ThreadingActor, Generic[Request]):
         return answer
 
     def _dispatch(self, body: Any) -> object:
+        if type(body) not in _CONTROL and self._crash_on is None and self._hang_on is None:
+            return self.handle(body)  # the common case: a message of the role, no fault armed
         if self._crash_on is not None and type(body).__name__ == self._crash_on:
             self._crash_on = None
             raise InjectedCrash(f"{self.name}: injected crash on {type(body).__name__}")

@@ -223,20 +223,16 @@ class RefereeActor(Conversation[RefereeRequest]):
         victim = (target - 8 if colour == WHITE else target + 8) if ruling.en_passant else -1
         promotion = intent.promotion if kind == PAWN else 0
         double_push = kind == PAWN and abs(target - origin) == 16
+        en_passant = (origin + target) >> 1 if double_push else -1
+        move = JournalMove(origin, target, promotion, rook, victim, ply)
+        applied: Applied = self.ask_one(BOARD, Apply(move, ruling.onward, ruling.rook_onward, en_passant))
+        captured = applied.captured is not None
         new_state = GameState(
             colour ^ 1,
             state.castling & KEEP_RIGHTS[origin] & KEEP_RIGHTS[target],
-            (origin + target) >> 1 if double_push else -1,
-            0,  # set below, once the board has said whether something was captured
+            en_passant,
+            0 if captured or kind == PAWN else state.halfmove + 1,  # the board said what it captured
             state.fullmove + (1 if colour != WHITE else 0),
-        )
-        move = JournalMove(origin, target, promotion, rook, victim, ply)
-        applied: Applied = self.ask_one(
-            BOARD, Apply(move, ruling.onward, ruling.rook_onward, new_state.en_passant)
-        )
-        captured = applied.captured is not None
-        new_state = dataclasses.replace(
-            new_state, halfmove=0 if captured or kind == PAWN else state.halfmove + 1
         )
         for square, new_code, name in applied.changes:
             if new_code:
