@@ -15,6 +15,18 @@ def add_json_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object per result line")
 
 
+def add_trace_flags(parser: argparse.ArgumentParser, what: str, note: str = "") -> None:
+    """Give a subcommand that runs actors ``--trace PATH`` and ``--html PATH`` (``what``: 'replay', 'run')."""
+    parser.add_argument(
+        "--trace", metavar="PATH", help=f"write every delivered message as a JSON line to PATH{note}"
+    )
+    parser.add_argument(
+        "--html",
+        metavar="PATH",
+        help=f"write the studio page (one self-contained HTML file) of the {what} to PATH",
+    )
+
+
 def emit(args: argparse.Namespace, record: dict[str, Any], text: str) -> None:
     """Print ``record`` as a JSON line when ``--json`` was given, else ``text``.
 

@@ -16,7 +16,7 @@ from itertools import chain, islice
 from typing import TYPE_CHECKING, Any, NamedTuple, TextIO, cast
 
 from actors.cli.help import add_command
-from actors.cli.output import add_json_flag, counted, emit
+from actors.cli.output import add_json_flag, add_trace_flags, counted, emit
 from actors.cli.streams import SideOutput, open_side_output
 from board.errors import InputError
 
@@ -101,14 +101,7 @@ def register(subparsers: Any) -> None:
         help="start each game with the piece on SQUARE moving as PIECE (a kind or a fairy "
         "piece: archbishop, chancellor, amazon, jumping-rook, ...); repeatable",
     )
-    parser.add_argument(
-        "--trace", metavar="PATH", help="write every delivered message as a JSON line to PATH (actor engine)"
-    )
-    parser.add_argument(
-        "--html",
-        metavar="PATH",
-        help="write the studio page (one self-contained HTML file) of the replay to PATH",
-    )
+    add_trace_flags(parser, "replay", " (actor engine)")
     parser.add_argument(
         "--quiet", action="store_true", help="no progress display on stderr for several games"
     )

@@ -12,7 +12,7 @@ from contextlib import ExitStack, closing
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from actors.cli.help import add_command
-from actors.cli.output import add_json_flag, emit, fail
+from actors.cli.output import add_json_flag, add_trace_flags, emit, fail
 from actors.cli.streams import SideOutput, open_side_output
 
 if TYPE_CHECKING:
@@ -46,14 +46,7 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="list the example scenarios shipped with the package, and what each teaches",
     )
-    parser.add_argument(
-        "--trace", metavar="PATH", help="write every delivered message as a JSON line to PATH"
-    )
-    parser.add_argument(
-        "--html",
-        metavar="PATH",
-        help="write the studio page (one self-contained HTML file) of the run to PATH",
-    )
+    add_trace_flags(parser, "run")
     parser.add_argument(
         "--teach",
         action="append",
