@@ -24,9 +24,9 @@ def _startups(games: int) -> tuple[float, float]:
 
     pooled: list[float] = []
     own: list[float] = []
-    # Each game plays some moves before it ends (captures, castling, a promotion race: pieces off
-    # their squares), so that the next game's start-up re-seats a used system, as a replay's does.
-    opening = "e4 d5 exd5 Nf6 Bb5+ Bd7 Bxd7+ Qxd7 Nf3 Qxd5 O-O e5 Nc3 Qd8".split()
+    # Each game plays an opening before it ends (captures, a check, castling: pieces off their
+    # squares or off the board), so that the next game re-seats a used system, as a replay's does.
+    opening = ["e4", "d5", "exd5", "Nf6", "Bb5+", "Bd7", "Bxd7+", "Qxd7", "Nf3", "Qxd5", "O-O", "e5"]
     with SystemPool() as pool:
         ActorGame(pool=pool).start()  # the pool's one system: paid once, not counted
         for number in range(games):
