@@ -10,8 +10,12 @@ import random
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from board.errors import ChessActorsError, InputError
+
+if TYPE_CHECKING:
+    from actors.kernel.schedule import Step
 
 
 class ScheduleError(ChessActorsError):
@@ -20,7 +24,8 @@ class ScheduleError(ChessActorsError):
 
 @dataclass(frozen=True, slots=True)
 class Ready:
-    """A delivery that may run next: ``actor`` handles ``kind`` from ``sender`` (or resumes).
+    """A delivery that may run next: ``actor`` handles ``kind`` (the message ``body``) from ``sender``
+    (or resumes).
 
     ``since`` orders ready deliveries by when they became ready (a mailbox's head by its arrival, a
     resumption by when its reply came in); ``waits`` says who waits on it: "reply" (an ask), "nothing"
@@ -30,10 +35,18 @@ class Ready:
     actor: str
     kind: str
     sender: str
-    summary: str
+    body: object
     waits: str
     since: int
     resume: bool = False
+
+    @property
+    def summary(self) -> str:
+        """The message in one line of at most 80 characters (built only when someone looks)."""
+        if self.resume:
+            return ""
+        text = repr(self.body)
+        return text if len(text) <= 80 else text[:77] + "..."
 
     def describe(self) -> str:
         """One line a person reads: who, what, from whom."""
@@ -50,6 +63,9 @@ class Policy:
     def choose(self, ready: Sequence[Ready]) -> Ready:
         """The delivery to run next."""
         raise NotImplementedError
+
+    def ran(self, step: Step) -> None:
+        """Told what the delivery it chose did, once it has run (a search keeps these; most ignore them)."""
 
 
 class Fifo(Policy):

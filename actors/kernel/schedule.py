@@ -1,7 +1,7 @@
 """The delivery turnstile: the same actors, one delivery handled at a time, in an order a policy chooses.
 
-Under a turnstile a send files the message in the receiver's mailbox here and puts only a token in the
-pykka inbox; the receiver's thread then waits at its gate until the turnstile lets its next delivery run.
+Under a turnstile a send files the message in the receiver's mailbox here; when the turnstile lets that
+delivery run, it puts a token in the receiver's pykka inbox, and the receiver's thread runs it.
 """
 
 from __future__ import annotations
@@ -34,9 +34,14 @@ class Step:
     """One delivery run to its end or to its next wait: who ran, what, and whom it sent to or answered."""
 
     actor: str
-    what: str
+    chosen: Ready | None  # the delivery let in (None: the game closed before it ran)
     sends: frozenset[str]
     answers: frozenset[str]
+
+    @property
+    def what(self) -> str:
+        """The delivery in one line a person reads (built only when someone looks)."""
+        return self.chosen.describe() if self.chosen is not None else "closed"
 
 
 @dataclass(eq=False, slots=True)
@@ -56,7 +61,7 @@ class _Waiting:
 
 
 class Turn:
-    """The token a scheduled send leaves in the receiver's pykka inbox: 'your next delivery'."""
+    """The token a turnstile puts in an actor's pykka inbox when it lets the actor's next delivery in."""
 
     __slots__ = ("turnstile",)
 
@@ -79,7 +84,11 @@ class Turnstile:
     def __init__(self, policy: Policy | None = None) -> None:
         self.policy: Policy = policy or Fifo()
         self.steps: list[Step] = []
-        self._cond = threading.Condition()
+        # One lock; the driver waits on ``_cond`` and each actor at its own gate, so that a grant
+        # wakes the one thread it lets in rather than every thread waiting (the cost of a step).
+        self._lock = threading.RLock()
+        self._cond = threading.Condition(self._lock)
+        self._gates: dict[str, threading.Condition] = {}
         self._driver = threading.Lock()
         self._seq = itertools.count()
         self._names: dict[str, str] = {}
@@ -90,14 +99,14 @@ class Turnstile:
         self._running: str | None = None
         self._sends: set[str] = set()
         self._answers: set[str] = set()
-        self._what = ""
+        self._chosen: Ready | None = None
         self._closed = False
 
     # -- joining
 
     def adopt(self, name: str, ref: Ref) -> None:
         """Put the actor ``name`` under this turnstile (its sends and deliveries go through it)."""
-        with self._cond:
+        with self._lock:
             self._names[ref.actor_urn] = name
             self._refs[ref.actor_urn] = ref
             self._mail.setdefault(ref.actor_urn, deque())
@@ -105,7 +114,7 @@ class Turnstile:
 
     def close(self) -> None:
         """Let every waiting gate go (its delivery fails) and take the actors off the turnstile."""
-        with self._cond:
+        with self._lock:
             self._closed = True
             for urn in self._names:
                 SCHEDULED.pop(urn, None)
@@ -114,6 +123,8 @@ class Turnstile:
                     _fail(letter.reply, ActorUnavailable("the game closed before this message was delivered"))
                 mailbox.clear()
             self._cond.notify_all()
+            for gate in self._gates.values():
+                gate.notify_all()
         withdraw = getattr(self.policy, "withdraw", None)
         if withdraw is not None:
             withdraw()
@@ -144,28 +155,27 @@ class Turnstile:
         return self._names.get(urn, "client") if urn is not None else "client"
 
     def _file(self, ref: Ref, envelope: Envelope, reply: ScheduledReply | None) -> None:
-        with self._cond:
+        with self._lock:
             if self._closed:
                 raise ActorUnavailable(f"{self._names.get(ref.actor_urn, 'the actor')} is not running")
             letter = _Letter(next(self._seq), ref.actor_urn, envelope, reply)
             self._mail.setdefault(ref.actor_urn, deque()).append(letter)
             self._sends.add(self._names.get(ref.actor_urn, "?"))
-        try:
-            ref.tell(Turn(self))
-        except pykka.ActorDeadError:
-            with self._cond:
+            # The receiver's thread is woken only when its delivery is let in (see _let_in):
+            # waking it now would cost a thread switch for it only to wait at its gate.
+            if not ref.is_alive():
                 self._drop(ref.actor_urn)
 
     # -- what is waiting
 
     def ready(self) -> list[Ready]:
         """The deliveries that may run next, oldest first (one per actor at most)."""
-        with self._cond:
+        with self._lock:
             return [item for item, _ in self._ready_now()]
 
     def queued(self) -> list[Ready]:
         """Every delivery waiting: the ready ones first, then those behind a mailbox's head."""
-        with self._cond:
+        with self._lock:
             ready = [item for item, _ in self._ready_now()]
             behind = []
             for urn, mailbox in self._mail.items():
@@ -178,12 +188,16 @@ class Turnstile:
         waits = "reply" if letter.reply is not None else "nothing"
         if not ready:
             waits += ", queued behind its mailbox's head"
-        return Ready(self._names[urn], type(body).__name__, letter.envelope.sender, _summary(body), waits,
+        return Ready(self._names[urn], type(body).__name__, letter.envelope.sender, body, waits,
                      letter.seq)
 
     def _ready_now(self) -> list[tuple[Ready, _Letter | _Waiting]]:
         found: list[tuple[Ready, _Letter | _Waiting]] = []
-        for urn in list(self._mail):
+        # Only actors with mail or a wait can run: most actors, most steps, have neither.
+        candidates = [urn for urn, mailbox in self._mail.items() if mailbox]
+        candidates.extend(urn for urn in self._waiting if not self._mail.get(urn))
+        for urn in candidates:
+            mailbox = self._mail.get(urn) or deque()
             ref = self._refs.get(urn)
             if ref is not None and not ref.is_alive():
                 self._drop(urn)
@@ -194,10 +208,10 @@ class Turnstile:
             if waiting is not None:
                 if waiting.since is not None:
                     state = "timed out" if waiting.timed_out else "reply in"
-                    found.append((Ready(self._names[urn], "resume", waiting.waiting_for, "", f"{state} from "
-                                        f"{waiting.waiting_for}", waiting.since, resume=True), waiting))
+                    waits = f"{state} from {waiting.waiting_for}"
+                    found.append((Ready(self._names[urn], "resume", waiting.waiting_for, None, waits,
+                                        waiting.since, resume=True), waiting))
                 continue
-            mailbox = self._mail[urn]
             if mailbox:
                 found.append((self._describe(urn, mailbox[0]), mailbox[0]))
         found.sort(key=lambda pair: pair[0].since)
@@ -225,7 +239,7 @@ class Turnstile:
             return self._block(name, reply)
         with self._driver:
             while True:
-                with self._cond:
+                with self._lock:
                     if reply.resolved:
                         return _outcome(reply)
                     if self._closed:
@@ -240,7 +254,7 @@ class Turnstile:
         """Run the ready deliveries until none is left (the tells a reply left behind)."""
         with self._driver:
             while True:
-                with self._cond:
+                with self._lock:
                     ready = self._ready_now()
                 if not ready:
                     return
@@ -249,27 +263,43 @@ class Turnstile:
     def step(self, policy: Policy | None = None) -> Step | None:
         """Run one delivery chosen by ``policy`` (default: this turnstile's); None if none is ready."""
         with self._driver:
-            with self._cond:
+            with self._lock:
                 ready = self._ready_now()
             if not ready:
                 return None
             return self._run(ready, policy)
 
     def _run(self, ready: list[tuple[Ready, _Letter | _Waiting]], policy: Policy | None = None) -> Step:
-        chosen = (policy or self.policy).choose([item for item, _ in ready])
-        with self._cond:
+        chooser = policy or self.policy
+        chosen = chooser.choose([item for item, _ in ready])
+        step = self._let_in(ready, chosen)
+        chooser.ran(step)
+        return step
+
+    def _let_in(self, ready: list[tuple[Ready, _Letter | _Waiting]], chosen: Ready) -> Step:
+        with self._lock:
             target = next(pending for item, pending in ready if item is chosen)
             urn = target.urn if isinstance(target, _Letter) else _urn_of(self._waiting, target)
             if isinstance(target, _Letter):
                 self._mail[urn].popleft()
             self._running = urn
-            self._sends, self._answers, self._what = set(), set(), chosen.describe()
+            self._sends, self._answers, self._chosen = set(), set(), chosen
             self._grants[urn] = target
-            self._cond.notify_all()
             before = len(self.steps)
+            if isinstance(target, _Letter):
+                try:
+                    self._refs[urn].tell(Turn(self))
+                except pykka.ActorDeadError:
+                    del self._grants[urn]
+                    self._running = None
+                    _fail(target.reply, ActorUnavailable(f"{chosen.actor} is not running"))
+                    self._drop(urn)
+                    return Step(chosen.actor, None, frozenset(), frozenset())
+            else:
+                self._gate(urn).notify_all()
             if not self._cond.wait_for(lambda: len(self.steps) > before or self._closed, STEP_LIMIT):
                 raise ActorTimeout(f"{chosen.actor} ran for more than {STEP_LIMIT:g} s on one delivery")
-            return self.steps[-1] if len(self.steps) > before else Step(chosen.actor, "closed", frozenset(),
+            return self.steps[-1] if len(self.steps) > before else Step(chosen.actor, None, frozenset(),
                                                                          frozenset())
 
     def _time_out_one(self) -> bool:
@@ -284,18 +314,25 @@ class Turnstile:
     def _end_step(self) -> None:
         urn = self._running
         if urn is not None:
-            self.steps.append(Step(self._names.get(urn, "?"), self._what, frozenset(self._sends),
+            self.steps.append(Step(self._names.get(urn, "?"), self._chosen, frozenset(self._sends),
                                    frozenset(self._answers)))
         self._running = None
         self._cond.notify_all()
+
+    def _gate(self, urn: str) -> threading.Condition:
+        """The condition the actor ``urn`` waits on to be let in (called under the lock)."""
+        gate = self._gates.get(urn)
+        if gate is None:
+            gate = self._gates[urn] = threading.Condition(self._lock)
+        return gate
 
     # -- the actors' side
 
     def run_turn(self, actor: TracedActor[Any]) -> None:
         """In ``actor``'s thread: wait at the gate for its next delivery, run it, answer its asker."""
         urn = actor.actor_ref.actor_urn
-        with self._cond:
-            if not self._cond.wait_for(
+        with self._lock:
+            if not self._gate(urn).wait_for(
                 lambda: isinstance(self._grants.get(urn), _Letter) or self._closed, actor.timeout + STEP_LIMIT
             ):
                 return  # never let in: a driver gone away; the message's asker times out on its own
@@ -306,7 +343,7 @@ class Turnstile:
         try:
             answer = actor.receive(grant.envelope)
         except Exception as error:  # every failure goes to the asker, as pykka's loop would send it
-            with self._cond:
+            with self._lock:
                 _fail(grant.reply, error)
                 self._note_answer(grant.reply)
                 if actor.actor_stopped.is_set():
@@ -315,7 +352,7 @@ class Turnstile:
             return
         finally:
             _local.urn = None
-        with self._cond:
+        with self._lock:
             if grant.reply is not None:
                 grant.reply.resolve(answer, None)
                 self._note_answer(grant.reply)
@@ -332,13 +369,13 @@ class Turnstile:
     def _block(self, name: str, reply: ScheduledReply) -> Any:
         """An actor waits for a reply: its step ends, and it resumes when the turnstile lets it."""
         urn = _local.urn
-        with self._cond:
+        with self._lock:
             if reply.resolved:
                 return _outcome(reply)
             waiting = _Waiting(reply, name)
             self._waiting[urn] = waiting
             self._end_step()
-            let_in = self._cond.wait_for(
+            let_in = self._gate(urn).wait_for(
                 lambda: self._grants.get(urn) is waiting or self._closed, STEP_LIMIT * 4
             )
             self._grants.pop(urn, None)
@@ -363,11 +400,6 @@ def _outcome(reply: ScheduledReply) -> Any:
     if reply.error is not None:
         raise reply.error
     return reply.value
-
-
-def _summary(body: object) -> str:
-    text = repr(body)
-    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def record_of(steps: Sequence[Step]) -> list[str]:
