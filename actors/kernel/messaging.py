@@ -105,9 +105,12 @@ class Directory:
             self.turnstile.adopt(name, ref)
 
     def unregister(self, name: str) -> Ref | None:
-        """Forget ``name``; returns the ref it had."""
+        """Forget ``name`` (its actor is being stopped); returns the ref it had."""
         with self._lock:
-            return self._refs.pop(name, None)
+            ref = self._refs.pop(name, None)
+        if ref is not None and self.turnstile is not None:
+            self.turnstile.forget(ref)  # its mail fails and a stall ends, so that it can stop
+        return ref
 
     def clear(self) -> list[Ref]:
         """Forget every name; returns the refs."""

@@ -56,6 +56,7 @@ class _Letter:
 class _Waiting:
     reply: ScheduledReply
     waiting_for: str
+    deadline: float  # on the schedule's clock
     since: int | None = None  # when the reply came in (it is then ready to resume)
     timed_out: bool = False
 
@@ -74,8 +75,9 @@ class Turnstile:
 
     The thread waiting for a reply from outside the actors (the client) drives: while its reply is
     not in, it asks the policy for the next ready delivery and lets it run to its end, or to the
-    point where that actor waits for a reply of its own. Time is the schedule's: when nothing can run
-    and an actor still waits, its wait times out, as a real timeout would, instead of hanging.
+    point where that actor waits for a reply of its own. Time is the schedule's: a delivery takes no
+    time, and when nothing can run the clock jumps to the next thing that would happen in real time:
+    a stalled actor (see :meth:`hold`) takes mail again, or the wait that began first times out.
 
     Args:
         policy: chooses the next delivery (see actors.kernel.policies).
@@ -101,6 +103,10 @@ class Turnstile:
         self._answers: set[str] = set()
         self._chosen: Ready | None = None
         self._closed = False
+        self.clock = 0.0
+        """The schedule's time in seconds: it moves only when a wait times out or a stall ends."""
+        self._holds: dict[str, float] = {}  # stalled actors: urn -> when they take mail again
+        self._gone: set[str] = set()  # actors forgotten while they might wait at their gate
 
     # -- joining
 
@@ -128,6 +134,25 @@ class Turnstile:
         withdraw = getattr(self.policy, "withdraw", None)
         if withdraw is not None:
             withdraw()
+
+    def hold(self, name: str, ref: Ref, seconds: float) -> None:
+        """Stall the actor ``name``: it takes no delivery (nor resumes) for ``seconds`` of the schedule's
+        time, as an actor stuck in a handler would not; its mail waits, and waits on it time out."""
+        with self._lock:
+            self._holds[ref.actor_urn] = self.clock + seconds
+
+    def held(self) -> dict[str, float]:
+        """The stalled actors by name, each with the seconds left until it takes mail again."""
+        with self._lock:
+            return {self._names.get(urn, "?"): until - self.clock for urn, until in self._holds.items()}
+
+    def forget(self, ref: Ref) -> None:
+        """The actor is being stopped (its supervisor unregistered it): its mail fails, its stall ends."""
+        with self._lock:
+            self._holds.pop(ref.actor_urn, None)
+            self._drop(ref.actor_urn)
+            self._gone.add(ref.actor_urn)
+            self._gate(ref.actor_urn).notify_all()
 
     @contextmanager
     def using(self, policy: Policy) -> Iterator[None]:
@@ -179,14 +204,17 @@ class Turnstile:
             ready = [item for item, _ in self._ready_now()]
             behind = []
             for urn, mailbox in self._mail.items():
-                for letter in itertools.islice(mailbox, 1 if urn not in self._waiting else 0, None):
+                first = 1 if urn not in self._waiting and urn not in self._holds else 0
+                for letter in itertools.islice(mailbox, first, None):
                     behind.append(self._describe(urn, letter, ready=False))
             return ready + sorted(behind, key=lambda item: item.since)
 
     def _describe(self, urn: str, letter: _Letter, ready: bool = True) -> Ready:
         body = letter.envelope.message
         waits = "reply" if letter.reply is not None else "nothing"
-        if not ready:
+        if urn in self._holds:
+            waits += f", queued: {self._names[urn]} is stalled for {self._holds[urn] - self.clock:g} s more"
+        elif not ready:
             waits += ", queued behind its mailbox's head"
         return Ready(self._names[urn], type(body).__name__, letter.envelope.sender, body, waits,
                      letter.seq)
@@ -202,7 +230,7 @@ class Turnstile:
             if ref is not None and not ref.is_alive():
                 self._drop(urn)
                 continue
-            if urn in self._grants or urn == self._running:
+            if urn in self._grants or urn == self._running or urn in self._holds:
                 continue
             waiting = self._waiting.get(urn)
             if waiting is not None:
@@ -236,8 +264,9 @@ class Turnstile:
             ScheduleError: the policy could not choose (a script that does not match, no decision).
         """
         if getattr(_local, "urn", None) is not None:
-            return self._block(name, reply)
+            return self._block(name, reply, timeout)
         with self._driver:
+            patience = self.clock + timeout
             while True:
                 with self._lock:
                     if reply.resolved:
@@ -245,7 +274,10 @@ class Turnstile:
                     if self._closed:
                         raise ActorUnavailable(f"{name} did not answer: the game closed")
                     ready = self._ready_now()
-                    if not ready and not self._time_out_one():
+                    if not ready and not self._advance(patience):
+                        if self._holds:
+                            self.clock = max(self.clock, patience)
+                            raise ActorTimeout(f"{name} did not answer within {timeout:g} s")
                         raise ActorTimeout(f"{name} never answered: no delivery is left that could answer")
                 if ready:
                     self._run(ready)
@@ -302,17 +334,31 @@ class Turnstile:
             return self.steps[-1] if len(self.steps) > before else Step(chosen.actor, None, frozenset(),
                                                                          frozenset())
 
-    def _time_out_one(self) -> bool:
-        """Nothing can run: the oldest wait times out (as it would in real time). False if none waits."""
+    def _advance(self, patience: float) -> bool:
+        """Nothing can run: move the clock to the next thing that would happen in real time. A stall
+        ends (if it ends before the driver's ``patience`` and before every wait's deadline), or the
+        wait that began first times out (an actor's wait ends before its asker's). False if neither."""
         stuck = [waiting for waiting in self._waiting.values() if waiting.since is None]
-        if not stuck:
+        first = min(stuck, key=lambda waiting: (waiting.deadline, waiting.reply.seq)) if stuck else None
+        ends = [(until, urn) for urn, until in self._holds.items()
+                if self._mail.get(urn) or urn in self._waiting]
+        if ends:
+            until, urn = min(ends)
+            if until <= patience and (first is None or until <= first.deadline):
+                self.clock = max(self.clock, until)
+                del self._holds[urn]
+                return True
+        if first is None:
             return False
-        oldest = min(stuck, key=lambda waiting: waiting.reply.seq)
-        oldest.timed_out, oldest.since = True, next(self._seq)
+        self.clock = max(self.clock, first.deadline)
+        first.timed_out, first.since = True, next(self._seq)
         return True
 
-    def _end_step(self) -> None:
-        urn = self._running
+    def _end_step(self, urn: str) -> None:
+        """The actor ``urn``'s delivery ran to its end or to a wait (one stopped while it waited
+        ends nothing: another actor's step may be running)."""
+        if urn != self._running:
+            return
         if urn is not None:
             self.steps.append(Step(self._names.get(urn, "?"), self._chosen, frozenset(self._sends),
                                    frozenset(self._answers)))
@@ -348,7 +394,7 @@ class Turnstile:
                 self._note_answer(grant.reply)
                 if actor.actor_stopped.is_set():
                     self._drop(urn)
-                self._end_step()
+                self._end_step(urn)
             return
         finally:
             _local.urn = None
@@ -356,7 +402,7 @@ class Turnstile:
             if grant.reply is not None:
                 grant.reply.resolve(answer, None)
                 self._note_answer(grant.reply)
-            self._end_step()
+            self._end_step(urn)
 
     def _note_answer(self, reply: ScheduledReply | None) -> None:
         if reply is None:
@@ -366,20 +412,22 @@ class Turnstile:
             if waiting.reply is reply:
                 waiting.since = next(self._seq)
 
-    def _block(self, name: str, reply: ScheduledReply) -> Any:
+    def _block(self, name: str, reply: ScheduledReply, timeout: float) -> Any:
         """An actor waits for a reply: its step ends, and it resumes when the turnstile lets it."""
         urn = _local.urn
         with self._lock:
             if reply.resolved:
                 return _outcome(reply)
-            waiting = _Waiting(reply, name)
+            waiting = _Waiting(reply, name, self.clock + timeout)
             self._waiting[urn] = waiting
-            self._end_step()
+            self._end_step(urn)
             let_in = self._gate(urn).wait_for(
-                lambda: self._grants.get(urn) is waiting or self._closed, STEP_LIMIT * 4
+                lambda: self._grants.get(urn) is waiting or self._closed or urn in self._gone, STEP_LIMIT * 4
             )
             self._grants.pop(urn, None)
             self._waiting.pop(urn, None)
+            if urn in self._gone:
+                raise ActorUnavailable(f"{name} did not answer: the actor waiting for it is being stopped")
             if not let_in or self._closed:
                 raise ActorTimeout(f"{name} did not answer: the schedule stopped")
             if waiting.timed_out and not reply.resolved:
