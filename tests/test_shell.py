@@ -200,8 +200,8 @@ def test_stalling_an_unknown_actor_fails_that_step_alone() -> None:
     done = shell_script("stall queen\nstall e4\nplay e4\nquit\n")
     assert done.returncode == 1
     lines = done.stdout.splitlines()
-    assert "✗ line   1  stall queen                      expected queen stalled; got no actor is called queen" \
-        in lines
+    failed = "✗ line   1  stall queen" + " " * 22 + "expected queen stalled; got no actor is called queen"
+    assert failed in lines
     assert any(line.startswith("✗ line   2  stall e4") and line.endswith("there is no piece on e4")
                for line in lines)
     assert "accepted e4" in done.stdout
