@@ -9,8 +9,7 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from board.errors import ChessActorsError, InputError
 
@@ -22,8 +21,7 @@ class ScheduleError(ChessActorsError):
     """A schedule that cannot go on: it does not match the deliveries, or no choice came in time."""
 
 
-@dataclass(frozen=True, slots=True)
-class Ready:
+class Ready(NamedTuple):
     """A delivery that may run next: ``actor`` handles ``kind`` (the message ``body``) from ``sender``
     (or resumes).
 

@@ -12,7 +12,7 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import pykka
 
@@ -29,8 +29,7 @@ STEP_LIMIT = 30.0
 _local = threading.local()
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
+class Step(NamedTuple):
     """One delivery run to its end or to its next wait: who ran, what, and whom it sent to or answered."""
 
     actor: str
@@ -50,15 +49,18 @@ class _Letter:
     urn: str
     envelope: Envelope
     reply: ScheduledReply | None
+    item: Ready | None = None  # how it is offered to a policy, once it heads its mailbox
 
 
 @dataclass(eq=False, slots=True)
 class _Waiting:
+    urn: str
     reply: ScheduledReply
     waiting_for: str
     deadline: float  # on the schedule's clock
     since: int | None = None  # when the reply came in (it is then ready to resume)
     timed_out: bool = False
+    item: Ready | None = None  # how its resumption is offered to a policy
 
 
 class Turn:
@@ -220,29 +222,26 @@ class Turnstile:
                      letter.seq)
 
     def _ready_now(self) -> list[tuple[Ready, _Letter | _Waiting]]:
+        # Called before every step: it builds each offer once (cached on the letter or the wait), and
+        # leaves dead actors to be found when let in (a crash or a stop drops an actor's mail at once).
         found: list[tuple[Ready, _Letter | _Waiting]] = []
-        # Only actors with mail or a wait can run: most actors, most steps, have neither.
-        candidates = [urn for urn, mailbox in self._mail.items() if mailbox]
-        candidates.extend(urn for urn in self._waiting if not self._mail.get(urn))
-        for urn in candidates:
-            mailbox = self._mail.get(urn) or deque()
-            ref = self._refs.get(urn)
-            if ref is not None and not ref.is_alive():
-                self._drop(urn)
+        running, grants, holds, waits = self._running, self._grants, self._holds, self._waiting
+        for urn, waiting in waits.items():
+            if waiting.since is None or urn in grants or urn == running or urn in holds:
                 continue
-            if urn in self._grants or urn == self._running or urn in self._holds:
+            if waiting.item is None:
+                state = "timed out" if waiting.timed_out else "reply in"
+                waiting.item = Ready(self._names[urn], "resume", waiting.waiting_for, None,
+                                     f"{state} from {waiting.waiting_for}", waiting.since, resume=True)
+            found.append((waiting.item, waiting))
+        for urn, mailbox in self._mail.items():
+            if not mailbox or urn in waits or urn in grants or urn == running or urn in holds:
                 continue
-            waiting = self._waiting.get(urn)
-            if waiting is not None:
-                if waiting.since is not None:
-                    state = "timed out" if waiting.timed_out else "reply in"
-                    waits = f"{state} from {waiting.waiting_for}"
-                    found.append((Ready(self._names[urn], "resume", waiting.waiting_for, None, waits,
-                                        waiting.since, resume=True), waiting))
-                continue
-            if mailbox:
-                found.append((self._describe(urn, mailbox[0]), mailbox[0]))
-        found.sort(key=lambda pair: pair[0].since)
+            letter = mailbox[0]
+            if letter.item is None:
+                letter.item = self._describe(urn, letter)
+            found.append((letter.item, letter))
+        found.sort(key=_since)
         return found
 
     def _drop(self, urn: str) -> None:
@@ -311,7 +310,7 @@ class Turnstile:
     def _let_in(self, ready: list[tuple[Ready, _Letter | _Waiting]], chosen: Ready) -> Step:
         with self._lock:
             target = next(pending for item, pending in ready if item is chosen)
-            urn = target.urn if isinstance(target, _Letter) else _urn_of(self._waiting, target)
+            urn = target.urn
             if isinstance(target, _Letter):
                 self._mail[urn].popleft()
             self._running = urn
@@ -418,7 +417,7 @@ class Turnstile:
         with self._lock:
             if reply.resolved:
                 return _outcome(reply)
-            waiting = _Waiting(reply, name, self.clock + timeout)
+            waiting = _Waiting(urn, reply, name, self.clock + timeout)
             self._waiting[urn] = waiting
             self._end_step(urn)
             let_in = self._gate(urn).wait_for(
@@ -435,8 +434,8 @@ class Turnstile:
         return _outcome(reply)
 
 
-def _urn_of(waiting: dict[str, _Waiting], target: _Waiting) -> str:
-    return next(urn for urn, item in waiting.items() if item is target)
+def _since(pair: tuple[Ready, _Letter | _Waiting]) -> int:
+    return pair[0].since
 
 
 def _fail(reply: ScheduledReply | None, error: BaseException) -> None:
