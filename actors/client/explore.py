@@ -104,6 +104,7 @@ class SleepSetSearch(Policy):
     """
 
     name = "exhaustive"
+    instant = True
 
     def __init__(self) -> None:
         self.stack: list[_Node] = []

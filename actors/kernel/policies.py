@@ -9,12 +9,9 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from board.errors import ChessActorsError, InputError
-
-if TYPE_CHECKING:
-    from actors.kernel.schedule import Step
 
 
 class ScheduleError(ChessActorsError):
@@ -53,10 +50,33 @@ class Ready(NamedTuple):
         return f"{self.actor} <- {self.sender}: {self.summary} (sender waits for {self.waits})"
 
 
+class Step(NamedTuple):
+    """One delivery run to its end or to its next wait: who ran, what, and whom it sent to or answered."""
+
+    actor: str
+    chosen: Ready | None  # the delivery let in (None: the game closed before it ran)
+    sends: frozenset[str]
+    answers: frozenset[str]
+
+    @property
+    def what(self) -> str:
+        """The delivery in one line a person reads (built only when someone looks)."""
+        return self.chosen.describe() if self.chosen is not None else "closed"
+
+
+
+def record_of(steps: Sequence[Step]) -> list[str]:
+    """The schedule that ``steps`` followed: one actor name a delivery (what a Script replays)."""
+    return [step.actor for step in steps]
+
+
+
 class Policy:
     """Chooses among ready deliveries; ``choose`` is called with at least one."""
 
     name = "policy"
+    instant = False
+    """Whether it chooses at once, waiting for no one: then the actor whose step ends asks it."""
 
     def choose(self, ready: Sequence[Ready]) -> Ready:
         """The delivery to run next."""
@@ -70,6 +90,7 @@ class Fifo(Policy):
     """The delivery that has been ready longest."""
 
     name = "fifo"
+    instant = True
 
     def choose(self, ready: Sequence[Ready]) -> Ready:
         return min(ready, key=lambda item: item.since)
@@ -79,6 +100,7 @@ class Random(Policy):
     """A seeded random choice: the same seed, the same order."""
 
     name = "random"
+    instant = True
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
@@ -96,6 +118,7 @@ class Script(Policy):
     """
 
     name = "script"
+    instant = True
 
     def __init__(self, actors: Sequence[str]) -> None:
         self.actors = list(actors)

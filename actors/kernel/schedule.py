@@ -9,16 +9,16 @@ from __future__ import annotations
 import itertools
 import threading
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import pykka
 
+from actors.kernel.deliveries import Letter, Turn, Waiting, fail, outcome, since
 from actors.kernel.errors import ActorTimeout, ActorUnavailable
 from actors.kernel.messaging import SCHEDULED, Envelope, Ref, ScheduledReply
-from actors.kernel.policies import Fifo, Policy, Ready, ScheduleError, parse_policy
+from actors.kernel.policies import Fifo, Policy, Ready, ScheduleError, Step, parse_policy, record_of
 
 if TYPE_CHECKING:
     from actors.kernel.actor import TracedActor
@@ -27,49 +27,6 @@ STEP_LIMIT = 30.0
 """Seconds a single step may run before the driver calls it stuck (real time, not the schedule's)."""
 
 _local = threading.local()
-
-
-class Step(NamedTuple):
-    """One delivery run to its end or to its next wait: who ran, what, and whom it sent to or answered."""
-
-    actor: str
-    chosen: Ready | None  # the delivery let in (None: the game closed before it ran)
-    sends: frozenset[str]
-    answers: frozenset[str]
-
-    @property
-    def what(self) -> str:
-        """The delivery in one line a person reads (built only when someone looks)."""
-        return self.chosen.describe() if self.chosen is not None else "closed"
-
-
-@dataclass(eq=False, slots=True)
-class _Letter:
-    seq: int
-    urn: str
-    envelope: Envelope
-    reply: ScheduledReply | None
-    item: Ready | None = None  # how it is offered to a policy, once it heads its mailbox
-
-
-@dataclass(eq=False, slots=True)
-class _Waiting:
-    urn: str
-    reply: ScheduledReply
-    waiting_for: str
-    deadline: float  # on the schedule's clock
-    since: int | None = None  # when the reply came in (it is then ready to resume)
-    timed_out: bool = False
-    item: Ready | None = None  # how its resumption is offered to a policy
-
-
-class Turn:
-    """The token a turnstile puts in an actor's pykka inbox when it lets the actor's next delivery in."""
-
-    __slots__ = ("turnstile",)
-
-    def __init__(self, turnstile: Turnstile) -> None:
-        self.turnstile = turnstile
 
 
 class Turnstile:
@@ -97,9 +54,9 @@ class Turnstile:
         self._seq = itertools.count()
         self._names: dict[str, str] = {}
         self._refs: dict[str, Ref] = {}
-        self._mail: dict[str, deque[_Letter]] = {}
-        self._waiting: dict[str, _Waiting] = {}
-        self._grants: dict[str, _Letter | _Waiting] = {}
+        self._mail: dict[str, deque[Letter]] = {}
+        self._waiting: dict[str, Waiting] = {}
+        self._grants: dict[str, Letter | Waiting] = {}
         self._running: str | None = None
         self._sends: set[str] = set()
         self._answers: set[str] = set()
@@ -109,6 +66,9 @@ class Turnstile:
         """The schedule's time in seconds: it moves only when a wait times out or a stall ends."""
         self._holds: dict[str, float] = {}  # stalled actors: urn -> when they take mail again
         self._gone: set[str] = set()  # actors forgotten while they might wait at their gate
+        self._piloting = False  # the actors let each other in (see _pilot)
+        self._target: ScheduledReply | None = None  # piloting until this reply is in (None: until idle)
+        self._failure: Exception | None = None  # what the policy raised while an actor asked it
 
     # -- joining
 
@@ -128,7 +88,7 @@ class Turnstile:
                 SCHEDULED.pop(urn, None)
             for mailbox in self._mail.values():
                 for letter in mailbox:
-                    _fail(letter.reply, ActorUnavailable("the game closed before this message was delivered"))
+                    fail(letter.reply, ActorUnavailable("the game closed before this message was delivered"))
                 mailbox.clear()
             self._cond.notify_all()
             for gate in self._gates.values():
@@ -185,7 +145,7 @@ class Turnstile:
         with self._lock:
             if self._closed:
                 raise ActorUnavailable(f"{self._names.get(ref.actor_urn, 'the actor')} is not running")
-            letter = _Letter(next(self._seq), ref.actor_urn, envelope, reply)
+            letter = Letter(next(self._seq), ref.actor_urn, envelope, reply)
             self._mail.setdefault(ref.actor_urn, deque()).append(letter)
             self._sends.add(self._names.get(ref.actor_urn, "?"))
             # The receiver's thread is woken only when its delivery is let in (see _let_in):
@@ -211,7 +171,7 @@ class Turnstile:
                     behind.append(self._describe(urn, letter, ready=False))
             return ready + sorted(behind, key=lambda item: item.since)
 
-    def _describe(self, urn: str, letter: _Letter, ready: bool = True) -> Ready:
+    def _describe(self, urn: str, letter: Letter, ready: bool = True) -> Ready:
         body = letter.envelope.message
         waits = "reply" if letter.reply is not None else "nothing"
         if urn in self._holds:
@@ -221,10 +181,10 @@ class Turnstile:
         return Ready(self._names[urn], type(body).__name__, letter.envelope.sender, body, waits,
                      letter.seq)
 
-    def _ready_now(self) -> list[tuple[Ready, _Letter | _Waiting]]:
+    def _ready_now(self) -> list[tuple[Ready, Letter | Waiting]]:
         # Called before every step: it builds each offer once (cached on the letter or the wait), and
         # leaves dead actors to be found when let in (a crash or a stop drops an actor's mail at once).
-        found: list[tuple[Ready, _Letter | _Waiting]] = []
+        found: list[tuple[Ready, Letter | Waiting]] = []
         running, grants, holds, waits = self._running, self._grants, self._holds, self._waiting
         for urn, waiting in waits.items():
             if waiting.since is None or urn in grants or urn == running or urn in holds:
@@ -241,14 +201,14 @@ class Turnstile:
             if letter.item is None:
                 letter.item = self._describe(urn, letter)
             found.append((letter.item, letter))
-        found.sort(key=_since)
+        found.sort(key=since)
         return found
 
     def _drop(self, urn: str) -> None:
         """An actor is gone: every message still filed for it fails, as pykka fails a dead inbox."""
         name = self._names.get(urn, "the actor")
         for letter in self._mail.get(urn, ()):
-            _fail(letter.reply, ActorUnavailable(f"{name} is not running"))
+            fail(letter.reply, ActorUnavailable(f"{name} is not running"))
         self._mail.pop(urn, None)
         self._waiting.pop(urn, None)
 
@@ -269,7 +229,7 @@ class Turnstile:
             while True:
                 with self._lock:
                     if reply.resolved:
-                        return _outcome(reply)
+                        return outcome(reply)
                     if self._closed:
                         raise ActorUnavailable(f"{name} did not answer: the game closed")
                     ready = self._ready_now()
@@ -278,6 +238,9 @@ class Turnstile:
                             self.clock = max(self.clock, patience)
                             raise ActorTimeout(f"{name} did not answer within {timeout:g} s")
                         raise ActorTimeout(f"{name} never answered: no delivery is left that could answer")
+                    if ready and self.policy.instant:
+                        self._pilot(ready, reply)
+                        continue
                 if ready:
                     self._run(ready)
 
@@ -287,6 +250,9 @@ class Turnstile:
             while True:
                 with self._lock:
                     ready = self._ready_now()
+                    if ready and self.policy.instant:
+                        self._pilot(ready, None)
+                        continue
                 if not ready:
                     return
                 self._run(ready)
@@ -300,38 +266,77 @@ class Turnstile:
                 return None
             return self._run(ready, policy)
 
-    def _run(self, ready: list[tuple[Ready, _Letter | _Waiting]], policy: Policy | None = None) -> Step:
+    def _run(self, ready: list[tuple[Ready, Letter | Waiting]], policy: Policy | None = None) -> Step:
         chooser = policy or self.policy
         chosen = chooser.choose([item for item, _ in ready])
         step = self._let_in(ready, chosen)
         chooser.ran(step)
         return step
 
-    def _let_in(self, ready: list[tuple[Ready, _Letter | _Waiting]], chosen: Ready) -> Step:
+    def _let_in(self, ready: list[tuple[Ready, Letter | Waiting]], chosen: Ready) -> Step:
         with self._lock:
-            target = next(pending for item, pending in ready if item is chosen)
-            urn = target.urn
-            if isinstance(target, _Letter):
-                self._mail[urn].popleft()
-            self._running = urn
-            self._sends, self._answers, self._chosen = set(), set(), chosen
-            self._grants[urn] = target
             before = len(self.steps)
-            if isinstance(target, _Letter):
-                try:
-                    self._refs[urn].tell(Turn(self))
-                except pykka.ActorDeadError:
-                    del self._grants[urn]
-                    self._running = None
-                    _fail(target.reply, ActorUnavailable(f"{chosen.actor} is not running"))
-                    self._drop(urn)
-                    return Step(chosen.actor, None, frozenset(), frozenset())
-            else:
-                self._gate(urn).notify_all()
+            if not self._grant(ready, chosen):
+                return Step(chosen.actor, None, frozenset(), frozenset())
             if not self._cond.wait_for(lambda: len(self.steps) > before or self._closed, STEP_LIMIT):
                 raise ActorTimeout(f"{chosen.actor} ran for more than {STEP_LIMIT:g} s on one delivery")
             return self.steps[-1] if len(self.steps) > before else Step(chosen.actor, None, frozenset(),
                                                                          frozenset())
+
+    # -- the autopilot: a policy that chooses at once is asked by the actor whose step ends, which lets
+    # the next delivery in itself: a step then costs one thread switch, not two (there and back).
+
+    def _pilot(self, ready: list[tuple[Ready, Letter | Waiting]], reply: ScheduledReply | None) -> None:
+        """Under the lock: run deliveries until ``reply`` is in (None: until none is ready)."""
+        self._piloting, self._target = True, reply
+        try:
+            self._next(ready)
+            seen = len(self.steps)
+            while self._piloting and not self._closed:
+                if not self._cond.wait(STEP_LIMIT) and len(self.steps) == seen:
+                    raise ActorTimeout(f"a delivery ran for more than {STEP_LIMIT:g} s")
+                seen = len(self.steps)
+        finally:
+            self._piloting = False
+        failure, self._failure = self._failure, None
+        if failure is not None:
+            raise failure
+
+    def _next(self, ready: list[tuple[Ready, Letter | Waiting]]) -> None:
+        """Under the lock, piloting: let the policy's choice in; stop piloting when none can run."""
+        while ready:
+            try:
+                chosen = self.policy.choose([item for item, _ in ready])
+            except Exception as error:  # the driver raises it (a script that does not match, ...)
+                self._failure = error
+                break
+            if self._grant(ready, chosen):
+                return
+            ready = self._ready_now()
+        self._piloting = False
+        self._cond.notify_all()
+
+    def _grant(self, ready: list[tuple[Ready, Letter | Waiting]], chosen: Ready) -> bool:
+        """Let ``chosen`` in (under the lock); False if its actor turned out dead (its mail fails)."""
+        target = next(pending for item, pending in ready if item is chosen)
+        urn = target.urn
+        if isinstance(target, Letter):
+            self._mail[urn].popleft()
+        self._running = urn
+        self._sends, self._answers, self._chosen = set(), set(), chosen
+        self._grants[urn] = target
+        if not isinstance(target, Letter):
+            self._gate(urn).notify_all()
+            return True
+        try:
+            self._refs[urn].tell(Turn(self))
+        except pykka.ActorDeadError:
+            del self._grants[urn]
+            self._running = None
+            fail(target.reply, ActorUnavailable(f"{chosen.actor} is not running"))
+            self._drop(urn)
+            return False
+        return True
 
     def _advance(self, patience: float) -> bool:
         """Nothing can run: move the clock to the next thing that would happen in real time. A stall
@@ -355,13 +360,19 @@ class Turnstile:
 
     def _end_step(self, urn: str) -> None:
         """The actor ``urn``'s delivery ran to its end or to a wait (one stopped while it waited
-        ends nothing: another actor's step may be running)."""
+        ends nothing: another actor's step may be running); piloting, it lets the next one in."""
         if urn != self._running:
             return
-        if urn is not None:
-            self.steps.append(Step(self._names.get(urn, "?"), self._chosen, frozenset(self._sends),
-                                   frozenset(self._answers)))
+        step = Step(self._names.get(urn, "?"), self._chosen, frozenset(self._sends), frozenset(self._answers))
+        self.steps.append(step)
         self._running = None
+        if self._piloting:
+            self.policy.ran(step)
+            target = self._target
+            if not self._closed and (target is None or not target.resolved):
+                self._next(self._ready_now())
+                return
+            self._piloting = False
         self._cond.notify_all()
 
     def _gate(self, urn: str) -> threading.Condition:
@@ -378,18 +389,18 @@ class Turnstile:
         urn = actor.actor_ref.actor_urn
         with self._lock:
             if not self._gate(urn).wait_for(
-                lambda: isinstance(self._grants.get(urn), _Letter) or self._closed, actor.timeout + STEP_LIMIT
+                lambda: isinstance(self._grants.get(urn), Letter) or self._closed, actor.timeout + STEP_LIMIT
             ):
                 return  # never let in: a driver gone away; the message's asker times out on its own
             grant = self._grants.pop(urn, None)
-        if not isinstance(grant, _Letter):
+        if not isinstance(grant, Letter):
             return
         _local.urn = urn
         try:
             answer = actor.receive(grant.envelope)
         except Exception as error:  # every failure goes to the asker, as pykka's loop would send it
             with self._lock:
-                _fail(grant.reply, error)
+                fail(grant.reply, error)
                 self._note_answer(grant.reply)
                 if actor.actor_stopped.is_set():
                     self._drop(urn)
@@ -416,8 +427,8 @@ class Turnstile:
         urn = _local.urn
         with self._lock:
             if reply.resolved:
-                return _outcome(reply)
-            waiting = _Waiting(urn, reply, name, self.clock + timeout)
+                return outcome(reply)
+            waiting = Waiting(urn, reply, name, self.clock + timeout)
             self._waiting[urn] = waiting
             self._end_step(urn)
             let_in = self._gate(urn).wait_for(
@@ -431,27 +442,7 @@ class Turnstile:
                 raise ActorTimeout(f"{name} did not answer: the schedule stopped")
             if waiting.timed_out and not reply.resolved:
                 raise ActorTimeout(f"{name} did not answer: nothing left to deliver could answer it")
-        return _outcome(reply)
-
-
-def _since(pair: tuple[Ready, _Letter | _Waiting]) -> int:
-    return pair[0].since
-
-
-def _fail(reply: ScheduledReply | None, error: BaseException) -> None:
-    if reply is not None and not reply.resolved:
-        reply.resolve(None, error)
-
-
-def _outcome(reply: ScheduledReply) -> Any:
-    if reply.error is not None:
-        raise reply.error
-    return reply.value
-
-
-def record_of(steps: Sequence[Step]) -> list[str]:
-    """The schedule that ``steps`` followed: one actor name a delivery (what a Script replays)."""
-    return [step.actor for step in steps]
+        return outcome(reply)
 
 
 def make_turnstile(schedule: str | Policy | Turnstile | None) -> Turnstile | None:
