@@ -30,8 +30,9 @@ Pending = tuple[str, pykka.Future[Any]]
 """An ask on its way: the asked actor's name and the future of its reply."""
 
 
-class ScheduledReply(pykka.ThreadingFuture[Any]):
-    """The reply to an ask sent under a turnstile: the turnstile answers it, and waiting drives it."""
+class ScheduledReply(pykka.Future[Any]):
+    """The reply to an ask sent under a turnstile: the turnstile answers it, and waiting drives it
+    (a plain future: the turnstile's lock guards it, so it needs no lock of its own)."""
 
     def __init__(self, turnstile: Any, name: str, asker: str, seq: int) -> None:
         super().__init__()
@@ -46,6 +47,10 @@ class ScheduledReply(pykka.ThreadingFuture[Any]):
     def resolve(self, value: Any, error: BaseException | None) -> None:
         """Settle the reply (called by the turnstile, under its lock)."""
         self.value, self.error, self.resolved = value, error, True
+
+    def get(self, *, timeout: float | None = None) -> Any:
+        """The reply, driving the turnstile until it comes (see :meth:`Turnstile.wait`)."""
+        return self.turnstile.wait(self.name, self, DEFAULT_TIMEOUT if timeout is None else timeout)
 
 
 class Envelope(NamedTuple):
