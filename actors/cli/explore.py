@@ -26,11 +26,10 @@ def register(subparsers: Any) -> None:
         summary="run each ply under many delivery orders: does any order change what the actors decide?",
         description="Replay a game (PGN, the first game unless --game) or a scenario's moves, and run each\n"
                     "chosen ply (on one actor system, re-seated for every run) under N seeded random\n"
-                    "delivery orders, or under every\n"
-                    "order that can differ (--orders all: only messages racing to the same receiver, or\n"
-                    "replies racing to the same waiter, are reordered). When an order changes the\n"
-                    "verdict, the SAN, the position or the messages sent, the shortest such schedule is\n"
-                    "printed and its trace written (exit 1).",
+                    "delivery orders, or under every order that can differ (--orders all: only messages\n"
+                    "racing to the same receiver, or replies racing to the same waiter, are reordered).\n"
+                    "When an order changes the verdict, the SAN, the position or the messages sent, the\n"
+                    "shortest such schedule is printed and its trace written (exit 1).",
         examples=[
             "chess-actors explore tests/data/opera-game.pgn --plies 33 --orders all",
             "chess-actors explore game.pgn --orders 200 --json",

@@ -99,7 +99,7 @@ class Turnstile:
 
     def hold(self, name: str, ref: Ref, seconds: float) -> None:
         """Stall the actor ``name``: it takes no delivery (nor resumes) for ``seconds`` of the schedule's
-        time, as an actor stuck in a handler would not; its mail waits, and waits on it time out."""
+        time, as an actor stuck in a handler takes none; its mail waits, and waits on it time out."""
         with self._lock:
             self._holds[ref.actor_urn] = self.clock + seconds
 
