@@ -55,6 +55,7 @@ class Turnstile:
         self._names: dict[str, str] = {}
         self._refs: dict[str, Ref] = {}
         self._mail: dict[str, deque[Letter]] = {}
+        self._addressed: set[str] = set()  # the actors whose mailbox holds a letter (few, most steps)
         self._waiting: dict[str, Waiting] = {}
         self._grants: dict[str, Letter | Waiting] = {}
         self._running: str | None = None
@@ -90,6 +91,7 @@ class Turnstile:
                 for letter in mailbox:
                     fail(letter.reply, ActorUnavailable("the game closed before this message was delivered"))
                 mailbox.clear()
+            self._addressed.clear()
             self._cond.notify_all()
             for gate in self._gates.values():
                 gate.notify_all()
@@ -147,6 +149,7 @@ class Turnstile:
                 raise ActorUnavailable(f"{self._names.get(ref.actor_urn, 'the actor')} is not running")
             letter = Letter(next(self._seq), ref.actor_urn, envelope, reply)
             self._mail.setdefault(ref.actor_urn, deque()).append(letter)
+            self._addressed.add(ref.actor_urn)
             self._sends.add(self._names.get(ref.actor_urn, "?"))
             # The receiver's thread is woken only when its delivery is let in (see _let_in):
             # waking it now would cost a thread switch for it only to wait at its gate.
@@ -194,10 +197,10 @@ class Turnstile:
                 waiting.item = Ready(self._names[urn], "resume", waiting.waiting_for, None,
                                      f"{state} from {waiting.waiting_for}", waiting.since, resume=True)
             found.append((waiting.item, waiting))
-        for urn, mailbox in self._mail.items():
-            if not mailbox or urn in waits or urn in grants or urn == running or urn in holds:
+        for urn in self._addressed:
+            if urn in waits or urn in grants or urn == running or urn in holds:
                 continue
-            letter = mailbox[0]
+            letter = self._mail[urn][0]
             if letter.item is None:
                 letter.item = self._describe(urn, letter)
             found.append((letter.item, letter))
@@ -210,6 +213,7 @@ class Turnstile:
         for letter in self._mail.get(urn, ()):
             fail(letter.reply, ActorUnavailable(f"{name} is not running"))
         self._mail.pop(urn, None)
+        self._addressed.discard(urn)
         self._waiting.pop(urn, None)
 
     # -- driving
@@ -321,7 +325,10 @@ class Turnstile:
         target = next(pending for item, pending in ready if item is chosen)
         urn = target.urn
         if isinstance(target, Letter):
-            self._mail[urn].popleft()
+            mailbox = self._mail[urn]
+            mailbox.popleft()
+            if not mailbox:
+                self._addressed.discard(urn)
         self._running = urn
         self._sends, self._answers, self._chosen = set(), set(), chosen
         self._grants[urn] = target
@@ -388,7 +395,8 @@ class Turnstile:
         """In ``actor``'s thread: wait at the gate for its next delivery, run it, answer its asker."""
         urn = actor.actor_ref.actor_urn
         with self._lock:
-            if not self._gate(urn).wait_for(
+            # The token comes with the grant, so the gate is normally open already.
+            if not isinstance(self._grants.get(urn), Letter) and not self._gate(urn).wait_for(
                 lambda: isinstance(self._grants.get(urn), Letter) or self._closed, actor.timeout + STEP_LIMIT
             ):
                 return  # never let in: a driver gone away; the message's asker times out on its own
