@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import glob
 import json
+import os
 import subprocess
 import sys
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import pytest
 
-from actors.client.explore import Outcome, Run, explore, game_plies, messages_of, ply_runner
+from actors.client.explore import Outcome, Run, RunOnce, explore, messages_of
+from actors.client.orders import OrderedSystem, explore_game, game_plies
 from actors.kernel.actor import TracedActor
+from actors.kernel.affinity import one_core
 from actors.kernel.messaging import Directory, ask, post, wait_all, wait_one
-from actors.kernel.policies import Fifo, Script
+from actors.kernel.policies import Fifo, Policy, Script
 from actors.kernel.schedule import Turnstile
 from actors.tracing.export import read_jsonl
 from actors.tracing.recorder import TraceRecorder
@@ -68,8 +72,9 @@ class Tally(TracedActor[Report | Who]):
                 return self.first
 
 
-def racy_run(turnstile: Turnstile) -> Run:
+def racy_run(policy: Policy) -> Run:
     """Two reporters race to the tally; the client then asks the tally who was first."""
+    turnstile = Turnstile(policy)
     recorder = TraceRecorder()
     directory = Directory()
     directory.turnstile = turnstile
@@ -105,8 +110,8 @@ def test_the_racy_tally_is_caught_with_a_minimal_counterexample() -> None:
     pairs = zip(shrunk, report.reference.schedule, strict=False)
     deviation = next(index for index, (mine, fifo) in enumerate(pairs) if mine != fifo)
     assert deviation <= 3
-    assert racy_run(Turnstile(Script(shrunk[:deviation]))).outcome == report.reference.outcome
-    assert racy_run(Turnstile(Script(shrunk))).outcome == report.differing.outcome
+    assert racy_run(Script(shrunk[:deviation])).outcome == report.reference.outcome
+    assert racy_run(Script(shrunk)).outcome == report.differing.outcome
 
 
 def test_random_orders_find_the_race_too() -> None:
@@ -118,7 +123,7 @@ def test_random_orders_find_the_race_too() -> None:
 def test_the_counterexample_replays_to_the_same_trace() -> None:
     report = explore(racy_run, None)
     assert report.differing is not None
-    again = racy_run(Turnstile(Script(report.differing.schedule)))
+    again = racy_run(Script(report.differing.schedule))
 
     def timeless(run: Run) -> list[tuple[object, ...]]:
         return [(e["msg_id"], e["parent_id"], e["sender"], e["receiver"], e["kind"], e["reply"])
@@ -132,10 +137,24 @@ def test_the_counterexample_replays_to_the_same_trace() -> None:
 CHOSEN_PLIES = {7: "a capture (dxe5)", 21: "a check (Bxb5+)", 23: "castling (O-O-O)", 33: "mate (Rd8#)"}
 
 
+@pytest.fixture
+def system() -> Iterator[OrderedSystem]:
+    """One actor system for a test's runs (re-seated for each), stopped when the test ends; its
+    threads share one core, as the command line's do (actors.kernel.affinity)."""
+    allowed = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
+    one_core()
+    try:
+        with OrderedSystem() as reused:
+            yield reused
+    finally:
+        if allowed is not None:
+            os.sched_setaffinity(0, allowed)
+
+
 @pytest.mark.parametrize("ply", sorted(CHOSEN_PLIES))
-def test_every_order_of_a_chosen_opera_ply_gives_the_same_outcome(ply: int) -> None:
+def test_every_order_of_a_chosen_opera_ply_gives_the_same_outcome(ply: int, system: OrderedSystem) -> None:
     number, fen, move = game_plies(STARTING_FEN, OPERA)[ply - 1]
-    report = explore(ply_runner(fen, move), None)
+    report = explore(system.ply(fen, move), None)
     assert report.exhaustive, f"the search of ply {number} ({CHOSEN_PLIES[ply]}) did not finish"
     assert report.same, f"ply {number} {move}: {report.differences} changed under {report.differing}"
     assert report.reference.outcome.san == move
@@ -143,40 +162,55 @@ def test_every_order_of_a_chosen_opera_ply_gives_the_same_outcome(ply: int) -> N
 
 
 def twenty_games() -> list[list[str]]:
-    """Fourteen famous games from tests/data and six seeded random ones (python-chess makes them)."""
-    import random
-
-    import chess
-
-    games = [game for path in sorted(glob.glob("tests/data/*.pgn")) for game in pgn_games(path)]
-    rng = random.Random(16)
-    while len(games) < 20:
-        board, moves = chess.Board(), []
-        while not board.is_game_over() and len(moves) < 30:
-            move = rng.choice(list(board.legal_moves))
-            moves.append(board.san(move))
-            board.push(move)
-        games.append(moves)
-    return games[:20]
+    """Twenty real games, every one played out: the seventeen miniatures of tests/data/miniatures and
+    the shortest three of the famous games."""
+    games = pgn_games("tests/data/miniatures/short-games.pgn")
+    famous = [game for path in sorted(glob.glob("tests/data/*.pgn")) if not path.endswith("famous.pgn")
+              for game in pgn_games(path)]
+    return games + sorted(famous, key=len)[:3]
 
 
-# Every ply of 20 games under 200 random orders takes hours; this test runs the first PLIES plies
-# of each under ORDERS random orders (scripts/bench.py orders runs the full figure).
-PLIES, ORDERS = 8, 1
+ORDERS = 200
+"""Random orders each ply of each game runs under (each a run of the whole game, one seed a run)."""
 
 
-def test_the_first_plies_of_twenty_games_do_not_depend_on_the_order() -> None:
+def test_every_ply_of_twenty_real_games_gives_the_same_outcome_under_random_orders(
+    system: OrderedSystem,
+) -> None:
     games = twenty_games()
     assert len(games) == 20
-    checked = 0
+    plies = 0
     for index, moves in enumerate(games):
-        for number, fen, move in game_plies(STARTING_FEN, moves)[:PLIES]:
-            report = explore(ply_runner(fen, move), ORDERS, seed=index * 100 + number)
-            assert report.same, f"game {index + 1} ply {number} {move}: {report.differences} changed"
-            checked += 1
-    assert checked == 20 * PLIES
+        reports = explore_game(system, STARTING_FEN, moves, ORDERS, seed=index * ORDERS)
+        assert len(reports) == len(moves), f"game {index + 1} stopped at ply {len(reports)}: not a real game"
+        for number, (move, report) in enumerate(zip(moves, reports, strict=True), start=1):
+            assert report.same, (f"game {index + 1} ply {number} {move}: {report.differences} changed under"
+                                 f" the order {report.differing and report.differing.schedule}")
+            assert report.reference.outcome.san == move
+        assert max(report.orders for report in reports) > 1, "random orders that never differed: no test"
+        plies += len(reports)
+    assert plies >= 500
 
 
+class RacyGame:
+    """A 'game' whose every ply is the racy tally's run: what the whole-game explorer must catch."""
+
+    def play(self, fen: str, moves: Sequence[str], policy: Policy, first: int = 1) -> list[Run]:
+        return [racy_run(policy) for _ in moves]
+
+    def ply(self, fen: str, move: str, number: int = 1) -> RunOnce:
+        return racy_run
+
+
+def test_the_whole_game_explorer_catches_a_racy_ply_with_a_minimal_counterexample() -> None:
+    reports = explore_game(RacyGame(), STARTING_FEN, ["one", "two", "three"], 30, seed=1)
+    assert len(reports) == 3
+    assert all(not report.same for report in reports), "each ply races: some random order changes each"
+    for report in reports:
+        assert report.differences == ["verdict", "messages"]
+        assert report.differing is not None
+        assert racy_run(Script(report.differing.schedule)).outcome == report.differing.outcome
+        assert report.orders > 1
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "actors.cli", *args], capture_output=True, text=True,
                           timeout=120, check=False)
@@ -227,19 +261,19 @@ def test_a_counterexample_trace_is_readable_by_the_trace_command(tmp_path: objec
     assert done.returncode == 0 and "sequenceDiagram" in done.stdout
 
 
-def test_a_scripted_ply_follows_arrival_order_after_its_script() -> None:
+def test_a_scripted_ply_follows_arrival_order_after_its_script(system: OrderedSystem) -> None:
     _, fen, move = game_plies(STARTING_FEN, OPERA)[32]
-    run = ply_runner(fen, move)
-    fifo = run(Turnstile(Fifo()))
-    scripted = run(Turnstile(Script(fifo.schedule[:3])))
+    run = system.ply(fen, move)
+    fifo = run(Fifo())
+    scripted = run(Script(fifo.schedule[:3]))
     assert scripted.schedule == fifo.schedule and scripted.outcome == fifo.outcome
 
 
-def test_an_illegal_ply_is_explored_too_and_refused_alike_under_every_order() -> None:
+def test_an_illegal_ply_is_explored_too_and_refused_alike_under_every_order(system: OrderedSystem) -> None:
     plies = game_plies(STARTING_FEN, ["e4", "e5", "Ke3", "Nf3"])
     assert [move for _, _, move in plies] == ["e4", "e5", "Ke3"], "it stops after the first illegal ply"
     _, fen, move = plies[-1]
-    report = explore(ply_runner(fen, move), None)
+    report = explore(system.ply(fen, move), None)
     assert report.exhaustive and report.same
     assert report.reference.outcome.verdict.startswith("rejected: ")
     assert report.reference.outcome.fen == fen, "a refused move leaves the position as it was"

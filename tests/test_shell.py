@@ -129,3 +129,118 @@ def test_the_shell_on_a_terminal_prompts_completes_and_keeps_history() -> None:
     finally:
         child.close(force=True)
     assert child.exitstatus == 0
+
+
+# --- stalling an actor ----------------------------------------------------------------------
+
+SILENT = "the supervisor found {} silent (stalled: it answered nothing in time) and restarted it"
+
+
+def test_a_stalled_piece_is_found_silent_and_restarted_and_the_game_goes_on_piped() -> None:
+    done = shell_script("stall white-knight-g1\npending\nplay Nf3\nrestarts 1\nplay e5\n"
+                        "square f3 white knight white-knight-g1\nquit\n")
+    assert done.returncode == 0, done.stdout + done.stderr
+    out = done.stdout
+    assert "white-knight-g1 answers nothing for 15 s" in out, "the default: three ask timeouts"
+    assert "white-knight-g1 is stalled for 15 s more of the schedule's time" in out
+    assert "accepted Nf3\n  " + SILENT.format("white-knight-g1") + "\nchess> restarts 1" in out
+    assert "✓ line   5  play e5" in out and "✓ line   6  square f3" in out
+
+
+def test_a_stalled_board_and_a_stalled_referee_are_replaced_and_every_move_is_still_judged() -> None:
+    with Shell() as shell:
+        shell.execute("stall board 20")
+        played = shell.execute("play e4")
+        assert "accepted e4" in str(played[0]) and played[1:] == ["  " + SILENT.format("board")]
+        shell.execute("stall referee")
+        played = shell.execute("reject e4")  # a move the new referee must refuse: e4 is taken
+        assert played[0].ok, played  # type: ignore[union-attr]
+        assert played[1:] == ["  " + SILENT.format("referee")]
+        assert shell.game.supervisor.restarts == 2
+        assert "accepted e5" in str(shell.execute("play e5")[0])
+        assert shell.execute("board")[0].fen == (  # type: ignore[union-attr]
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
+
+
+def test_a_stall_shorter_than_the_timeout_is_only_a_late_answer() -> None:
+    with Shell() as shell:
+        shell.execute("stall white-knight-g1 2")  # the ask timeout is 5 s: the knight answers in time
+        assert [str(item) for item in shell.execute("play Nf3")][1:] == []
+        assert shell.game.supervisor.restarts == 0
+        assert shell.turnstile.clock == 2.0, "the schedule waited for the knight, and no longer"
+
+
+def test_stepping_a_move_to_a_stalled_piece_shows_the_timeout() -> None:
+    done = shell_script("stall white-knight-g1\nmode step\nplay Nf3\nrun\nquit\n")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "queued: white-knight-g1 is stalled for 15 s more" in done.stdout
+    assert "referee resumes (timed out from white-knight-g1)" in done.stdout
+    assert "accepted Nf3" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("command", "message"),
+    [
+        ("stall", "stall needs an actor, and optionally seconds: stall white-knight-g1 12"),
+        ("stall board soon", "stall: 'soon' is not a number of seconds, e.g. stall board 12"),
+        ("stall board 0", "stall: a stall lasts more than 0 and at most 60 seconds, not 0"),
+        ("stall board 61", "stall: a stall lasts more than 0 and at most 60 seconds, not 61"),
+        ("stall board -1", "stall: a stall lasts more than 0 and at most 60 seconds, not -1"),
+    ],
+)
+def test_a_stall_with_bad_seconds_is_one_error_line_and_changes_nothing(command: str, message: str) -> None:
+    with Shell() as shell:
+        with pytest.raises(InputError, match="line 1: " + message.replace("(", r"\(").replace(")", r"\)")):
+            shell.execute(command)
+        assert shell.turnstile.held() == {}
+        assert "accepted e4" in str(shell.execute("play e4")[0])
+
+
+def test_stalling_an_unknown_actor_fails_that_step_alone() -> None:
+    done = shell_script("stall queen\nstall e4\nplay e4\nquit\n")
+    assert done.returncode == 1
+    lines = done.stdout.splitlines()
+    failed = "✗ line   1  stall queen" + " " * 22 + "expected queen stalled; got no actor is called queen"
+    assert failed in lines
+    assert any(line.startswith("✗ line   2  stall e4") and line.endswith("there is no piece on e4")
+               for line in lines)
+    assert "accepted e4" in done.stdout
+    assert done.stderr.startswith("chess-actors shell: 2 of the commands failed; the first: stall queen")
+
+
+def test_the_shell_on_a_terminal_stalls_a_piece_and_shows_the_supervisor_at_work() -> None:
+    child = pexpect.spawn(SHELL[0], SHELL[1:], encoding="utf-8", timeout=30, dimensions=(40, 140))
+    try:
+        child.expect_exact("chess> ")
+        child.send("stal\t")  # tab completes the verb
+        child.expect_exact("stall")
+        child.sendline(" white-knight-g1 12")
+        child.expect("white-knight-g1 answers nothing for 12 s")
+        child.expect_exact("chess> ")
+        child.sendline("stall white-knight-g1 zero")
+        child.expect("'zero' is not a number of seconds")
+        child.expect_exact("chess> ")
+        child.sendline("play Nf3")
+        child.expect("accepted Nf3")
+        child.expect_exact(SILENT.format("white-knight-g1"))
+        child.expect_exact("chess> ")
+        child.sendline("play e5")
+        child.expect("accepted e5")
+        child.sendline("quit")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
+
+
+def test_run_replays_a_scenario_with_a_stall_step(tmp_path: Path) -> None:
+    # Free actors, real time: the knight sleeps past the referee's ask (5 s) and the supervisor's
+    # Ping after it (5 s more), so the move takes about ten seconds.
+    path = tmp_path / "stall.scenario"
+    path.write_text("play e4\nstall black-knight-g8 11\nplay Nf6\nrestarts 1\n"
+                    "square f6 black knight black-knight-g8\nplay d4\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "actors.cli", "run", str(path)], capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "black-knight-g8 answers nothing for 11 s" in done.stdout
+    assert "accepted Nf6" in done.stdout and "1 restart" in done.stdout

@@ -25,11 +25,11 @@ def register(subparsers: Any) -> None:
         subparsers, "explore",
         summary="run each ply under many delivery orders: does any order change what the actors decide?",
         description="Replay a game (PGN, the first game unless --game) or a scenario's moves, and run each\n"
-                    "chosen ply on fresh actors under N seeded random delivery orders, or under every\n"
-                    "order that can differ (--orders all: only messages racing to the same receiver, or\n"
-                    "replies racing to the same waiter, are reordered). When an order changes the\n"
-                    "verdict, the SAN, the position or the messages sent, the shortest such schedule is\n"
-                    "printed and its trace written (exit 1).",
+                    "chosen ply (on one actor system, re-seated for every run) under N seeded random\n"
+                    "delivery orders, or under every order that can differ (--orders all: only messages\n"
+                    "racing to the same receiver, or replies racing to the same waiter, are reordered).\n"
+                    "When an order changes the verdict, the SAN, the position or the messages sent, the\n"
+                    "shortest such schedule is printed and its trace written (exit 1).",
         examples=[
             "chess-actors explore tests/data/opera-game.pgn --plies 33 --orders all",
             "chess-actors explore game.pgn --orders 200 --json",
@@ -90,7 +90,8 @@ def load_moves(source: str, game_number: int) -> tuple[str, list[str]]:
 
 def run_explore(args: argparse.Namespace) -> int:
     """Explore the chosen plies; 0 if every order agreed on every ply, 1 if some order changed one."""
-    from actors.client.explore import explore, game_plies, ply_runner
+    from actors.client.explore import explore
+    from actors.client.orders import OrderedSystem, game_plies
     from actors.kernel.affinity import one_core
     from actors.tracing.export import parse_ply_range
     from board.errors import InputError
@@ -105,16 +106,17 @@ def run_explore(args: argparse.Namespace) -> int:
             raise InputError(f"--plies {args.plies}: the game has {counted(len(moves), 'ply', 'plies')}")
     one_core()  # the actor threads hand off faster on one core (actors.kernel.affinity)
     total_orders, total_seconds, changed = 0, 0.0, 0
-    for number, fen, move in plies:
-        report = explore(ply_runner(fen, move), orders, seed=args.seed)
-        total_orders += report.orders
-        total_seconds += report.seconds
-        path = None
-        if report.differing is not None:
-            changed += 1
-            path = args.counterexample.replace("{ply}", str(number))
-            _write_trace(report.differing, path)
-        emit(args, _record(number, move, report, path), _text(number, move, report, path))
+    with OrderedSystem() as system:  # one actor system, re-seated for every run
+        for number, fen, move in plies:
+            report = explore(system.ply(fen, move), orders, seed=args.seed)
+            total_orders += report.orders
+            total_seconds += report.seconds
+            path = None
+            if report.differing is not None:
+                changed += 1
+                path = args.counterexample.replace("{ply}", str(number))
+                _write_trace(report.differing, path)
+            emit(args, _record(number, move, report, path), _text(number, move, report, path))
     rate = total_orders / total_seconds if total_seconds else 0.0
     summary = (f"{counted(len(plies), 'ply', 'plies')}, {counted(total_orders, 'order')}"
                f" in {total_seconds:.1f} s ({rate:.1f} orders/s): ")

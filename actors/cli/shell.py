@@ -24,8 +24,9 @@ def register(subparsers: Any) -> None:
         subparsers, "shell",
         summary="an interactive shell over a live game: play, message actors, deliver messages by hand",
         description="A shell over a live game of actors. Its commands are the scenario steps (play e4,\n"
-                    "send white-knight-g1 move g1 f3, crash board, ...) and a few of its own: board,\n"
-                    "pending, step, deliver N, run, mode step|auto, order, trace, save, actors, help.\n"
+                    "send white-knight-g1 move g1 f3, crash board, stall white-knight-g1, ...) and a\n"
+                    "few of its own: board, pending, step, deliver N, run, mode step|auto, order, trace,\n"
+                    "save, actors, help.\n"
                     "Reads stdin one command a line when it is not a terminal.",
         examples=[
             "chess-actors shell",

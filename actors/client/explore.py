@@ -7,17 +7,12 @@ the exhaustive search explores one order per class of equivalent ones (a sleep-s
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
-from actors.client.game import ActorGame
-from actors.kernel.messaging import DEFAULT_TIMEOUT
 from actors.kernel.policies import Fifo, Policy, Random, Ready, ScheduleError, Script
-from actors.kernel.schedule import Step, Turnstile, record_of
-from actors.protocol.referee import Accepted
-from actors.tracing.recorder import TraceEvent, TraceRecorder, event_to_json
-from board.errors import ChessActorsError
-from board.game import Game
+from actors.kernel.schedule import Step, record_of
+from actors.tracing.recorder import TraceEvent, event_to_json
 
 
 class Redundant(ScheduleError):
@@ -31,7 +26,8 @@ class Outcome:
     verdict: str
     san: str | None
     fen: str
-    messages: tuple[str, ...]
+    messages: Collection[object]
+    """The messages sent, as a multiset whose equality ignores their order."""
 
     def differences(self, other: Outcome) -> list[str]:
         """The names of the fields in which ``other`` differs from this one."""
@@ -45,7 +41,7 @@ class Run:
 
     outcome: Outcome
     steps: tuple[Step, ...]
-    trace: tuple[TraceEvent, ...]
+    trace: Sequence[TraceEvent]
 
     @property
     def schedule(self) -> list[str]:
@@ -53,8 +49,9 @@ class Run:
         return record_of(self.steps)
 
 
-RunOnce = Callable[[Turnstile], Run]
-"""Builds a fresh system under the turnstile given, runs it, and returns what happened."""
+RunOnce = Callable[[Policy], Run]
+"""Runs a system from the same start with deliveries in the order the policy chooses, and returns what
+happened (its steps are only the run's: set-up and looking afterwards are left out)."""
 
 
 @dataclass
@@ -107,6 +104,7 @@ class SleepSetSearch(Policy):
     """
 
     name = "exhaustive"
+    instant = True
 
     def __init__(self) -> None:
         self.stack: list[_Node] = []
@@ -114,10 +112,13 @@ class SleepSetSearch(Policy):
         self.steps: list[Step] = []
         self.finished = False
 
-    def begin(self, turnstile: Turnstile) -> None:
+    def begin(self) -> None:
         """Start a run: follow the stack's choices, then explore."""
         self.depth = 0
-        self.steps = turnstile.steps
+        self.steps = []
+
+    def ran(self, step: Step) -> None:
+        self.steps.append(step)
 
     def choose(self, ready: Sequence[Ready]) -> Ready:
         depth = self.depth
@@ -173,17 +174,16 @@ def explore(run_once: RunOnce, orders: int | None, seed: int = 0, limit: int = 1
     outcome (see :func:`shortest_counterexample`).
     """
     started = time.perf_counter()
-    reference = run_once(Turnstile(Fifo()))
+    reference = run_once(Fifo())
     differing: Run | None = None
     count = 0
     exhaustive = False
     if orders is None:
         search = SleepSetSearch()
         while not search.finished and count < limit:
-            turnstile = Turnstile(search)
-            search.begin(turnstile)
+            search.begin()
             try:
-                run = run_once(turnstile)
+                run = run_once(search)
             except Redundant:
                 search.backtrack()
                 continue
@@ -195,7 +195,7 @@ def explore(run_once: RunOnce, orders: int | None, seed: int = 0, limit: int = 1
     else:
         seen: set[tuple[str, ...]] = set()
         for number in range(orders):
-            run = run_once(Turnstile(Random(seed + number)))
+            run = run_once(Random(seed + number))
             seen.add(tuple(run.schedule))
             if differing is None and run.outcome != reference.outcome:
                 differing = run
@@ -212,49 +212,10 @@ def shortest_counterexample(run_once: RunOnce, reference: Outcome, schedule: Seq
     """The run of the shortest prefix of ``schedule`` that, continued in arrival order, changes the
     outcome from ``reference`` (the whole schedule if no shorter prefix does)."""
     for length in range(len(schedule) + 1):
-        run = run_once(Turnstile(Script(schedule[:length])))
+        run = run_once(Script(schedule[:length]))
         if run.outcome != reference:
             return run
-    return run_once(Turnstile(Script(schedule)))
-
-
-# --- a ply of chess ---------------------------------------------------------------------------
-
-
-def ply_runner(fen: str, move: str, timeout: float = DEFAULT_TIMEOUT) -> RunOnce:
-    """Runs the move ``move`` (SAN or UCI) from the position ``fen`` on a fresh set of actors."""
-
-    def run_once(turnstile: Turnstile) -> Run:
-        recorder = TraceRecorder()
-        with ActorGame(fen, timeout, recorder, schedule=turnstile) as game:
-            recorder.clear()  # start-up is not the ply's (and runs in arrival order anyway)
-            reply = game.propose(move)
-            events = tuple(recorder.events())
-            steps = tuple(turnstile.steps)
-            with turnstile.using(Fifo()):
-                reached = game.fen()
-        if isinstance(reply, Accepted):
-            verdict, san = f"accepted{', ' + reply.outcome if reply.outcome else ''}", reply.san
-        else:
-            verdict, san = f"rejected: {reply.reason}", None
-        return Run(Outcome(verdict, san, reached, messages_of(events)), steps, events)
-
-    return run_once
-
-
-def game_plies(start_fen: str, moves: Sequence[str]) -> list[tuple[int, str, str]]:
-    """(ply number, FEN before, move) for each move up to the first illegal one, included (its
-    refusal is a verdict to explore too); legality is checked directly, without actors."""
-    board = Game(start_fen)
-    plies = []
-    for number, move in enumerate(moves, start=1):
-        before = board.fen()
-        plies.append((number, before, move))
-        try:
-            board.play(move, want_san=False)
-        except ChessActorsError:
-            break
-    return plies
+    return run_once(Script(schedule))
 
 
 def trace_lines(run: Run) -> list[str]:
@@ -270,9 +231,7 @@ __all__ = [
     "RunOnce",
     "SleepSetSearch",
     "explore",
-    "game_plies",
     "messages_of",
-    "ply_runner",
     "shortest_counterexample",
     "trace_lines",
 ]

@@ -30,8 +30,9 @@ Pending = tuple[str, pykka.Future[Any]]
 """An ask on its way: the asked actor's name and the future of its reply."""
 
 
-class ScheduledReply(pykka.ThreadingFuture[Any]):
-    """The reply to an ask sent under a turnstile: the turnstile answers it, and waiting drives it."""
+class ScheduledReply(pykka.Future[Any]):
+    """The reply to an ask sent under a turnstile: the turnstile answers it, and waiting drives it
+    (a plain future: the turnstile's lock guards it, so it needs no lock of its own)."""
 
     def __init__(self, turnstile: Any, name: str, asker: str, seq: int) -> None:
         super().__init__()
@@ -46,6 +47,10 @@ class ScheduledReply(pykka.ThreadingFuture[Any]):
     def resolve(self, value: Any, error: BaseException | None) -> None:
         """Settle the reply (called by the turnstile, under its lock)."""
         self.value, self.error, self.resolved = value, error, True
+
+    def get(self, *, timeout: float | None = None) -> Any:
+        """The reply, driving the turnstile until it comes (see :meth:`Turnstile.wait`)."""
+        return self.turnstile.wait(self.name, self, DEFAULT_TIMEOUT if timeout is None else timeout)
 
 
 class Envelope(NamedTuple):
@@ -105,9 +110,12 @@ class Directory:
             self.turnstile.adopt(name, ref)
 
     def unregister(self, name: str) -> Ref | None:
-        """Forget ``name``; returns the ref it had."""
+        """Forget ``name`` (its actor is being stopped); returns the ref it had."""
         with self._lock:
-            return self._refs.pop(name, None)
+            ref = self._refs.pop(name, None)
+        if ref is not None and self.turnstile is not None:
+            self.turnstile.forget(ref)  # its mail fails and a stall ends, so that it can stop
+        return ref
 
     def clear(self) -> list[Ref]:
         """Forget every name; returns the refs."""

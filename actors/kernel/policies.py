@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from board.errors import ChessActorsError, InputError
 
@@ -18,9 +18,9 @@ class ScheduleError(ChessActorsError):
     """A schedule that cannot go on: it does not match the deliveries, or no choice came in time."""
 
 
-@dataclass(frozen=True, slots=True)
-class Ready:
-    """A delivery that may run next: ``actor`` handles ``kind`` from ``sender`` (or resumes).
+class Ready(NamedTuple):
+    """A delivery that may run next: ``actor`` handles ``kind`` (the message ``body``) from ``sender``
+    (or resumes).
 
     ``since`` orders ready deliveries by when they became ready (a mailbox's head by its arrival, a
     resumption by when its reply came in); ``waits`` says who waits on it: "reply" (an ask), "nothing"
@@ -30,10 +30,18 @@ class Ready:
     actor: str
     kind: str
     sender: str
-    summary: str
+    body: object
     waits: str
     since: int
     resume: bool = False
+
+    @property
+    def summary(self) -> str:
+        """The message in one line of at most 80 characters (built only when someone looks)."""
+        if self.resume:
+            return ""
+        text = repr(self.body)
+        return text if len(text) <= 80 else text[:77] + "..."
 
     def describe(self) -> str:
         """One line a person reads: who, what, from whom."""
@@ -42,20 +50,47 @@ class Ready:
         return f"{self.actor} <- {self.sender}: {self.summary} (sender waits for {self.waits})"
 
 
+class Step(NamedTuple):
+    """One delivery run to its end or to its next wait: who ran, what, and whom it sent to or answered."""
+
+    actor: str
+    chosen: Ready | None  # the delivery let in (None: the game closed before it ran)
+    sends: frozenset[str]
+    answers: frozenset[str]
+
+    @property
+    def what(self) -> str:
+        """The delivery in one line a person reads (built only when someone looks)."""
+        return self.chosen.describe() if self.chosen is not None else "closed"
+
+
+
+def record_of(steps: Sequence[Step]) -> list[str]:
+    """The schedule that ``steps`` followed: one actor name a delivery (what a Script replays)."""
+    return [step.actor for step in steps]
+
+
+
 class Policy:
     """Chooses among ready deliveries; ``choose`` is called with at least one."""
 
     name = "policy"
+    instant = False
+    """Whether it chooses at once, waiting for no one: then the actor whose step ends asks it."""
 
     def choose(self, ready: Sequence[Ready]) -> Ready:
         """The delivery to run next."""
         raise NotImplementedError
+
+    def ran(self, step: Step) -> None:
+        """Told what the delivery it chose did, once it has run (a search keeps these; most ignore them)."""
 
 
 class Fifo(Policy):
     """The delivery that has been ready longest."""
 
     name = "fifo"
+    instant = True
 
     def choose(self, ready: Sequence[Ready]) -> Ready:
         return min(ready, key=lambda item: item.since)
@@ -65,6 +100,7 @@ class Random(Policy):
     """A seeded random choice: the same seed, the same order."""
 
     name = "random"
+    instant = True
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
@@ -82,6 +118,7 @@ class Script(Policy):
     """
 
     name = "script"
+    instant = True
 
     def __init__(self, actors: Sequence[str]) -> None:
         self.actors = list(actors)

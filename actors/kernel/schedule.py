@@ -1,7 +1,7 @@
 """The delivery turnstile: the same actors, one delivery handled at a time, in an order a policy chooses.
 
-Under a turnstile a send files the message in the receiver's mailbox here and puts only a token in the
-pykka inbox; the receiver's thread then waits at its gate until the turnstile lets its next delivery run.
+Under a turnstile a send files the message in the receiver's mailbox here; when the turnstile lets that
+delivery run, it puts a token in the receiver's pykka inbox, and the receiver's thread runs it.
 """
 
 from __future__ import annotations
@@ -9,16 +9,16 @@ from __future__ import annotations
 import itertools
 import threading
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import pykka
 
+from actors.kernel.deliveries import Letter, Turn, Waiting, fail, outcome, since
 from actors.kernel.errors import ActorTimeout, ActorUnavailable
 from actors.kernel.messaging import SCHEDULED, Envelope, Ref, ScheduledReply
-from actors.kernel.policies import Fifo, Policy, Ready, ScheduleError, parse_policy
+from actors.kernel.policies import Fifo, Policy, Ready, ScheduleError, Step, parse_policy, record_of
 
 if TYPE_CHECKING:
     from actors.kernel.actor import TracedActor
@@ -29,48 +29,14 @@ STEP_LIMIT = 30.0
 _local = threading.local()
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One delivery run to its end or to its next wait: who ran, what, and whom it sent to or answered."""
-
-    actor: str
-    what: str
-    sends: frozenset[str]
-    answers: frozenset[str]
-
-
-@dataclass(eq=False, slots=True)
-class _Letter:
-    seq: int
-    urn: str
-    envelope: Envelope
-    reply: ScheduledReply | None
-
-
-@dataclass(eq=False, slots=True)
-class _Waiting:
-    reply: ScheduledReply
-    waiting_for: str
-    since: int | None = None  # when the reply came in (it is then ready to resume)
-    timed_out: bool = False
-
-
-class Turn:
-    """The token a scheduled send leaves in the receiver's pykka inbox: 'your next delivery'."""
-
-    __slots__ = ("turnstile",)
-
-    def __init__(self, turnstile: Turnstile) -> None:
-        self.turnstile = turnstile
-
-
 class Turnstile:
     """Runs one actor system's deliveries one at a time, in the order ``policy`` chooses.
 
     The thread waiting for a reply from outside the actors (the client) drives: while its reply is
     not in, it asks the policy for the next ready delivery and lets it run to its end, or to the
-    point where that actor waits for a reply of its own. Time is the schedule's: when nothing can run
-    and an actor still waits, its wait times out, as a real timeout would, instead of hanging.
+    point where that actor waits for a reply of its own. Time is the schedule's: a delivery takes no
+    time, and when nothing can run the clock jumps to the next thing that would happen in real time:
+    a stalled actor (see :meth:`hold`) takes mail again, or the wait that began first times out.
 
     Args:
         policy: chooses the next delivery (see actors.kernel.policies).
@@ -79,25 +45,37 @@ class Turnstile:
     def __init__(self, policy: Policy | None = None) -> None:
         self.policy: Policy = policy or Fifo()
         self.steps: list[Step] = []
-        self._cond = threading.Condition()
+        # One lock; the driver waits on ``_cond`` and each actor at its own gate, so that a grant
+        # wakes the one thread it lets in rather than every thread waiting (the cost of a step).
+        self._lock = threading.RLock()
+        self._cond = threading.Condition(self._lock)
+        self._gates: dict[str, threading.Condition] = {}
         self._driver = threading.Lock()
         self._seq = itertools.count()
         self._names: dict[str, str] = {}
         self._refs: dict[str, Ref] = {}
-        self._mail: dict[str, deque[_Letter]] = {}
-        self._waiting: dict[str, _Waiting] = {}
-        self._grants: dict[str, _Letter | _Waiting] = {}
+        self._mail: dict[str, deque[Letter]] = {}
+        self._addressed: set[str] = set()  # the actors whose mailbox holds a letter (few, most steps)
+        self._waiting: dict[str, Waiting] = {}
+        self._grants: dict[str, Letter | Waiting] = {}
         self._running: str | None = None
         self._sends: set[str] = set()
         self._answers: set[str] = set()
-        self._what = ""
+        self._chosen: Ready | None = None
         self._closed = False
+        self.clock = 0.0
+        """The schedule's time in seconds: it moves only when a wait times out or a stall ends."""
+        self._holds: dict[str, float] = {}  # stalled actors: urn -> when they take mail again
+        self._gone: set[str] = set()  # actors forgotten while they might wait at their gate
+        self._piloting = False  # the actors let each other in (see _pilot)
+        self._target: ScheduledReply | None = None  # piloting until this reply is in (None: until idle)
+        self._failure: Exception | None = None  # what the policy raised while an actor asked it
 
     # -- joining
 
     def adopt(self, name: str, ref: Ref) -> None:
         """Put the actor ``name`` under this turnstile (its sends and deliveries go through it)."""
-        with self._cond:
+        with self._lock:
             self._names[ref.actor_urn] = name
             self._refs[ref.actor_urn] = ref
             self._mail.setdefault(ref.actor_urn, deque())
@@ -105,18 +83,40 @@ class Turnstile:
 
     def close(self) -> None:
         """Let every waiting gate go (its delivery fails) and take the actors off the turnstile."""
-        with self._cond:
+        with self._lock:
             self._closed = True
             for urn in self._names:
                 SCHEDULED.pop(urn, None)
             for mailbox in self._mail.values():
                 for letter in mailbox:
-                    _fail(letter.reply, ActorUnavailable("the game closed before this message was delivered"))
+                    fail(letter.reply, ActorUnavailable("the game closed before this message was delivered"))
                 mailbox.clear()
+            self._addressed.clear()
             self._cond.notify_all()
+            for gate in self._gates.values():
+                gate.notify_all()
         withdraw = getattr(self.policy, "withdraw", None)
         if withdraw is not None:
             withdraw()
+
+    def hold(self, name: str, ref: Ref, seconds: float) -> None:
+        """Stall the actor ``name``: it takes no delivery (nor resumes) for ``seconds`` of the schedule's
+        time, as an actor stuck in a handler takes none; its mail waits, and waits on it time out."""
+        with self._lock:
+            self._holds[ref.actor_urn] = self.clock + seconds
+
+    def held(self) -> dict[str, float]:
+        """The stalled actors by name, each with the seconds left until it takes mail again."""
+        with self._lock:
+            return {self._names.get(urn, "?"): until - self.clock for urn, until in self._holds.items()}
+
+    def forget(self, ref: Ref) -> None:
+        """The actor is being stopped (its supervisor unregistered it): its mail fails, its stall ends."""
+        with self._lock:
+            self._holds.pop(ref.actor_urn, None)
+            self._drop(ref.actor_urn)
+            self._gone.add(ref.actor_urn)
+            self._gate(ref.actor_urn).notify_all()
 
     @contextmanager
     def using(self, policy: Policy) -> Iterator[None]:
@@ -144,71 +144,76 @@ class Turnstile:
         return self._names.get(urn, "client") if urn is not None else "client"
 
     def _file(self, ref: Ref, envelope: Envelope, reply: ScheduledReply | None) -> None:
-        with self._cond:
+        with self._lock:
             if self._closed:
                 raise ActorUnavailable(f"{self._names.get(ref.actor_urn, 'the actor')} is not running")
-            letter = _Letter(next(self._seq), ref.actor_urn, envelope, reply)
+            letter = Letter(next(self._seq), ref.actor_urn, envelope, reply)
             self._mail.setdefault(ref.actor_urn, deque()).append(letter)
+            self._addressed.add(ref.actor_urn)
             self._sends.add(self._names.get(ref.actor_urn, "?"))
-        try:
-            ref.tell(Turn(self))
-        except pykka.ActorDeadError:
-            with self._cond:
+            # The receiver's thread is woken only when its delivery is let in (see _let_in):
+            # waking it now would cost a thread switch for it only to wait at its gate.
+            if not ref.is_alive():
                 self._drop(ref.actor_urn)
 
     # -- what is waiting
 
     def ready(self) -> list[Ready]:
         """The deliveries that may run next, oldest first (one per actor at most)."""
-        with self._cond:
+        with self._lock:
             return [item for item, _ in self._ready_now()]
 
     def queued(self) -> list[Ready]:
         """Every delivery waiting: the ready ones first, then those behind a mailbox's head."""
-        with self._cond:
+        with self._lock:
             ready = [item for item, _ in self._ready_now()]
             behind = []
             for urn, mailbox in self._mail.items():
-                for letter in itertools.islice(mailbox, 1 if urn not in self._waiting else 0, None):
+                first = 1 if urn not in self._waiting and urn not in self._holds else 0
+                for letter in itertools.islice(mailbox, first, None):
                     behind.append(self._describe(urn, letter, ready=False))
             return ready + sorted(behind, key=lambda item: item.since)
 
-    def _describe(self, urn: str, letter: _Letter, ready: bool = True) -> Ready:
+    def _describe(self, urn: str, letter: Letter, ready: bool = True) -> Ready:
         body = letter.envelope.message
         waits = "reply" if letter.reply is not None else "nothing"
-        if not ready:
+        if urn in self._holds:
+            waits += f", queued: {self._names[urn]} is stalled for {self._holds[urn] - self.clock:g} s more"
+        elif not ready:
             waits += ", queued behind its mailbox's head"
-        return Ready(self._names[urn], type(body).__name__, letter.envelope.sender, _summary(body), waits,
+        return Ready(self._names[urn], type(body).__name__, letter.envelope.sender, body, waits,
                      letter.seq)
 
-    def _ready_now(self) -> list[tuple[Ready, _Letter | _Waiting]]:
-        found: list[tuple[Ready, _Letter | _Waiting]] = []
-        for urn in list(self._mail):
-            ref = self._refs.get(urn)
-            if ref is not None and not ref.is_alive():
-                self._drop(urn)
+    def _ready_now(self) -> list[tuple[Ready, Letter | Waiting]]:
+        # Called before every step: it builds each offer once (cached on the letter or the wait), and
+        # leaves dead actors to be found when let in (a crash or a stop drops an actor's mail at once).
+        found: list[tuple[Ready, Letter | Waiting]] = []
+        running, grants, holds, waits = self._running, self._grants, self._holds, self._waiting
+        for urn, waiting in waits.items():
+            if waiting.since is None or urn in grants or urn == running or urn in holds:
                 continue
-            if urn in self._grants or urn == self._running:
+            if waiting.item is None:
+                state = "timed out" if waiting.timed_out else "reply in"
+                waiting.item = Ready(self._names[urn], "resume", waiting.waiting_for, None,
+                                     f"{state} from {waiting.waiting_for}", waiting.since, resume=True)
+            found.append((waiting.item, waiting))
+        for urn in self._addressed:
+            if urn in waits or urn in grants or urn == running or urn in holds:
                 continue
-            waiting = self._waiting.get(urn)
-            if waiting is not None:
-                if waiting.since is not None:
-                    state = "timed out" if waiting.timed_out else "reply in"
-                    found.append((Ready(self._names[urn], "resume", waiting.waiting_for, "", f"{state} from "
-                                        f"{waiting.waiting_for}", waiting.since, resume=True), waiting))
-                continue
-            mailbox = self._mail[urn]
-            if mailbox:
-                found.append((self._describe(urn, mailbox[0]), mailbox[0]))
-        found.sort(key=lambda pair: pair[0].since)
+            letter = self._mail[urn][0]
+            if letter.item is None:
+                letter.item = self._describe(urn, letter)
+            found.append((letter.item, letter))
+        found.sort(key=since)
         return found
 
     def _drop(self, urn: str) -> None:
         """An actor is gone: every message still filed for it fails, as pykka fails a dead inbox."""
         name = self._names.get(urn, "the actor")
         for letter in self._mail.get(urn, ()):
-            _fail(letter.reply, ActorUnavailable(f"{name} is not running"))
+            fail(letter.reply, ActorUnavailable(f"{name} is not running"))
         self._mail.pop(urn, None)
+        self._addressed.discard(urn)
         self._waiting.pop(urn, None)
 
     # -- driving
@@ -222,17 +227,24 @@ class Turnstile:
             ScheduleError: the policy could not choose (a script that does not match, no decision).
         """
         if getattr(_local, "urn", None) is not None:
-            return self._block(name, reply)
+            return self._block(name, reply, timeout)
         with self._driver:
+            patience = self.clock + timeout
             while True:
-                with self._cond:
+                with self._lock:
                     if reply.resolved:
-                        return _outcome(reply)
+                        return outcome(reply)
                     if self._closed:
                         raise ActorUnavailable(f"{name} did not answer: the game closed")
                     ready = self._ready_now()
-                    if not ready and not self._time_out_one():
+                    if not ready and not self._advance(patience):
+                        if self._holds:
+                            self.clock = max(self.clock, patience)
+                            raise ActorTimeout(f"{name} did not answer within {timeout:g} s")
                         raise ActorTimeout(f"{name} never answered: no delivery is left that could answer")
+                    if ready and self.policy.instant:
+                        self._pilot(ready, reply)
+                        continue
                 if ready:
                     self._run(ready)
 
@@ -240,8 +252,11 @@ class Turnstile:
         """Run the ready deliveries until none is left (the tells a reply left behind)."""
         with self._driver:
             while True:
-                with self._cond:
+                with self._lock:
                     ready = self._ready_now()
+                    if ready and self.policy.instant:
+                        self._pilot(ready, None)
+                        continue
                 if not ready:
                     return
                 self._run(ready)
@@ -249,77 +264,163 @@ class Turnstile:
     def step(self, policy: Policy | None = None) -> Step | None:
         """Run one delivery chosen by ``policy`` (default: this turnstile's); None if none is ready."""
         with self._driver:
-            with self._cond:
+            with self._lock:
                 ready = self._ready_now()
             if not ready:
                 return None
             return self._run(ready, policy)
 
-    def _run(self, ready: list[tuple[Ready, _Letter | _Waiting]], policy: Policy | None = None) -> Step:
-        chosen = (policy or self.policy).choose([item for item, _ in ready])
-        with self._cond:
-            target = next(pending for item, pending in ready if item is chosen)
-            urn = target.urn if isinstance(target, _Letter) else _urn_of(self._waiting, target)
-            if isinstance(target, _Letter):
-                self._mail[urn].popleft()
-            self._running = urn
-            self._sends, self._answers, self._what = set(), set(), chosen.describe()
-            self._grants[urn] = target
-            self._cond.notify_all()
+    def _run(self, ready: list[tuple[Ready, Letter | Waiting]], policy: Policy | None = None) -> Step:
+        chooser = policy or self.policy
+        chosen = chooser.choose([item for item, _ in ready])
+        step = self._let_in(ready, chosen)
+        chooser.ran(step)
+        return step
+
+    def _let_in(self, ready: list[tuple[Ready, Letter | Waiting]], chosen: Ready) -> Step:
+        with self._lock:
             before = len(self.steps)
+            if not self._grant(ready, chosen):
+                return Step(chosen.actor, None, frozenset(), frozenset())
             if not self._cond.wait_for(lambda: len(self.steps) > before or self._closed, STEP_LIMIT):
                 raise ActorTimeout(f"{chosen.actor} ran for more than {STEP_LIMIT:g} s on one delivery")
-            return self.steps[-1] if len(self.steps) > before else Step(chosen.actor, "closed", frozenset(),
+            return self.steps[-1] if len(self.steps) > before else Step(chosen.actor, None, frozenset(),
                                                                          frozenset())
 
-    def _time_out_one(self) -> bool:
-        """Nothing can run: the oldest wait times out (as it would in real time). False if none waits."""
-        stuck = [waiting for waiting in self._waiting.values() if waiting.since is None]
-        if not stuck:
+    # -- the autopilot: a policy that chooses at once is asked by the actor whose step ends, which lets
+    # the next delivery in itself: a step then costs one thread switch, not two (there and back).
+
+    def _pilot(self, ready: list[tuple[Ready, Letter | Waiting]], reply: ScheduledReply | None) -> None:
+        """Under the lock: run deliveries until ``reply`` is in (None: until none is ready)."""
+        self._piloting, self._target = True, reply
+        try:
+            self._next(ready)
+            seen = len(self.steps)
+            while self._piloting and not self._closed:
+                if not self._cond.wait(STEP_LIMIT) and len(self.steps) == seen:
+                    raise ActorTimeout(f"a delivery ran for more than {STEP_LIMIT:g} s")
+                seen = len(self.steps)
+        finally:
+            self._piloting = False
+        failure, self._failure = self._failure, None
+        if failure is not None:
+            raise failure
+
+    def _next(self, ready: list[tuple[Ready, Letter | Waiting]]) -> None:
+        """Under the lock, piloting: let the policy's choice in; stop piloting when none can run."""
+        while ready:
+            try:
+                chosen = self.policy.choose([item for item, _ in ready])
+            except Exception as error:  # the driver raises it (a script that does not match, ...)
+                self._failure = error
+                break
+            if self._grant(ready, chosen):
+                return
+            ready = self._ready_now()
+        self._piloting = False
+        self._cond.notify_all()
+
+    def _grant(self, ready: list[tuple[Ready, Letter | Waiting]], chosen: Ready) -> bool:
+        """Let ``chosen`` in (under the lock); False if its actor turned out dead (its mail fails)."""
+        target = next(pending for item, pending in ready if item is chosen)
+        urn = target.urn
+        if isinstance(target, Letter):
+            mailbox = self._mail[urn]
+            mailbox.popleft()
+            if not mailbox:
+                self._addressed.discard(urn)
+        self._running = urn
+        self._sends, self._answers, self._chosen = set(), set(), chosen
+        self._grants[urn] = target
+        if not isinstance(target, Letter):
+            self._gate(urn).notify_all()
+            return True
+        try:
+            self._refs[urn].tell(Turn(self))
+        except pykka.ActorDeadError:
+            del self._grants[urn]
+            self._running = None
+            fail(target.reply, ActorUnavailable(f"{chosen.actor} is not running"))
+            self._drop(urn)
             return False
-        oldest = min(stuck, key=lambda waiting: waiting.reply.seq)
-        oldest.timed_out, oldest.since = True, next(self._seq)
         return True
 
-    def _end_step(self) -> None:
-        urn = self._running
-        if urn is not None:
-            self.steps.append(Step(self._names.get(urn, "?"), self._what, frozenset(self._sends),
-                                   frozenset(self._answers)))
+    def _advance(self, patience: float) -> bool:
+        """Nothing can run: move the clock to the next thing that would happen in real time. A stall
+        ends (if it ends before the driver's ``patience`` and before every wait's deadline), or the
+        wait that began first times out (an actor's wait ends before its asker's). False if neither."""
+        stuck = [waiting for waiting in self._waiting.values() if waiting.since is None]
+        first = min(stuck, key=lambda waiting: (waiting.deadline, waiting.reply.seq)) if stuck else None
+        ends = [(until, urn) for urn, until in self._holds.items()
+                if self._mail.get(urn) or urn in self._waiting]
+        if ends:
+            until, urn = min(ends)
+            if until <= patience and (first is None or until <= first.deadline):
+                self.clock = max(self.clock, until)
+                del self._holds[urn]
+                return True
+        if first is None:
+            return False
+        self.clock = max(self.clock, first.deadline)
+        first.timed_out, first.since = True, next(self._seq)
+        return True
+
+    def _end_step(self, urn: str) -> None:
+        """The actor ``urn``'s delivery ran to its end or to a wait (one stopped while it waited
+        ends nothing: another actor's step may be running); piloting, it lets the next one in."""
+        if urn != self._running:
+            return
+        step = Step(self._names.get(urn, "?"), self._chosen, frozenset(self._sends), frozenset(self._answers))
+        self.steps.append(step)
         self._running = None
+        if self._piloting:
+            self.policy.ran(step)
+            target = self._target
+            if not self._closed and (target is None or not target.resolved):
+                self._next(self._ready_now())
+                return
+            self._piloting = False
         self._cond.notify_all()
+
+    def _gate(self, urn: str) -> threading.Condition:
+        """The condition the actor ``urn`` waits on to be let in (called under the lock)."""
+        gate = self._gates.get(urn)
+        if gate is None:
+            gate = self._gates[urn] = threading.Condition(self._lock)
+        return gate
 
     # -- the actors' side
 
     def run_turn(self, actor: TracedActor[Any]) -> None:
         """In ``actor``'s thread: wait at the gate for its next delivery, run it, answer its asker."""
         urn = actor.actor_ref.actor_urn
-        with self._cond:
-            if not self._cond.wait_for(
-                lambda: isinstance(self._grants.get(urn), _Letter) or self._closed, actor.timeout + STEP_LIMIT
+        with self._lock:
+            # The token comes with the grant, so the gate is normally open already.
+            if not isinstance(self._grants.get(urn), Letter) and not self._gate(urn).wait_for(
+                lambda: isinstance(self._grants.get(urn), Letter) or self._closed, actor.timeout + STEP_LIMIT
             ):
                 return  # never let in: a driver gone away; the message's asker times out on its own
             grant = self._grants.pop(urn, None)
-        if not isinstance(grant, _Letter):
+        if not isinstance(grant, Letter):
             return
         _local.urn = urn
         try:
             answer = actor.receive(grant.envelope)
         except Exception as error:  # every failure goes to the asker, as pykka's loop would send it
-            with self._cond:
-                _fail(grant.reply, error)
+            with self._lock:
+                fail(grant.reply, error)
                 self._note_answer(grant.reply)
                 if actor.actor_stopped.is_set():
                     self._drop(urn)
-                self._end_step()
+                self._end_step(urn)
             return
         finally:
             _local.urn = None
-        with self._cond:
+        with self._lock:
             if grant.reply is not None:
                 grant.reply.resolve(answer, None)
                 self._note_answer(grant.reply)
-            self._end_step()
+            self._end_step(urn)
 
     def _note_answer(self, reply: ScheduledReply | None) -> None:
         if reply is None:
@@ -329,50 +430,27 @@ class Turnstile:
             if waiting.reply is reply:
                 waiting.since = next(self._seq)
 
-    def _block(self, name: str, reply: ScheduledReply) -> Any:
+    def _block(self, name: str, reply: ScheduledReply, timeout: float) -> Any:
         """An actor waits for a reply: its step ends, and it resumes when the turnstile lets it."""
         urn = _local.urn
-        with self._cond:
+        with self._lock:
             if reply.resolved:
-                return _outcome(reply)
-            waiting = _Waiting(reply, name)
+                return outcome(reply)
+            waiting = Waiting(urn, reply, name, self.clock + timeout)
             self._waiting[urn] = waiting
-            self._end_step()
-            let_in = self._cond.wait_for(
-                lambda: self._grants.get(urn) is waiting or self._closed, STEP_LIMIT * 4
+            self._end_step(urn)
+            let_in = self._gate(urn).wait_for(
+                lambda: self._grants.get(urn) is waiting or self._closed or urn in self._gone, STEP_LIMIT * 4
             )
             self._grants.pop(urn, None)
             self._waiting.pop(urn, None)
+            if urn in self._gone:
+                raise ActorUnavailable(f"{name} did not answer: the actor waiting for it is being stopped")
             if not let_in or self._closed:
                 raise ActorTimeout(f"{name} did not answer: the schedule stopped")
             if waiting.timed_out and not reply.resolved:
                 raise ActorTimeout(f"{name} did not answer: nothing left to deliver could answer it")
-        return _outcome(reply)
-
-
-def _urn_of(waiting: dict[str, _Waiting], target: _Waiting) -> str:
-    return next(urn for urn, item in waiting.items() if item is target)
-
-
-def _fail(reply: ScheduledReply | None, error: BaseException) -> None:
-    if reply is not None and not reply.resolved:
-        reply.resolve(None, error)
-
-
-def _outcome(reply: ScheduledReply) -> Any:
-    if reply.error is not None:
-        raise reply.error
-    return reply.value
-
-
-def _summary(body: object) -> str:
-    text = repr(body)
-    return text if len(text) <= 80 else text[:77] + "..."
-
-
-def record_of(steps: Sequence[Step]) -> list[str]:
-    """The schedule that ``steps`` followed: one actor name a delivery (what a Script replays)."""
-    return [step.actor for step in steps]
+        return outcome(reply)
 
 
 def make_turnstile(schedule: str | Policy | Turnstile | None) -> Turnstile | None:

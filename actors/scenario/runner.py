@@ -22,6 +22,7 @@ from actors.scenario.script import (
     Scenario,
     Send,
     SquareCheck,
+    Stall,
     Start,
     Step,
     StepResult,
@@ -142,6 +143,13 @@ class _Runner:
                     return True, _expected(step), f"{name} crashed"
                 game.crash_on_next(name, kind)
                 return True, _expected(step), f"{name} will crash on its next {kind}"
+            case Stall(actor=actor, seconds=seconds):
+                from actors.client.stall import default_stall, stall
+
+                name = self._name(actor)
+                lasting = seconds if seconds is not None else default_stall(game.timeout)
+                stall(game, name, lasting)
+                return True, _expected(step), f"{name} answers nothing for {lasting:g} s"
             case Restarts(count=count):
                 restarts = game.supervisor.restarts
                 return restarts == count, _expected(step), _plural(restarts, "restart")
@@ -230,6 +238,8 @@ def _expected(step: Step) -> str:
             return "No" + (f", the reason containing {reason!r}" if reason else "")
         case Crash(actor=actor):
             return f"{actor} crashed"
+        case Stall(actor=actor):
+            return f"{actor} stalled"
         case Restarts(count=count):
             return _plural(count, "restart")
         case SquareCheck(square=square, piece=None):

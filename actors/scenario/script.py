@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from actors.client.stall import check_stall
 from actors.protocol import REQUEST_KINDS
 from board.errors import InputError
 from board.fen import parse_fen, write_fen
@@ -38,6 +39,7 @@ __all__ = [
     "ScenarioError",
     "Send",
     "SquareCheck",
+    "Stall",
     "Start",
     "Step",
     "StepResult",
@@ -47,8 +49,8 @@ __all__ = [
 
 OUTCOMES = ("checkmate", "stalemate", "insufficient_material", "fivefold_repetition", "seventyfive_moves",
             "none")
-STEP_NAMES = ("start", "play", "reject", "send", "expect", "crash", "restarts", "square", "legal", "fen",
-              "outcome", "learn")
+STEP_NAMES = ("start", "play", "reject", "send", "expect", "crash", "stall", "restarts", "square", "legal",
+              "fen", "outcome", "learn")
 
 
 class ScenarioError(InputError):
@@ -129,6 +131,17 @@ class Crash:
 
 
 @dataclass(frozen=True, slots=True)
+class Stall:
+    """``stall <actor> [<seconds>]``: the actor answers nothing for that long (default: three ask
+    timeouts, long enough for the supervisor to find it silent)."""
+
+    line: int
+    written: str
+    actor: str
+    seconds: float | None
+
+
+@dataclass(frozen=True, slots=True)
 class Restarts:
     """``restarts <n>``: the supervisor has restarted ``n`` actors so far."""
 
@@ -187,8 +200,8 @@ class Learn:
 
 
 Step = (
-    Start | Play | Reject | Send | Expect | Crash | Restarts | SquareCheck | Legal | FenCheck | OutcomeCheck
-    | Learn
+    Start | Play | Reject | Send | Expect | Crash | Stall | Restarts | SquareCheck | Legal | FenCheck
+    | OutcomeCheck | Learn
 )
 
 
@@ -360,6 +373,8 @@ def _parse_step(words: list[_Word], written: str, source: str, line: int) -> Ste
                 raise fail("crash needs an actor, and optionally on <MessageKind>: crash board on Survey")
             kind = _message_kind(plain(rest[2], "a message kind"), fail) if len(rest) == 3 else None
             return Crash(line, written, _actor(rest[0], fail), kind)
+        case "stall":
+            return _parse_stall(rest, written, line, fail)
         case "restarts":
             if len(rest) != 1 or not rest[0].text.isdigit() or rest[0].quoted:
                 raise fail("restarts needs a count, e.g. restarts 1")
@@ -392,6 +407,22 @@ def _parse_expect(rest: list[_Word], written: str, line: int, fail: Callable[[st
             raise fail('expect no takes nothing more, or a reason to look for in quotes: expect no "knight"')
         return Expect(line, written, False, None, rest[1].text if len(rest) == 2 else None)
     raise fail("expect needs yes or no, e.g. expect yes traversed e2 d3")
+
+
+def _parse_stall(rest: list[_Word], written: str, line: int, fail: Callable[[str], ScenarioError]) -> Stall:
+    if len(rest) not in (1, 2):
+        raise fail("stall needs an actor, and optionally seconds: stall white-knight-g1 12")
+    seconds = None
+    if len(rest) == 2:
+        try:
+            seconds = float(rest[1].text)
+        except ValueError:
+            raise fail(f"stall: {rest[1].text!r} is not a number of seconds, e.g. stall board 12") from None
+        try:
+            check_stall(seconds)
+        except InputError as error:
+            raise fail(f"stall: {error}") from None
+    return Stall(line, written, _actor(rest[0], fail), seconds)
 
 
 def _parse_square(rest: list[_Word], written: str, line: int, fail: Callable[[str], ScenarioError],

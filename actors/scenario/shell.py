@@ -38,6 +38,8 @@ WAIT = 30.0
 HELP = """\
 moves and checks (the scenario grammar, see actors/examples/README.md):
   play e4 | reject Ke2 "check" | send white-knight-g1 move g1 f3 | expect yes | crash board [on Survey]
+  stall white-knight-g1 [SECONDS]   it answers nothing that long (default 3 ask timeouts, in the
+                                    schedule's time): watch the supervisor find it silent and restart it
   learn c1 archbishop | square e4 white pawn | legal e2 e3 e4 | fen <FEN> | outcome none | restarts 0
 delivering by hand:
   mode step       later commands wait for you to choose each delivery (mode auto: arrival order)
@@ -83,6 +85,7 @@ class Shell:
         self._worker: threading.Thread | None = None
         self._result: StepResult | BaseException | None = None
         self._mark = (0, 0)  # trace events and steps before the last command
+        self._stalled: set[str] = set()  # the actors stalled when the last command began
 
     def __enter__(self) -> Shell:
         self.game.start()
@@ -127,11 +130,11 @@ class Shell:
             raise InputError("a command is waiting for its deliveries: step, deliver N or run first")
         if self.order is not None and isinstance(step, Play | Reject):
             return self._ordered(step, self.order)
-        self._mark = (len(self.recorder), len(self.turnstile.steps))
+        self._begin()
         if not self.stepping:
             with self.turnstile.using(Fifo()):
                 result = self.run_step(step)
-            return [self._keep(step, result)]
+            return [self._keep(step, result), *self._supervision()]
         self._worker = threading.Thread(target=self._work, args=(step,), name="shell-command", daemon=True)
         self._worker.start()
         return self._settle()
@@ -167,6 +170,25 @@ class Shell:
             case _:  # quit and exit are the reader's to act on
                 return []
 
+    def _begin(self) -> None:
+        """Mark where a command's messages and deliveries begin, and which actors are stalled."""
+        self._mark = (len(self.recorder), len(self.turnstile.steps))
+        self._stalled = set(self.turnstile.held())
+
+    def _supervision(self) -> list[Output]:
+        """What the supervisor did during the last command: each actor it restarted, and why."""
+        lines: list[Output] = []
+        for event in self.recorder.events()[self._mark[0]:]:
+            if event["kind"] != "Restart":
+                continue
+            name = event["receiver"]
+            if name in self._stalled:
+                lines.append(f"  the supervisor found {name} silent (stalled: it answered nothing in time)"
+                             " and restarted it")
+            else:
+                lines.append(f"  the supervisor restarted {name}")
+        return lines
+
     def _keep(self, step: Step, result: StepResult) -> StepResult:
         if result.ok and not isinstance(step, FenCheck | Start):
             self.saved.append(step.written)
@@ -198,13 +220,15 @@ class Shell:
         step = parse_line(result.step, "<shell>", result.line)
         if step is not None:
             self._keep(step, result)
-        return [*shown, result]
+        return [*shown, result, *self._supervision()]
 
     def _pending(self) -> list[Output]:
         queued = self.turnstile.queued()
+        stalled: list[Output] = [f"  {name} is stalled for {left:g} s more of the schedule's time"
+                                 for name, left in sorted(self.turnstile.held().items())]
         if not queued:
-            return ["nothing is waiting to be delivered"]
-        lines: list[Output] = []
+            return ["nothing is waiting to be delivered", *stalled]
+        lines: list[Output] = stalled
         number = 0
         for item in queued:
             if "queued" in item.waits:
@@ -269,10 +293,10 @@ class Shell:
         if len(scratch_turnstile.steps) < len(order):
             raise InputError(f"order does not match the game: the move took {len(scratch_turnstile.steps)}"
                              f" deliveries, fewer than the {len(order)} names given; the game is unchanged")
-        self._mark = (len(self.recorder), len(self.turnstile.steps))
+        self._begin()
         with self.turnstile.using(Script(order)):
             result = self.run_step(step)
-        return [self._keep(step, result)]
+        return [self._keep(step, result), *self._supervision()]
 
     # -- looking and keeping
 

@@ -379,6 +379,12 @@ class TraceRecorder:
             self._built = len(items)
             return cast(list[TraceEvent], list(items))
 
+    def deliveries(self) -> list[Delivery]:
+        """The finished deliveries not yet read as events, oldest first, without building any event
+        (for comparing runs cheaply; :meth:`Delivery.event` builds one when it is wanted)."""
+        with self._lock:
+            return [item for item in self._items[self._built:] if isinstance(item, Delivery)]
+
     def clear(self) -> None:
         """Forget the recorded events and phase times (message ids keep increasing)."""
         with self._lock:

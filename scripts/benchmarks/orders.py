@@ -6,36 +6,36 @@ from __future__ import annotations
 import glob
 import time
 
-from benchmarks.common import one_core_like_the_command_line, random_games_pgn
+from benchmarks.common import one_core_like_the_command_line
 
 ORDERS_PER_PLY = 200
 
 
-def _games(count: int) -> list[list[str]]:
+def _games() -> list[list[str]]:
+    """The twenty real games of the test: the miniatures, and the three shortest famous games."""
     from board.pgn import read_games
 
-    paths = sorted(glob.glob("tests/data/*.pgn"))
-    games: list[list[str]] = []
-    for path in paths:
+    def moves_of(path: str) -> list[list[str]]:
         with open(path, encoding="utf-8") as file:
-            games.extend([token.text for token in game.moves] for game in read_games(file))
-    if len(games) < count:
-        extra = random_games_pgn(count - len(games), seed=16, max_plies=60)
-        with extra.open(encoding="utf-8") as file:
-            games.extend([token.text for token in game.moves] for game in read_games(file))
-    return games[:count]
+            return [[token.text for token in game.moves] for game in read_games(file)]
+
+    famous = [game for path in sorted(glob.glob("tests/data/*.pgn")) if not path.endswith("famous.pgn")
+              for game in moves_of(path)]
+    return moves_of("tests/data/miniatures/short-games.pgn") + sorted(famous, key=len)[:3]
 
 
 def run(quick: bool) -> None:
-    """Print the turnstile's cost per ply, orders/s, the Opera game exhaustively, and the soak figure."""
+    """Print the turnstile's cost per ply, a ply on fresh actors beside a ply on a reused system,
+    orders/s, the Opera game exhaustively, and every ply of twenty games under random orders."""
     with one_core_like_the_command_line():
         _measure(quick)
 
 
 def _measure(quick: bool) -> None:
-    from actors.client.explore import explore, game_plies, ply_runner
+    from actors.client.explore import explore
     from actors.client.game import ActorGame
-    from actors.kernel.policies import Fifo
+    from actors.client.orders import OrderedSystem, explore_game, game_plies
+    from actors.kernel.policies import Fifo, Random
     from actors.kernel.schedule import Turnstile
     from board.fen import STARTING_FEN
     from board.pgn import read_games
@@ -43,13 +43,13 @@ def _measure(quick: bool) -> None:
     with open("tests/data/opera-game.pgn", encoding="utf-8") as file:
         opera_moves = [token.text for token in next(read_games(file)).moves]
     plies = game_plies(STARTING_FEN, opera_moves)
+    _, last_fen, last_move = plies[32]
 
     # One ply on fresh actors, free beside fifo: what the turnstile costs a run (start-up included).
     def one_ply(schedule: Turnstile | None) -> float:
-        _, fen, move = plies[32]
         start = time.perf_counter()
-        with ActorGame(fen, schedule=schedule) as game:
-            game.propose(move)
+        with ActorGame(last_fen, schedule=schedule) as game:
+            game.propose(last_move)
         return time.perf_counter() - start
 
     rounds = 5 if quick else 20
@@ -58,28 +58,39 @@ def _measure(quick: bool) -> None:
     print(f"one ply on fresh actors (Rd8#, start-up included): free {free * 1e3:.1f} ms, "
           f"under the turnstile {fifo * 1e3:.1f} ms: ratio {fifo / free:.2f}x")
 
-    chosen = plies if not quick else plies[-3:]
-    orders, seconds = 0, 0.0
-    for _, fen, move in chosen:
-        report = explore(ply_runner(fen, move), None)
-        assert report.exhaustive and report.same
-        orders += report.orders
-        seconds += report.seconds
-    label = "every ply" if not quick else "the last 3 plies"
-    print(f"Opera game, {label} exhaustively: {orders} orders in {seconds:.1f} s "
-          f"({orders / seconds:.1f} orders/s, the arrival-order reference run included in the time)")
+    with OrderedSystem() as system:
+        run_once = system.ply(last_fen, last_move)
+        run_once(Fifo())
+        timings = []
+        for seed in range(rounds):
+            start = time.perf_counter()
+            run_once(Random(seed))
+            timings.append(time.perf_counter() - start)
+        reused = sorted(timings)[rounds // 2]
+        print(f"one explored run of that ply: on fresh actors {fifo * 1e3:.1f} ms, on one system re-seated "
+              f"for the run {reused * 1e3:.1f} ms: {fifo / reused:.1f}x fewer seconds a run")
 
-    games = _games(20 if not quick else 2)
-    per_ply = ORDERS_PER_PLY if not quick else 2
-    start = time.perf_counter()
-    runs = checked = 0
-    for index, moves in enumerate(games):
-        game_plies_list = game_plies(STARTING_FEN, moves)
-        for number, fen, move in game_plies_list if not quick else game_plies_list[:4]:
-            report = explore(ply_runner(fen, move), per_ply, seed=index * 1000 + number)
-            assert report.same, f"game {index + 1} ply {number} {move}: {report.differences}"
-            runs += per_ply + 1
-            checked += 1
-    elapsed = time.perf_counter() - start
-    print(f"{len(games)} games, {checked} plies, {per_ply} random orders each: every order agreed; "
-          f"{runs} runs in {elapsed:.0f} s ({runs / elapsed:.1f} runs/s)")
+        chosen = plies if not quick else plies[-3:]
+        orders, seconds = 0, 0.0
+        for _, fen, move in chosen:
+            report = explore(system.ply(fen, move), None)
+            assert report.exhaustive and report.same
+            orders += report.orders
+            seconds += report.seconds
+        label = "every ply" if not quick else "the last 3 plies"
+        print(f"Opera game, {label} exhaustively: {orders} orders in {seconds:.1f} s "
+              f"({orders / seconds:.1f} orders/s, the arrival-order reference run included in the time)")
+
+        games = _games() if not quick else _games()[:2]
+        per_game = ORDERS_PER_PLY if not quick else 5
+        start = time.perf_counter()
+        checked = 0
+        for index, moves in enumerate(games):
+            reports = explore_game(system, STARTING_FEN, moves, per_game, seed=index * per_game)
+            assert all(report.same for report in reports), f"game {index + 1}: an order changed a ply"
+            checked += len(reports)
+        elapsed = time.perf_counter() - start
+        runs = checked * (per_game + 1)
+        print(f"{len(games)} real games, every ply ({checked}) under {per_game} random orders (one run "
+              f"of the whole game an order): every order agreed; {runs} ply runs in {elapsed:.0f} s "
+              f"({runs / elapsed:.0f} ply runs/s)")

@@ -1,0 +1,258 @@
+"""Chess under chosen delivery orders on one reused actor system: a ply, or a whole game, again and again.
+
+Starting the 35 threads of a game for every run would cost more than the run itself; the system is
+re-seated for each run instead (as a pool re-seats it, see :meth:`Supervisor.reset`), in arrival order,
+and only the deliveries of the moves are the run's.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Sequence
+from types import TracebackType
+from typing import Any, Protocol, overload
+
+from actors.client.explore import Outcome, Report, Run, RunOnce, shortest_counterexample
+from actors.client.stream import CLIENT
+from actors.kernel.limits import GAMES
+from actors.kernel.messaging import DEFAULT_TIMEOUT, ask, post, wait_one
+from actors.kernel.policies import Fifo, Policy, Random
+from actors.kernel.schedule import Turnstile
+from actors.protocol.referee import Accepted, Description, FenQuery, ProposeText, Verdict
+from actors.roles.referee import REFEREE
+from actors.roles.supervisor import Supervisor
+from actors.tracing.recorder import Delivery, TraceEvent, TraceRecorder
+from board.errors import ChessActorsError
+from board.game import Game
+
+
+class Player(Protocol):
+    """Plays moves under a delivery policy, a run a ply (what :func:`explore_game` explores)."""
+
+    def play(self, fen: str, moves: Sequence[str], policy: Policy, first: int = 1) -> list[Run]:
+        """One run a ply of ``moves`` from ``fen``, in the order ``policy`` chooses."""
+        ...
+
+    def ply(self, fen: str, move: str, number: int = 1) -> RunOnce:
+        """Runs one ply from ``fen`` under the policy it is given."""
+        ...
+
+
+class OrderedSystem:
+    """One actor system under one delivery turnstile, re-seated from a FEN for every run.
+
+    Use it as a context manager, or call :meth:`close`; it counts as one live game (actors.kernel.limits)
+    from its first run.
+
+    Args:
+        timeout: every ask's timeout in seconds (in the schedule's time: see actors.kernel.schedule).
+    """
+
+    def __init__(self, timeout: float = DEFAULT_TIMEOUT) -> None:
+        self.timeout = timeout
+        self.recorder = TraceRecorder()
+        self.turnstile = Turnstile(Fifo())
+        self.supervisor: Supervisor | None = None
+
+    def __enter__(self) -> OrderedSystem:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the system's actors and wait for each."""
+        supervisor, self.supervisor = self.supervisor, None
+        self.turnstile.close()
+        if supervisor is not None:
+            try:
+                supervisor.stop_all()
+            finally:
+                GAMES.release()
+
+    def seat(self, fen: str) -> None:
+        """Set the system up for a game from ``fen``, in arrival order (started on first use).
+
+        Raises:
+            FenError: the FEN is malformed or impossible.
+            ActorFailure: an actor did not take part.
+        """
+        with self.turnstile.using(Fifo()):
+            # A run cut short (an order the search found redundant) finishes its conversation first:
+            # a referee left judging would otherwise make its move on the re-seated board.
+            self.turnstile.drain()
+            if self.supervisor is None:
+                supervisor = Supervisor(fen, self.recorder, self.timeout, turnstile=self.turnstile)
+                GAMES.acquire()
+                self.supervisor = supervisor
+                supervisor.start()
+            else:
+                self.supervisor.reset(fen)
+            self.turnstile.drain()
+        self.turnstile.steps.clear()
+
+    def play(self, fen: str, moves: Sequence[str], policy: Policy, first: int = 1) -> list[Run]:
+        """Play ``moves`` (SAN or UCI) from ``fen``, each ply's deliveries in the order ``policy`` chooses,
+        up to the first one refused (included); one run a ply, ``first`` the first's ply number.
+
+        A ply's run holds its proposal's conversation and the journal's record of the move; the FEN
+        after it is asked in arrival order, outside the run.
+        """
+        self.seat(fen)
+        runs: list[Run] = []
+        for number, move in enumerate(moves, start=first):
+            self.recorder.clear()
+            self.turnstile.steps.clear()
+            with self.turnstile.using(policy):
+                reply: Verdict = self._ask(ProposeText(move, number), number)
+                if isinstance(reply, Accepted) and reply.entry is not None:
+                    self._supervisor.record(number, (reply.entry,))
+            deliveries = self.recorder.deliveries()
+            steps = tuple(self.turnstile.steps)
+            with self.turnstile.using(Fifo()):
+                description: Description = self._ask(FenQuery(), number + 1)
+            verdict, san = verdict_of(reply)
+            outcome = Outcome(verdict, san, description.fen, messages_sent(deliveries))
+            runs.append(Run(outcome, steps, LazyTrace(deliveries)))
+            if not isinstance(reply, Accepted):
+                break
+        return runs
+
+    def ply(self, fen: str, move: str, number: int = 1) -> RunOnce:
+        """Runs the move ``move`` from ``fen``, seated afresh for every run (``number``: the ply the
+        referee expects next, 1 from a FEN)."""
+
+        def run_once(policy: Policy) -> Run:
+            return self.play(fen, [move], policy, number)[0]
+
+        return run_once
+
+    @property
+    def _supervisor(self) -> Supervisor:
+        assert self.supervisor is not None, "seated before it plays"
+        return self.supervisor
+
+    def _ask(self, message: object, ply: int) -> Any:
+        envelope = post(self.recorder, CLIENT, REFEREE, message, None, ply)
+        reply = wait_one(*ask(self._supervisor.ref(REFEREE), REFEREE, envelope), self.timeout)
+        self.turnstile.drain()  # the conversation is over when its last tell is delivered
+        return reply
+
+
+class LazyTrace(Sequence[TraceEvent]):
+    """A run's trace events, built from its deliveries the first time they are read (most runs'
+    traces are never read: only a counterexample's is written)."""
+
+    def __init__(self, deliveries: Sequence[Delivery]) -> None:
+        self._deliveries = deliveries
+        self._events: list[TraceEvent] | None = None
+
+    def _built(self) -> list[TraceEvent]:
+        if self._events is None:
+            self._events = [delivery.event() for delivery in self._deliveries]
+        return self._events
+
+    @overload
+    def __getitem__(self, index: int) -> TraceEvent: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[TraceEvent]: ...
+
+    def __getitem__(self, index: int | slice) -> TraceEvent | Sequence[TraceEvent]:
+        return self._built()[index]
+
+    def __len__(self) -> int:
+        return len(self._deliveries)
+
+
+def messages_sent(deliveries: Sequence[Delivery]) -> frozenset[tuple[object, int]]:
+    """The messages a run delivered, as a multiset of (sender, receiver, message, reply) with counts:
+    like :func:`messages_of` for a trace, but comparing the messages and replies themselves (frozen
+    dataclasses, equal by value) without building readable events."""
+    return frozenset(Counter(
+        (delivery.sender, delivery.receiver, delivery.message, _comparable(delivery.answer))
+        for delivery in deliveries
+    ).items())
+
+
+def _comparable(answer: object) -> object:
+    """A reply as compared across runs: an error by its class and text (errors are equal only to
+    themselves), anything else as it is."""
+    if isinstance(answer, BaseException):
+        return f"{type(answer).__name__}: {answer}"
+    return answer
+
+
+def verdict_of(reply: Verdict) -> tuple[str, str | None]:
+    """A verdict as compared across orders (with the outcome it announces), and the SAN if accepted."""
+    if isinstance(reply, Accepted):
+        return f"accepted{', ' + reply.outcome if reply.outcome else ''}", reply.san
+    return f"rejected: {reply.reason}", None
+
+
+def explore_game(
+    system: Player, fen: str, moves: Sequence[str], orders: int, seed: int = 0
+) -> list[Report]:
+    """Every ply of the game ``moves`` from ``fen`` (up to its first illegal one) under ``orders`` random
+    orders: the whole game is played once in arrival order, then ``orders`` times, each time under
+    one seeded random policy (seeds ``seed``, ``seed + 1``, ...) that orders every ply.
+
+    Returns one report a ply, its ``orders`` the distinct orders that ply ran under; a ply whose
+    outcome some order changed has its shortest such order (see :func:`shortest_counterexample`,
+    rerun from the ply's position).
+    """
+    started = time.perf_counter()
+    reference = system.play(fen, moves, Fifo())
+    reports = [Report(0, False, 0.0, run) for run in reference]
+    seen: list[set[tuple[str, ...]]] = [set() for _ in reference]
+    for number in range(orders):
+        for index, run in enumerate(system.play(fen, moves, Random(seed + number))):
+            if index >= len(reports):
+                break  # the reference stopped at a refusal this order did not make: that ply differs
+            seen[index].add(tuple(run.schedule))
+            if reports[index].differing is None and run.outcome != reports[index].reference.outcome:
+                reports[index].differing = run
+    for index, report in enumerate(reports):
+        report.orders = len(seen[index])
+        if report.differing is not None:
+            before = reference[index - 1].outcome.fen if index else fen
+            _shrink(system, report, before, moves[index])
+    elapsed = time.perf_counter() - started
+    for report in reports:
+        report.seconds = elapsed / len(reports)
+    return reports
+
+
+def _shrink(system: Player, report: Report, fen: str, move: str) -> None:
+    """Replace a report's differing run by the shortest order that changes the ply run on its own
+    (from its position, as the game's first ply), when one does."""
+    assert report.differing is not None
+    run_once = system.ply(fen, move)
+    alone = run_once(Fifo())
+    shrunk = shortest_counterexample(run_once, alone.outcome, report.differing.schedule)
+    if shrunk.outcome != alone.outcome:
+        report.differing = shrunk
+    report.differences = report.reference.outcome.differences(report.differing.outcome)
+
+
+def game_plies(start_fen: str, moves: Sequence[str]) -> list[tuple[int, str, str]]:
+    """(ply number, FEN before, move) for each move up to the first illegal one, included (its
+    refusal is a verdict to explore too); legality is checked directly, without actors."""
+    board = Game(start_fen)
+    plies = []
+    for number, move in enumerate(moves, start=1):
+        before = board.fen()
+        plies.append((number, before, move))
+        try:
+            board.play(move, want_san=False)
+        except ChessActorsError:
+            break
+    return plies
+
+
+__all__ = [
+    "LazyTrace", "OrderedSystem", "Player", "explore_game", "game_plies", "messages_sent", "verdict_of",
+]
