@@ -24,6 +24,7 @@ from actors.roles.referee import REFEREE
 from actors.roles.supervisor import Supervisor
 from actors.tracing.recorder import Delivery, TraceEvent, TraceRecorder
 from board.errors import ChessActorsError
+from board.fen_text import format_fen
 from board.game import Game
 
 
@@ -99,7 +100,7 @@ class OrderedSystem:
         up to the first one refused (included); one run a ply, ``first`` the first's ply number.
 
         A ply's run holds its proposal's conversation and the journal's record of the move; the FEN
-        after it is asked in arrival order, outside the run.
+        after it is the placement the board reported in making the move (see :meth:`_position`).
         """
         self.seat(fen)
         runs: list[Run] = []
@@ -112,14 +113,24 @@ class OrderedSystem:
                     self._supervisor.record(number, (reply.entry,))
             deliveries = self.recorder.deliveries()
             steps = tuple(self.turnstile.steps)
-            with self.turnstile.using(Fifo()):
-                description: Description = self._ask(FenQuery(), number + 1)
             verdict, san = verdict_of(reply)
-            outcome = Outcome(verdict, san, description.fen, messages_sent(deliveries))
+            outcome = Outcome(verdict, san, self._position(reply, number), messages_sent(deliveries))
             runs.append(Run(outcome, steps, LazyTrace(deliveries)))
             if not isinstance(reply, Accepted):
                 break
         return runs
+
+    def _position(self, reply: Verdict, number: int) -> str:
+        """The FEN after the ply: from the placement the board reported when it made the move (the
+        journal entry carries it), or, after a refusal, asked of the board in arrival order."""
+        if isinstance(reply, Accepted) and reply.entry is not None:
+            placement, state = reply.entry.key[0], reply.entry.state
+            return format_fen(
+                placement, state.turn, state.castling, state.legal_en_passant, state.halfmove, state.fullmove
+            )
+        with self.turnstile.using(Fifo()):
+            description: Description = self._ask(FenQuery(), number + 1)
+        return description.fen
 
     def ply(self, fen: str, move: str, number: int = 1) -> RunOnce:
         """Runs the move ``move`` from ``fen``, seated afresh for every run (``number``: the ply the
