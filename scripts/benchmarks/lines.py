@@ -13,7 +13,6 @@ alternated, with the peak RSS of the command. ``--quick``: 1 and 5 MB, one run e
 from __future__ import annotations
 
 import json
-import os
 import random
 import statistics
 import subprocess
@@ -39,15 +38,32 @@ class Outcome:
     errors: list[str]
 
 
+def _high_water_kb(pid: int) -> int:
+    """The peak resident set of process ``pid`` so far (VmHWM), in kB; 0 once it has ended."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
 def _replay(path: Path) -> Outcome:
-    """Run ``chess-actors replay PATH --engine direct --json`` and read its verdicts and its rusage."""
+    """Run ``chess-actors replay PATH --engine direct --json`` and read its verdicts and its peak RSS.
+
+    The peak is the child's own VmHWM, read while it runs: the rusage of a waited-for child would
+    also count the memory of this process, which the child was forked from.
+    """
     with tempfile.TemporaryFile("w+", encoding="utf-8") as verdicts:
         start = time.perf_counter()
         command = [sys.executable, "-m", "actors.cli", "replay", str(path), "--engine", "direct", "--json"]
         child = subprocess.Popen([*command, "--quiet"], stdout=verdicts, stderr=subprocess.DEVNULL)
-        _, status, usage = os.wait4(child.pid, 0)
+        peak_kb = 0
+        while child.poll() is None:
+            peak_kb = max(peak_kb, _high_water_kb(child.pid))
+            time.sleep(0.02)
         seconds = time.perf_counter() - start
-        child.returncode = os.waitstatus_to_exitcode(status)
         if child.returncode not in (0, 1):
             raise SystemExit(f"replay {path} failed with status {child.returncode}")
         verdicts.seek(0)
@@ -57,8 +73,7 @@ def _replay(path: Path) -> Outcome:
             plies += game["plies"]
             if game["error"] is not None:
                 errors.append(game["error"]["reason"])
-    # ru_maxrss is in KiB on Linux.
-    return Outcome(plies, seconds, usage.ru_maxrss / 1024, errors)
+    return Outcome(plies, seconds, peak_kb / 1024, errors)
 
 
 def _alternate(runs: int, paths: dict[str, Path]) -> dict[str, Outcome]:
