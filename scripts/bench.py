@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmarks, each measured side by side with a reference in one run and reported as ratios.
 
-    python scripts/bench.py perft|replay|actors|pool|knight|bulk|checkmove|studio|orders|all [--quick]
+    python scripts/bench.py perft|replay|lines|actors|pool|knight|bulk|checkmove|studio|orders|all [--quick]
 
 Each section lives in ``scripts/benchmarks/<name>.py`` with a ``run(quick: bool) -> None``.
 """
@@ -13,7 +13,7 @@ import importlib
 import sys
 from pathlib import Path
 
-SECTIONS = ("perft", "replay", "actors", "pool", "knight", "bulk", "checkmove", "studio", "orders")
+SECTIONS = ("perft", "replay", "lines", "actors", "pool", "knight", "bulk", "checkmove", "studio", "orders")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 

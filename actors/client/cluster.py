@@ -83,15 +83,28 @@ def ray_logs_wanted() -> bool:
     return os.environ.get(LOGS_VARIABLE, "") == "1"
 
 
-def prepare_ray(address: str) -> None:
-    """What must be settled before Ray is imported: its log level, and for 'local' its token.
+LOOPBACK_ONLY_VARIABLE = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
+"""Ray's switch between a single-machine node and a cluster node, read when Ray is imported.
 
-    Ray resolves a loopback node address to the machine's own and its servers listen on every
-    interface, so a local Ray cannot be kept to the loopback interface; instead it is started with
-    token authentication and a random token that only this process (and its Ray workers) holds.
+Set to 0, Ray takes the loopback address as the node's own instead of resolving it to the machine's
+network address, and every server it starts (GCS, raylet, object manager, workers, runtime-env
+agent) listens on 127.0.0.1 only. It is the mode Ray uses on desktop systems; the name says so.
+"""
+
+
+def prepare_ray(address: str) -> None:
+    """What must be settled before Ray is imported: its log level, and for 'local' the loopback
+    interface and a token.
+
+    A private Ray ('local') listens on the loopback interface only, so no other machine can reach
+    it, and demands a random token that only this process (and the Ray processes it starts) holds,
+    so no other user of this machine can either.
     """
     quiet_ray()
     if address == "local":
+        # Assigned, not defaulted: a value left in the environment must not open a private Ray
+        # to the network.
+        os.environ[LOOPBACK_ONLY_VARIABLE] = "0"
         os.environ.setdefault("RAY_AUTH_MODE", "token")
         os.environ.setdefault("RAY_AUTH_TOKEN", secrets.token_hex(32))
 

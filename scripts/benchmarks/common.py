@@ -56,6 +56,25 @@ def random_games_pgn(games: int, seed: int = 7, max_plies: int = 200) -> Path:
     return path
 
 
+def big_pgn_files(source: Path, megabytes: int) -> tuple[Path, Path]:
+    """The games of ``source`` repeated to about ``megabytes``: as written, and as one line."""
+    text = source.read_text(encoding="utf-8")
+    games = [game for game in text.split("\n\n[") if game.strip()]
+    movetexts = [game.split("\n\n", 1)[1].replace("\n", " ").strip() for game in games]
+    folder = Path(tempfile.gettempdir())
+    normal = folder / f"chess-actors-bench-normal-{megabytes}mb.pgn"
+    one_line = folder / f"chess-actors-bench-line-{megabytes}mb.pgn"
+    size = megabytes * 1_000_000
+    if not normal.exists():
+        copies = max(1, size // len(text.encode()))
+        normal.write_text((text.rstrip("\n") + "\n\n") * copies, encoding="utf-8")
+    if not one_line.exists():
+        line = " ".join(movetexts) + " "
+        copies = max(1, size // len(line.encode()))
+        one_line.write_text(line * copies, encoding="utf-8")
+    return normal, one_line
+
+
 @contextmanager
 def one_core_like_the_command_line() -> Iterator[None]:
     """Threads started inside keep to one core, as the command line keeps its actor threads."""

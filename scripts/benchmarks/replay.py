@@ -2,19 +2,18 @@
 
 * ``replay --engine direct`` as a whole command against python-chess's ``read_game`` + ``push`` (also a
   whole command), on the same 400-game file;
-* the same command on the file compressed with zstd against the plain file;
-* a file that is one 50 MB line of games against a 50 MB file of the same games laid out normally,
-  and each against a tenth of itself (linear time: the plies/s stay the same).
+* the same command on the file compressed with zstd against the plain file.
+
+Time against the input's size and layout (one line, the longest games) is ``bench.py lines``.
 """
 
 from __future__ import annotations
 
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
-from benchmarks.common import alternate, random_games_pgn
+from benchmarks.common import alternate, big_pgn_files, random_games_pgn
 
 THEIRS = """
 import sys
@@ -60,27 +59,8 @@ def _zstd_copy(path: Path) -> Path:
     return packed
 
 
-def _big_files(source: Path, megabytes: int) -> tuple[Path, Path]:
-    """The games of ``source`` repeated to about ``megabytes``: as written, and as one line."""
-    text = source.read_text(encoding="utf-8")
-    games = [game for game in text.split("\n\n[") if game.strip()]
-    movetexts = [game.split("\n\n", 1)[1].replace("\n", " ").strip() for game in games]
-    folder = Path(tempfile.gettempdir())
-    normal = folder / f"chess-actors-bench-normal-{megabytes}mb.pgn"
-    one_line = folder / f"chess-actors-bench-line-{megabytes}mb.pgn"
-    size = megabytes * 1_000_000
-    if not normal.exists():
-        copies = max(1, size // len(text.encode()))
-        normal.write_text((text.rstrip("\n") + "\n\n") * copies, encoding="utf-8")
-    if not one_line.exists():
-        line = " ".join(movetexts) + " "
-        copies = max(1, size // len(line.encode()))
-        one_line.write_text(line * copies, encoding="utf-8")
-    return normal, one_line
-
-
 def run(quick: bool) -> None:
-    """Print the three comparisons with their ratios."""
+    """Print the two comparisons with their ratios."""
     runs = 1 if quick else 3
     path = random_games_pgn(100 if quick else 400)
     plies = _replay(path)
@@ -92,9 +72,8 @@ def run(quick: bool) -> None:
     print(f"  ratio (ours / python-chess): {other / mine:.2f}x  (target >= 2x)")
 
     # Throughput on a file large enough that start-up does not hide it (5 MB; 1 MB with --quick).
-    megabytes = 5 if quick else 50
-    small = megabytes // 10
-    normal, _ = _big_files(path, small)
+    small = 1 if quick else 5
+    normal, _ = big_pgn_files(path, small)
     packed = _zstd_copy(normal)
     total = _replay(normal)
     assert _replay(packed) == total
@@ -105,24 +84,4 @@ def run(quick: bool) -> None:
     print(
         f"  plain: {total / plain:>10,.0f} plies/s   .zst: {total / compressed:>10,.0f} plies/s   "
         f"ratio {plain / compressed:.3f}  (target within 10%)"
-    )
-
-    rates: dict[str, float] = {}
-    for size in (small, megabytes):
-        normal, one_line = _big_files(path, size)
-        counted = {"normal": _replay(normal), "line": _replay(one_line)}
-        took_normal, took_line = alternate(1, lambda n=normal: _replay(n), lambda o=one_line: _replay(o))
-        rates[f"normal {size}"] = counted["normal"] / took_normal
-        rates[f"line {size}"] = counted["line"] / took_line
-        normal_rate, line_rate = rates[f"normal {size}"], rates[f"line {size}"]
-        print(
-            f"{size} MB: games as written {counted['normal']:,} plies, {normal_rate:,.0f} plies/s; "
-            f"one line {counted['line']:,} plies, {line_rate:,.0f} plies/s"
-        )
-    line_to_normal = rates[f"line {megabytes}"] / rates[f"normal {megabytes}"]
-    print(f"  one line / as written at {megabytes} MB: {line_to_normal:.2f} (target within 2x)")
-    print(
-        f"  linear: plies/s at {megabytes} MB / at {small} MB: as written "
-        f"{rates[f'normal {megabytes}'] / rates[f'normal {small}']:.2f}, "
-        f"one line {rates[f'line {megabytes}'] / rates[f'line {small}']:.2f}"
     )
