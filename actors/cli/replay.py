@@ -37,12 +37,11 @@ BOARD_MODES = ("each", "end", "none")
 def register(subparsers: Any) -> None:
     """Add the replay subcommand."""
     parser = add_command(
-        subparsers,
-        "replay",
+        subparsers, "replay",
         summary="replay PGN games, judging every move (no PGN: an embedded famous game)",
         description="Replay PGN games through the piece, board and referee actors (or directly), judging\n"
-        "every move; each game stops at its first illegal move and the next game still runs.\n"
-        "Exit 0 when every game is legal, 1 when some game has an illegal move.",
+                    "every move; each game stops at its first illegal move and the next game still runs.\n"
+                    "Exit 0 when every game is legal, 1 when some game has an illegal move.",
         examples=[
             "chess-actors replay                                 # the Opera game, move by move",
             "chess-actors replay games.pgn --engine direct --json",
@@ -51,60 +50,29 @@ def register(subparsers: Any) -> None:
         ],
     )
     parser.add_argument("pgn", nargs="*", metavar="PGN", help="PGN files; '-' reads stdin")
-    parser.add_argument(
-        "--engine",
-        choices=("actors", "direct"),
-        default="actors",
-        help="judge through piece/board/referee actors (default) or directly",
-    )
-    parser.add_argument(
-        "--workers",
-        type=int,
-        default=1,
-        metavar="N",
-        help="judge games in N worker processes (output stays in input order)",
-    )
-    parser.add_argument(
-        "--ray",
-        metavar="ADDRESS",
-        help="judge games on a Ray cluster: 'auto', a cluster address, or 'local' "
-        "to start Ray on this machine (needs the 'cluster' extra)",
-    )
-    parser.add_argument(
-        "--ray-timeout",
-        type=float,
-        default=None,
-        metavar="SECONDS",
-        help="how long --ray ADDRESS may take to reach its cluster (default 15, or "
-        "the CHESS_ACTORS_RAY_TIMEOUT variable); CHESS_ACTORS_RAY_LOGS=1 shows "
-        "Ray's own log lines",
-    )
-    parser.add_argument(
-        "--board",
-        choices=BOARD_MODES,
-        default=None,
-        help="draw the board after each move, at the end of each game, or never "
-        "(default: 'end' for one game through the actors, else 'none')",
-    )
-    parser.add_argument(
-        "--moves",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="print a line per judged move (default: on for one game through the "
-        "actors, and with --board each)",
-    )
-    parser.add_argument(
-        "--teach",
-        action="append",
-        default=[],
-        metavar="SQUARE=PIECE",
-        help="start each game with the piece on SQUARE moving as PIECE (a kind or a fairy "
-        "piece: archbishop, chancellor, amazon, jumping-rook, ...); repeatable",
-    )
+    parser.add_argument("--engine", choices=("actors", "direct"), default="actors",
+                        help="judge through piece/board/referee actors (default) or directly")
+    parser.add_argument("--workers", type=int, default=1, metavar="N",
+                        help="judge games in N worker processes (output stays in input order)")
+    parser.add_argument("--ray", metavar="ADDRESS",
+                        help="judge games on a Ray cluster: 'auto', a cluster address, or 'local' "
+                             "to start Ray on this machine (needs the 'cluster' extra)")
+    parser.add_argument("--ray-timeout", type=float, default=None, metavar="SECONDS",
+                        help="how long --ray ADDRESS may take to reach its cluster (default 15, or "
+                             "the CHESS_ACTORS_RAY_TIMEOUT variable); CHESS_ACTORS_RAY_LOGS=1 shows "
+                             "Ray's own log lines")
+    parser.add_argument("--board", choices=BOARD_MODES, default=None,
+                        help="draw the board after each move, at the end of each game, or never "
+                             "(default: 'end' for one game through the actors, else 'none')")
+    parser.add_argument("--moves", action=argparse.BooleanOptionalAction, default=None,
+                        help="print a line per judged move (default: on for one game through the "
+                             "actors, and with --board each)")
+    parser.add_argument("--teach", action="append", default=[], metavar="SQUARE=PIECE",
+                        help="start each game with the piece on SQUARE moving as PIECE (a kind or a fairy "
+                             "piece: archbishop, chancellor, amazon, jumping-rook, ...); repeatable")
     add_trace_flags(parser, "replay", " (actor engine)")
-    parser.add_argument(
-        "--quiet", action="store_true", help="no progress display on stderr for several games"
-    )
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress display on stderr for several games")
     add_json_flag(parser)
     parser.set_defaults(handler=run)
 
@@ -162,10 +130,8 @@ def _check_options(args: argparse.Namespace) -> None:
         from actors.client.bulk import worker_limit
 
         if args.workers > worker_limit():
-            raise InputError(
-                f"--workers {args.workers}: at most {worker_limit()} worker processes on this "
-                f"machine (4 per CPU)"
-            )
+            raise InputError(f"--workers {args.workers}: at most {worker_limit()} worker processes on this "
+                             f"machine (4 per CPU)")
     in_process = args.workers == 1 and not args.ray
     if args.ray:
         from actors.client.cluster import check_address, ray_timeout
@@ -249,14 +215,8 @@ class _Messages:
 class _Watcher:
     """Judges games one by one in this process, printing move lines and boards as moves are judged."""
 
-    def __init__(
-        self,
-        args: argparse.Namespace,
-        plan: _Plan,
-        out: Console | None,
-        recorder: TraceRecorder | None,
-        sink: TraceSink | None,
-    ) -> None:
+    def __init__(self, args: argparse.Namespace, plan: _Plan, out: Console | None,
+                 recorder: TraceRecorder | None, sink: TraceSink | None) -> None:
         self.args = args
         self.plan = plan
         self.out = out
@@ -289,15 +249,9 @@ class _Watcher:
                 self.last = None
                 if recorder is not None:
                     recorder.game = number
-                verdict = watch_game(
-                    game,
-                    self.args.engine,
-                    recorder,
-                    self.on_move,
-                    positions=self.plan.board == "each",
-                    teach=self.args.lessons,
-                    pool=self.pool,
-                )
+                verdict = watch_game(game, self.args.engine, recorder, self.on_move,
+                                     positions=self.plan.board == "each", teach=self.args.lessons,
+                                     pool=self.pool)
                 if recorder is not None and self.studio is not None:
                     self.studio.extend(recorder.events())
                 if recorder is not None and self.plan.summary:
@@ -387,9 +341,8 @@ def _status(args: argparse.Namespace, totals: _Totals) -> int:
     """Exit 1 when some game was illegal or unreadable; 2 when an input held no game at all."""
     empty = list(dict.fromkeys(name for name in map(_input_name, args.pgn) if name not in totals.sources))
     if empty:  # one line however many inputs were empty
-        sys.stderr.write(
-            f"chess-actors replay: {', '.join(empty)}: no game found (no tag pair, move or result in it)\n"
-        )
+        sys.stderr.write(f"chess-actors replay: {', '.join(empty)}: no game found "
+                         "(no tag pair, move or result in it)\n")
         return 2
     return 1 if totals.illegal else 0
 
@@ -426,9 +379,8 @@ def _open_trace(path: str, stack: ExitStack) -> SideOutput:
     return stack.enter_context(closing(open_side_output(path, "--trace")))
 
 
-def _start_watcher(
-    args: argparse.Namespace, plan: _Plan, out: Console | None, trace_file: SideOutput | None
-) -> _Watcher:
+def _start_watcher(args: argparse.Namespace, plan: _Plan, out: Console | None,
+                   trace_file: SideOutput | None) -> _Watcher:
     recorder: TraceRecorder | None = None
     sink: TraceSink | None = None
     if args.engine == "actors" and (plan.summary or trace_file is not None or args.html is not None):
@@ -442,9 +394,8 @@ def _start_watcher(
     return _Watcher(args, plan, out, recorder, sink)
 
 
-def _judged_elsewhere(
-    args: argparse.Namespace, sources: Iterator[tuple[str, Iterator[bytes]]]
-) -> Generator[GameVerdict, None, None]:
+def _judged_elsewhere(args: argparse.Namespace, sources: Iterator[tuple[str, Iterator[bytes]]]
+                      ) -> Generator[GameVerdict, None, None]:
     if args.ray:
         from actors.client.bulk import replay_on_ray
 
@@ -472,14 +423,8 @@ def _progress(args: argparse.Namespace, several: bool, stack: ExitStack) -> tupl
     return progress, task
 
 
-def _report(
-    args: argparse.Namespace,
-    plan: _Plan,
-    verdicts: Iterator[GameVerdict],
-    out: Console | None,
-    watcher: _Watcher | None,
-    progress: tuple[Progress, TaskID] | None,
-) -> _Totals:
+def _report(args: argparse.Namespace, plan: _Plan, verdicts: Iterator[GameVerdict], out: Console | None,
+            watcher: _Watcher | None, progress: tuple[Progress, TaskID] | None) -> _Totals:
     """Print every verdict (and the boards and summary the plan asks for); return the totals."""
     games = plies = illegal = 0
     found: set[str | None] = set()
@@ -506,9 +451,8 @@ def _report(
         latencies = {role: sorted(samples) for role, samples in messages.latencies.items()}
         out.print()
         startup = (messages.startup_messages, messages.startup_ns)
-        out.print(
-            summary_view((games, plies, illegal), dict(messages.counts.most_common()), latencies, startup)
-        )
+        out.print(summary_view((games, plies, illegal), dict(messages.counts.most_common()), latencies,
+                               startup))
     return _Totals(games, plies, illegal, frozenset(found))
 
 

@@ -22,11 +22,10 @@ if TYPE_CHECKING:
 def register(subparsers: Any) -> None:
     """Add the ``run`` subcommand."""
     parser = add_command(
-        subparsers,
-        "run",
+        subparsers, "run",
         summary="run a scenario script: play moves, message actors, crash them, check what they say",
         description="Run a scenario script step by step, a line with ✓ or ✗ per step; the first failing\n"
-        "step stops the run (exit 1). The format: actors/examples/README.md.",
+                    "step stops the run (exit 1). The format: actors/examples/README.md.",
         examples=[
             "chess-actors run --example pin                      # an example shipped with the package",
             "chess-actors run --list-examples",
@@ -34,27 +33,14 @@ def register(subparsers: Any) -> None:
         ],
     )
     parser.add_argument("scenario", nargs="?", metavar="SCENARIO", help="a scenario file; '-' reads stdin")
-    parser.add_argument(
-        "--example",
-        nargs="?",
-        const="",
-        metavar="NAME",
-        help="run the example scenario NAME shipped with the package (no NAME: list them)",
-    )
-    parser.add_argument(
-        "--list-examples",
-        action="store_true",
-        help="list the example scenarios shipped with the package, and what each teaches",
-    )
+    parser.add_argument("--example", nargs="?", const="", metavar="NAME",
+                        help="run the example scenario NAME shipped with the package (no NAME: list them)")
+    parser.add_argument("--list-examples", action="store_true",
+                        help="list the example scenarios shipped with the package, and what each teaches")
     add_trace_flags(parser, "run")
-    parser.add_argument(
-        "--teach",
-        action="append",
-        default=[],
-        metavar="SQUARE=PIECE",
-        help="start the game with the piece on SQUARE moving as PIECE (a kind or a fairy "
-        "piece: archbishop, chancellor, amazon, jumping-rook, ...); repeatable",
-    )
+    parser.add_argument("--teach", action="append", default=[], metavar="SQUARE=PIECE",
+                        help="start the game with the piece on SQUARE moving as PIECE (a kind or a fairy "
+                             "piece: archbishop, chancellor, amazon, jumping-rook, ...); repeatable")
     add_json_flag(parser)
     parser.set_defaults(handler=run_scenario_command)
 
@@ -109,10 +95,8 @@ def run_scenario_command(args: argparse.Namespace) -> int:
 
         console().print(_closing_line(len(scenario.steps), results, failed))
     if failed is not None:
-        fail(
-            f"chess-actors run: {scenario.source}, line {failed.line}: {failed.step}: "
-            f"expected {failed.expected}; got {failed.got}"
-        )
+        fail(f"chess-actors run: {scenario.source}, line {failed.line}: {failed.step}: "
+             f"expected {failed.expected}; got {failed.got}")
     if trace_file is not None:
         trace_file.check()  # the steps have been shown; a trace that failed is still an error
     return 1 if failed is not None else 0
@@ -150,10 +134,8 @@ def _list_examples(args: argparse.Namespace) -> int:
 
 def _printer(args: argparse.Namespace) -> Callable[[StepResult], None]:
     if args.json:
-
         def show_json(result: StepResult) -> None:
             emit(args, result.as_json(), "")
-
         return show_json
     from actors.cli.display import console, step_line
 
@@ -161,7 +143,6 @@ def _printer(args: argparse.Namespace) -> Callable[[StepResult], None]:
 
     def show(result: StepResult) -> None:
         out.print(step_line(result))
-
     return show
 
 

@@ -216,8 +216,7 @@ class Delivery:
             "ply": self.ply,
             "reply": reply,
             "reply_payload": reply_payload,
-            "reply_summary": None
-            if reply_payload is None or reply is None
+            "reply_summary": None if reply_payload is None or reply is None
             else summarize(reply, reply_payload),
             "hint": self.hint,
         }
