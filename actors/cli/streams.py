@@ -7,11 +7,12 @@ what could not be written, never a traceback, and a reader that went away ends t
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import TextIO, cast
 
 from actors.cli.terminal_text import terminal_safe_line
@@ -65,14 +66,9 @@ class GuardedOutput:
         if self.stream is None:
             self._give_up()
             raise OutputError(self.what, "it is closed")
-        try:
+        with self._guarded():
             return self.stream.write(text)
-        except BrokenPipeError:
-            self._give_up()
-            raise
-        except OSError as error:
-            self._give_up()
-            raise OutputError(self.what, error.strerror or str(error)) from None
+        return len(text)  # not reached: a failed write raises
 
     def writelines(self, lines: Iterable[str]) -> None:
         """Write each of ``lines`` (see the class)."""
@@ -88,8 +84,15 @@ class GuardedOutput:
         """Flush the stream (see the class)."""
         if self.failed or self.stream is None:
             return
-        try:
+        with self._guarded():
             self.stream.flush()
+
+    @contextlib.contextmanager
+    def _guarded(self) -> Iterator[None]:
+        """Give up on the stream when a write or flush fails: a closed pipe as itself, any other
+        OSError as an OutputError naming what could not be written."""
+        try:
+            yield
         except BrokenPipeError:
             self._give_up()
             raise

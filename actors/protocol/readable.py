@@ -115,25 +115,25 @@ def _placement(value: bytes) -> str:
     return placement_field(value)
 
 
+def _square_pairs(value: tuple[Any, ...] | list[Any], key: str, convert: Callable[[Any], Any]) -> list[Any]:
+    """(square, something) pairs as {"square": name, key: convert(something)}; anything else plain."""
+    return [
+        {"square": _square(item[0]), key: convert(item[1])}
+        if isinstance(item, tuple | list) and len(item) == 2
+        else _plain(item)
+        for item in value
+    ]
+
+
 def _field(name: str, value: object) -> Any:
     converter = _CONVERTERS.get(name)
     if converter is not None:
         return converter(value)
     if name == "pieces" and isinstance(value, tuple | list):
         # Assess: (square, paths) for every piece of the side that just moved.
-        return [
-            {"square": _square(item[0]), "paths": _path(item[1])}
-            if isinstance(item, tuple | list) and len(item) == 2
-            else _plain(item)
-            for item in value
-        ]
+        return _square_pairs(value, "paths", _path)
     if name == "crossed_candidates" and isinstance(value, tuple | list):
-        return [
-            {"square": _square(item[0]), "candidates": _sighting(item[1])}
-            if isinstance(item, tuple | list) and len(item) == 2
-            else _plain(item)
-            for item in value
-        ]
+        return _square_pairs(value, "candidates", _sighting)
     if name == "changes" and isinstance(value, tuple | list):
         return [
             {"square": _square(item[0]), "piece": _piece(item[1]), "name": _plain(item[2])}
