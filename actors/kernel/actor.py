@@ -84,6 +84,13 @@ class TracedActor(pykka.ThreadingActor, Generic[Request]):
 
     # -- how the kernel delivers
 
+    def _handle_receive(self, message: Any) -> Any:
+        # An envelope goes straight to receive; pykka's own messages (stop, proxy calls) and a turn
+        # token take pykka's way in.
+        if type(message) is Envelope:
+            return self.receive(message)
+        return super()._handle_receive(message)
+
     def on_receive(self, message: Any) -> Any:
         """Handle an envelope; under a turnstile, a turn token: wait at the gate for the next delivery."""
         if type(message) is Turn:

@@ -29,13 +29,19 @@ class Reply(pykka.Future[Any]):
     back, so that every later ``get`` sees the settled reply at once.
     """
 
-    def __init__(self) -> None:
-        super().__init__()
+    _get_hook = None  # pykka's get hook (set by its combinators): none until one is set
+    _settled = False
+    _value: Any = None
+    _error: OptExcInfo | None = None
+
+    def __init__(self) -> None:  # pykka's own __init__ only sets the hook fields kept on the class
         self._signal = _thread.allocate_lock()
         self._signal.acquire()
-        self._settled = False
-        self._value: Any = None
-        self._error: OptExcInfo | None = None
+
+    def set_get_hook(self, func: Any) -> None:
+        """pykka's combinators (map, filter, join, reduce) compute a reply from others on ``get``."""
+        pykka.Future.__init__(self)  # the hook's result slot, left unset until now
+        super().set_get_hook(func)
 
     def get(self, *, timeout: float | None = None) -> Any:
         """The reply, waiting at most ``timeout`` seconds (None: for ever).
@@ -45,10 +51,8 @@ class Reply(pykka.Future[Any]):
             Exception: whatever the actor raised on the message.
         """
         if not self._settled:
-            try:
-                return super().get(timeout=timeout)  # a get hook, when one was set (pykka's combinators)
-            except NotImplementedError:
-                pass
+            if self._get_hook is not None:  # set by pykka's combinators (map, filter, join, reduce)
+                return super().get(timeout=timeout)
             if not self._signal.acquire(True, -1 if timeout is None else max(timeout, 0.0)):
                 raise pykka.Timeout(f"{timeout} seconds")
             self._signal.release()
@@ -81,9 +85,43 @@ class Reply(pykka.Future[Any]):
         self._signal.release()
 
 
+class Posted:
+    """What an inbox holds for an ask or a tell: the message and the reply it wants (None for a tell).
+
+    pykka's actor loop reads exactly these two attributes of what it takes from the inbox; posting
+    this directly saves the ask's trip through ``ActorRef.ask`` (see :func:`post_ask`).
+    """
+
+    __slots__ = ("message", "reply_to")
+
+    def __init__(self, message: Any, reply_to: Reply | None) -> None:
+        self.message = message
+        self.reply_to = reply_to
+
+
+def post_ask(ref: pykka.ActorRef[Any], message: Any) -> Reply | None:
+    """Put ``message`` in ``ref``'s inbox with a new reply to wait on; None if the actor has stopped
+    (as ``ActorRef.ask`` would say, without its generality)."""
+    if ref.actor_stopped.is_set():
+        return None
+    reply = Reply()
+    inbox: Any = ref.actor_inbox  # any inbox takes it: pykka's loop reads only the two attributes
+    inbox.put(Posted(message, reply))
+    return reply
+
+
+def post_tell(ref: pykka.ActorRef[Any], message: Any) -> bool:
+    """Put ``message`` in ``ref``'s inbox; False if the actor has stopped."""
+    if ref.actor_stopped.is_set():
+        return False
+    inbox: Any = ref.actor_inbox
+    inbox.put(Posted(message, None))
+    return True
+
+
 def new_inbox() -> queue.SimpleQueue[Any]:
     """An actor's inbox: first in, first out, with the ``put``/``get``/``empty`` pykka uses."""
     return queue.SimpleQueue()
 
 
-__all__ = ["Reply", "new_inbox"]
+__all__ = ["Posted", "Reply", "new_inbox", "post_ask", "post_tell"]

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import pykka
 
 from actors.kernel.errors import ActorFailure, ActorTimeout, ActorUnavailable
+from actors.kernel.mailbox import post_ask, post_tell
 from actors.kernel.policies import ScheduleError
 
 if TYPE_CHECKING:
@@ -137,10 +138,10 @@ def ask(ref: Ref | None, name: str, envelope: Envelope) -> Pending:
         turnstile = SCHEDULED.get(ref.actor_urn)
         if turnstile is not None:
             return name, turnstile.ask(ref, name, envelope)
-    try:
-        return name, ref.ask(envelope, block=False)
-    except pykka.ActorDeadError:
-        raise ActorUnavailable(f"{name} is not running") from None
+    reply = post_ask(ref, envelope)
+    if reply is None:
+        raise ActorUnavailable(f"{name} is not running")
+    return name, reply
 
 
 def tell(ref: Ref | None, envelope: Envelope) -> None:
@@ -152,10 +153,7 @@ def tell(ref: Ref | None, envelope: Envelope) -> None:
         if turnstile is not None:
             turnstile.tell(ref, envelope)
             return
-    try:
-        ref.tell(envelope)
-    except pykka.ActorDeadError:
-        return
+    post_tell(ref, envelope)
 
 
 def wait_one(name: str, future: pykka.Future[Any], timeout: float) -> Any:

@@ -1,0 +1,95 @@
+"""The kernel's replies and inboxes (actors.kernel.mailbox) keep pykka's promises: a reply is read as
+often as one likes, times out with pykka's Timeout, carries the actor's error, works with pykka's
+combinators, and an ask or tell to a stopped actor says so at once."""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from typing import Any
+
+import pykka
+import pytest
+
+from actors.kernel.actor import TracedActor
+from actors.kernel.errors import ActorUnavailable
+from actors.kernel.mailbox import Reply, post_ask, post_tell
+from actors.kernel.messaging import Directory, ask, post, wait_all
+
+
+class Echo(TracedActor[object]):
+    """Answers each message with itself, or raises the exception it is sent."""
+
+    def handle(self, message: object) -> object:
+        if isinstance(message, Exception):
+            raise message
+        return message
+
+
+def test_a_reply_is_read_again_and_again_once_settled() -> None:
+    reply = Reply()
+    threading.Timer(0.05, reply.set, args=("e4",)).start()
+    assert reply.get(timeout=5) == "e4"
+    assert reply.get(timeout=0) == "e4"
+    assert reply.get() == "e4"
+
+
+def test_a_reply_not_settled_in_time_raises_pykkas_timeout() -> None:
+    reply = Reply()
+    began = time.monotonic()
+    with pytest.raises(pykka.Timeout):
+        reply.get(timeout=0.05)
+    assert time.monotonic() - began < 2
+    reply.set(None)  # settled late: still readable, once
+    assert reply.get(timeout=0) is None
+    with pytest.raises(queue.Full):
+        reply.set(1)
+
+
+def test_a_reply_carries_the_error_it_was_settled_with() -> None:
+    reply = Reply()
+    try:
+        raise ValueError("bad square")
+    except ValueError:
+        reply.set_exception()
+    for _ in range(2):
+        with pytest.raises(ValueError, match="bad square"):
+            reply.get(timeout=0)
+    with pytest.raises(queue.Full):
+        reply.set_exception((ValueError, ValueError("again"), None))
+
+
+def test_pykkas_combinators_work_on_replies() -> None:
+    first, second = Reply(), Reply()
+    doubled = first.map(lambda value: value * 2)
+    joined = pykka.Future.join(first, second)
+    first.set(21)
+    second.set("b")
+    assert doubled.get(timeout=1) == 42
+    assert joined.get(timeout=1) == [21, "b"]
+
+
+def test_asks_and_tells_reach_a_traced_actor_and_come_back_in_order() -> None:
+    directory = Directory()
+    ref = Echo.start("echo", directory)
+    directory.register("echo", ref)
+    try:
+        pending = [ask(ref, "echo", post(None, "test", "echo", number)) for number in range(50)]
+        assert wait_all(pending, 5) == list(range(50))
+        assert post_tell(ref, post(None, "test", "echo", "told"))
+        failing = ask(ref, "echo", post(None, "test", "echo", KeyError("h9")))
+        with pytest.raises(ActorUnavailable, match="crashed"):
+            wait_all([failing], 5)
+    finally:
+        ref.stop()
+
+
+def test_an_ask_or_tell_to_a_stopped_actor_says_so_at_once() -> None:
+    directory = Directory()
+    ref: Any = Echo.start("echo", directory)
+    ref.stop()
+    assert post_ask(ref, "anything") is None
+    assert post_tell(ref, "anything") is False
+    with pytest.raises(ActorUnavailable, match="echo is not running"):
+        ask(ref, "echo", post(None, "test", "echo", 1))
