@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from board.frozen import quick_init
 from board.pieces import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE
 from board.squares import Coord
 
@@ -19,6 +20,7 @@ TargetRule = Literal["any", "empty", "enemy"]
 ``enemy`` (pawn captures; en passant is the referee's business)."""
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Path:
     """A geometric yes: the target and the squares strictly between, nearest the mover first."""

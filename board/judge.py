@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from board.castling import castling_for
+from board.frozen import quick_init
 from board.pieces import KIND_NAMES, KING, PAWN, describe
 from board.squares import SQUARE_NAMES
 
@@ -17,6 +18,7 @@ Sighting = tuple[int, int]
 """A piece seen on a square: (square, piece code)."""
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Intent:
     """What a mover asks for, before any piece is found to do it.
@@ -45,6 +47,7 @@ class Intent:
         return self.from_rank is None or origin >> 3 == self.from_rank
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class CandidateFacts:
     """Everything learnt about one piece that might make the intended move.
@@ -78,6 +81,7 @@ class CastlingFacts:
     """(square the king crosses or lands on, an enemy piece confirmed to reach it)."""
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Decision:
     """The verdict: the origins of the pieces that may legally move, or why none may."""

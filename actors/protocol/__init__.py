@@ -206,14 +206,17 @@ REQUEST_KINDS: tuple[str, ...] = tuple(
 """The class name of every message an actor receives (requests and tells; replies go to futures)."""
 
 
-def _readable_reprs() -> None:
-    """Every message and value prints with squares, pieces and colours by name at the REPL."""
+def _finish_classes() -> None:
+    """Every message and value prints with squares, pieces and colours by name at the REPL, and is
+    made with the quicker ``__init__`` of :func:`board.frozen.quick_init` (messages are made on every ply)."""
     from actors.protocol.readable import readable_repr
+    from board.frozen import quick_init
 
     for name in __all__:
         kind = globals().get(name)
         if isinstance(kind, type) and hasattr(kind, "__dataclass_fields__"):
             kind.__repr__ = readable_repr  # type: ignore[method-assign,assignment]
+            quick_init(kind)
 
 
-_readable_reprs()
+_finish_classes()
