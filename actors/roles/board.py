@@ -89,6 +89,8 @@ class BoardActor(TracedActor[BoardRequest]):
             not home_rights(s, code) & position.castling for s, code in enumerate(squares)
         ]
         self.plies = 0
+        self._roster: tuple[RosterEntry, ...] | None = None
+        """Who stands where, as last listed (None once a move changed it)."""
         self.view = View(squares)
         self.fresh = False
         """Whether every piece's declared reach was just given by the piece itself (by Place): then a
@@ -162,12 +164,14 @@ class BoardActor(TracedActor[BoardRequest]):
     # -- who is where
 
     def _entries(self) -> tuple[RosterEntry, ...]:
-        squares = self.view.true_squares
-        return tuple(
-            RosterEntry(square, code, self.names[square], self.moved[square])
-            for square, code in enumerate(squares)
-            if code
-        )
+        if self._roster is None:
+            squares = self.view.true_squares
+            self._roster = tuple(
+                RosterEntry(square, code, self.names[square], self.moved[square])
+                for square, code in enumerate(squares)
+                if code
+            )
+        return self._roster
 
     def _square_of(self, name: str) -> int:
         try:
@@ -210,6 +214,8 @@ class BoardActor(TracedActor[BoardRequest]):
                 entry.has_moved,
             )
         self.names, self.moved, self.plies = names, moved, 0
+        seated = {entry.square: entry for entry in entries if entry.code}  # the last on a square stays
+        self._roster = tuple(seated[square] for square in sorted(seated))  # listed from now on
         self.view = View(squares)  # a new view: nothing of the last game's reports (or lies) is left
         pending = [
             self.send(entry.name, Seat(entry.square, entry.has_moved, entry.code)) for entry in entries
@@ -225,6 +231,7 @@ class BoardActor(TracedActor[BoardRequest]):
         self, move: JournalMove, tell_pieces: bool, reach: Reach = (), rook_reach: Reach = ()
     ) -> tuple[tuple[Change, ...], str | None]:
         view, names, moved = self.view, self.names, self.moved
+        self._roster = None
         origin, target = move.origin, move.target
         code, name = view.code(origin), names[origin]
         captured_square = move.victim if move.victim >= 0 else target
