@@ -204,25 +204,26 @@ class BoardActor(TracedActor[BoardRequest]):
             self.view.declare(square, reply.reach)
 
     def _place(self, entries: Sequence[RosterEntry]) -> None:
-        """Clear the board and seat these pieces; each is told where it stands and declares its reach."""
-        squares = [0] * 64
-        names, moved = [""] * 64, [False] * 64
-        for entry in entries:
-            squares[entry.square], names[entry.square], moved[entry.square] = (
-                entry.code,
-                entry.name,
-                entry.has_moved,
-            )
-        self.names, self.moved, self.plies = names, moved, 0
-        seated = {entry.square: entry for entry in entries if entry.code}  # the last on a square stays
-        self._roster = tuple(seated[square] for square in sorted(seated))  # listed from now on
-        self.view = View(squares)  # a new view: nothing of the last game's reports (or lies) is left
+        """Clear the board and seat these pieces; each is told where it stands and declares its reach.
+
+        Nothing of the board changes until every piece has answered (the last entry on a square wins).
+        """
         pending = [
             self.send(entry.name, Seat(entry.square, entry.has_moved, entry.code)) for entry in entries
         ]
-        for entry, reply in zip(entries, self.wait(pending), strict=True):
+        replies = self.wait(pending)
+        squares = [0] * 64
+        names, moved = [""] * 64, [False] * 64
+        declared: dict[int, Reach] = {}
+        seated: dict[int, RosterEntry] = {}
+        for entry, reply in zip(entries, replies, strict=True):
             assert isinstance(reply, Targets)
-            self.view.declare(entry.square, reply.reach)
+            square = entry.square
+            squares[square], names[square], moved[square] = entry.code, entry.name, entry.has_moved
+            declared[square], seated[square] = reply.reach, entry
+        self.names, self.moved, self.plies = names, moved, 0
+        self._roster = tuple(seated[square] for square in sorted(seated))  # listed from now on
+        self.view = View(squares, declared)  # a new view: nothing of the last game's reports (or lies)
         self.fresh = True
 
     # -- moving pieces

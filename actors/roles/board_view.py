@@ -33,7 +33,8 @@ def _indexed(declared: Reach) -> dict[int, PathEntry]:
 class View:
     """The occupancy (64 codes, a1 first) with every piece's declared reach, and the board's reports."""
 
-    def __init__(self, squares: list[int]) -> None:
+    def __init__(self, squares: list[int], declared: Mapping[int, Reach] | None = None) -> None:
+        """``declared``: the reach each piece declared from its square, when the pieces have said."""
         self.true_squares = squares
         self._reach: list[dict[int, PathEntry]] = [_NOWHERE] * 64
         self._ghosts: dict[int, int] = {}
@@ -50,6 +51,12 @@ class View:
                 self._true_kings[code >> 3] = square
         # Who declared each square reachable: the board looks only at those when asked who reaches it.
         self._true_reached_by: list[set[int]] = [set() for _ in range(64)]
+        if declared:
+            reach, reached_by = self._reach, self._true_reached_by
+            for square, entries in declared.items():
+                indexed = reach[square] = _indexed(entries)
+                for target in indexed:
+                    reached_by[target].add(square)
         self._refresh()
 
     # -- changing it

@@ -88,9 +88,20 @@ class PieceActor(TracedActor[PieceRequest]):
 
     def handle(self, message: PieceRequest) -> object:
         """What I do on each message."""
-        match message:
+        match message:  # the most frequent first: a question, a move made, a new game's seat
             case MoveQuery():
                 return self._move(message)
+            case Moved(to=to):
+                self.square, self.has_moved = to, True
+                return None
+            case Seat(square=square, has_moved=has_moved, code=code):
+                self._become(code)
+                self.square, self.has_moved = square, has_moved
+                return Targets(square, self.reach())
+            case Captured():
+                # Off the board, but still running: a pooled system seats captured pieces again.
+                self.square = OFF_BOARD
+                return None
             case CastleQuery(side=side):
                 return self._castle(side)
             case TargetsQuery():
@@ -101,19 +112,8 @@ class PieceActor(TracedActor[PieceRequest]):
                 self._become((self.code & 8) | kind)
                 self.square, self.has_moved = square, True
                 return Targets(self.square, self.reach())
-            case Seat(square=square, has_moved=has_moved, code=code):
-                self._become(code)
-                self.square, self.has_moved = square, has_moved
-                return Targets(square, self.reach())
-            case Moved(to=to):
-                self.square, self.has_moved = to, True
-                return None
             case Resync(square=square, has_moved=has_moved):
                 self.square, self.has_moved = square, has_moved
-                return None
-            case Captured():
-                # Off the board, but still running: a pooled system seats captured pieces again.
-                self.square = OFF_BOARD
                 return None
             case KnightPathQuery() | KnightTourQuery():
                 return self._knight_walk(message)
