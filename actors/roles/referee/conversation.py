@@ -42,14 +42,30 @@ class Conversation(TracedActor[Request]):
 
     whereabouts: dict[int, tuple[int, str]]
     """Hint: square -> (code, actor name), as the board last reported it."""
+    by_code: dict[int, dict[int, str]]
+    """The same hint by piece code: code -> {square: actor name} (whom to ask about a move)."""
 
     def init_hints(self) -> None:
         """Start with no hint (the first roster fills it)."""
-        self.whereabouts = {}
+        self.whereabouts, self.by_code = {}, {}
 
     def learn_roster(self, entries: Iterable[RosterEntry]) -> None:
         """Take the board's roster as the whole hint."""
-        self.whereabouts = {entry.square: (entry.code, entry.name) for entry in entries}
+        self.whereabouts, self.by_code = {}, {}
+        for entry in entries:
+            self.set_hint(entry.square, entry.code, entry.name)
+
+    def set_hint(self, square: int, code: int, name: str) -> None:
+        """The board said ``name`` (a piece of ``code``) stands on ``square``."""
+        self.drop_hint(square)
+        self.whereabouts[square] = (code, name)
+        self.by_code.setdefault(code, {})[square] = name
+
+    def drop_hint(self, square: int) -> None:
+        """The board said ``square`` is empty."""
+        found = self.whereabouts.pop(square, None)
+        if found is not None:
+            del self.by_code[found[0]][square]
 
     def refresh_hint(self) -> None:
         """Ask the board who stands where (when the hint is found wanting)."""
@@ -71,8 +87,8 @@ class Conversation(TracedActor[Request]):
         code = colour * 8 + kind
         asked = [
             (square, name)
-            for square, (found, name) in self.whereabouts.items()
-            if found == code and (kind != PAWN or intent.admits(square))
+            for square, name in self.by_code.get(code, {}).items()
+            if kind != PAWN or intent.admits(square)
         ]
         pending = [self.send(name, MoveQuery(square, target, colour), WHEREABOUTS) for square, name in asked]
         pending.append(self.send(BOARD, Survey(colour, kind, target, en_passant, check)))
@@ -86,7 +102,7 @@ class Conversation(TracedActor[Request]):
         ]
         if missed:  # the board knows a piece the hint did not: ask it too, and mend the hint
             for piece in missed:
-                self.whereabouts[piece.origin] = (piece.code, piece.name)
+                self.set_hint(piece.origin, piece.code, piece.name)
             late = self.wait(
                 [self.send(p.name, MoveQuery(p.origin, target, colour), CORRECTED) for p in missed]
             )
@@ -109,8 +125,10 @@ class Conversation(TracedActor[Request]):
                         )
                     )
         reports = self._reports_for(colour, probes)
-        facts = [
-            self._facts(piece, yeses.get(piece.origin), reports.get(piece.origin)) for piece in report.pieces
+        facts = [  # a pawn the written move rules out (another file) needs no facts
+            self._facts(piece, yeses.get(piece.origin), reports.get(piece.origin))
+            for piece in report.pieces
+            if kind != PAWN or intent.admits(piece.origin)
         ]
         return Gathered(self.confirm_facts(facts), yeses, report)
 

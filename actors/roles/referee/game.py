@@ -236,9 +236,9 @@ class RefereeActor(Conversation[RefereeRequest]):
         )
         for square, new_code, name in applied.changes:
             if new_code:
-                self.whereabouts[square] = (new_code, name)
+                self.set_hint(square, new_code, name)
             else:
-                self.whereabouts.pop(square, None)
+                self.drop_hint(square)
         self.state, self.ply = new_state, ply
         try:
             self._absorb(applied.assessment, colour ^ 1)
