@@ -239,12 +239,14 @@ class View:
         king = self._kings[colour]
         check = self.attackers(king, by)
         pawn = colour * 8 + PAWN
-        captures = tuple(
-            Probe(square, en_passant, (), True, "enemy")
-            for square in self.squares_of(pawn)
+        captures = (
+            tuple(
+                Probe(square, en_passant, (), True, "enemy")
+                for square in self.squares_of(pawn)
+                if (entry := self.declared(square).get(en_passant)) is not None and entry[2] == "enemy"
+            )
             if en_passant >= 0
-            and (entry := self.declared(square).get(en_passant)) is not None
-            and entry[2] == "enemy"
+            else ()
         )
         en_passant_reports = tuple((probe, self.probe(probe, colour)) for probe in captures)
         unclear: list[tuple[Probe, ProbeReport]] = []

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import random
 import statistics
+import subprocess
+import tarfile
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -54,6 +56,29 @@ def random_games_pgn(games: int, seed: int = 7, max_plies: int = 200) -> Path:
             game.headers["Result"] = board.result()
             out.write(str(game) + "\n\n")
     return path
+
+
+def tree_at(commit: str) -> tuple[Path | None, str]:
+    """This repository's files at ``commit``, exported once to a temporary folder (for running an
+    earlier version side by side): (folder, "") or (None, why not: no git, no such commit)."""
+    root = Path(__file__).resolve().parent.parent.parent
+    folder = Path(tempfile.gettempdir()) / f"chess-actors-at-{commit}"
+    if (folder / "actors").is_dir():
+        return folder, ""
+    try:
+        archive = subprocess.run(
+            ["git", "-C", str(root), "archive", "--format=tar", commit],
+            capture_output=True, check=False,
+        )
+    except OSError as error:
+        return None, f"git is not available ({error.strerror})"
+    if archive.returncode != 0:
+        return None, archive.stderr.decode(errors="replace").strip().splitlines()[-1]
+    staging = Path(tempfile.mkdtemp(prefix=f"chess-actors-at-{commit}-"))
+    with tarfile.open(fileobj=__import__("io").BytesIO(archive.stdout)) as tar:
+        tar.extractall(staging, filter="data")
+    staging.rename(folder) if not folder.exists() else None
+    return folder, ""
 
 
 def big_pgn_files(source: Path, megabytes: int) -> tuple[Path, Path]:
