@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import random
 import statistics
@@ -75,9 +76,10 @@ def tree_at(commit: str) -> tuple[Path | None, str]:
     if archive.returncode != 0:
         return None, archive.stderr.decode(errors="replace").strip().splitlines()[-1]
     staging = Path(tempfile.mkdtemp(prefix=f"chess-actors-at-{commit}-"))
-    with tarfile.open(fileobj=__import__("io").BytesIO(archive.stdout)) as tar:
+    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
         tar.extractall(staging, filter="data")
-    staging.rename(folder) if not folder.exists() else None
+    if not folder.exists():
+        staging.rename(folder)
     return folder, ""
 
 

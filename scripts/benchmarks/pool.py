@@ -9,11 +9,16 @@ import subprocess
 import sys
 import time
 
-from benchmarks.common import one_core_like_the_command_line, random_games_pgn
+from benchmarks.common import one_core_like_the_command_line, random_games_pgn, tree_at
 
 GAMES = 200
 PLIES = 115
 """200 random legal games of about 115 plies: some 23,000 plies, like a file of long engine games."""
+
+REFERENCE = "7b09cdf"
+"""The engine as it was when the pooled systems' targets were set (3,700 plies/s on that machine)."""
+REFERENCE_PLIES_PER_SECOND = 3_700
+TARGET_PLIES_PER_SECOND = 5_000
 
 
 def _startups(games: int) -> tuple[float, float]:
@@ -44,22 +49,53 @@ def _startups(games: int) -> tuple[float, float]:
     return statistics.median(pooled), statistics.median(own)
 
 
+def _replay(path: str, engine: str, folder: str | None = None) -> tuple[float, int]:
+    """Wall seconds and plies of ``chess-actors replay FILE --engine ENGINE --json`` (run from
+    ``folder``, an earlier version's files, when given)."""
+    began = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "actors.cli", "replay", path, "--engine", engine, "--json"],
+        capture_output=True, text=True, check=False, cwd=folder,
+    )
+    seconds = time.perf_counter() - began
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"replay --engine {engine} failed: {done.stderr.strip()}")
+    return seconds, sum(json.loads(line)["plies"] for line in done.stdout.splitlines() if line.strip())
+
+
 def _whole_command(path: str, runs: int) -> tuple[list[float], list[float], int]:
     """Wall times of ``chess-actors replay FILE --json`` with each engine, run in turns."""
     times: dict[str, list[float]] = {"actors": [], "direct": []}
     plies = 0
     for _ in range(runs):
         for engine in ("actors", "direct"):
-            began = time.perf_counter()
-            done = subprocess.run(
-                [sys.executable, "-m", "actors.cli", "replay", path, "--engine", engine, "--json"],
-                capture_output=True, text=True, check=False,
-            )
-            times[engine].append(time.perf_counter() - began)
-            if done.returncode not in (0, 1):
-                raise SystemExit(f"replay --engine {engine} failed: {done.stderr.strip()}")
-            plies = sum(json.loads(line)["plies"] for line in done.stdout.splitlines() if line.strip())
+            seconds, plies = _replay(path, engine)
+            times[engine].append(seconds)
     return times["actors"], times["direct"], plies
+
+
+def _against_the_reference(path: str, runs: int) -> None:
+    """The same whole command with this engine and with the engine the targets were set against,
+    in turns: the speed-up carries the targets over to this machine's speed."""
+    folder, why = tree_at(REFERENCE)
+    if folder is None:
+        print(f"  (no side-by-side run of {REFERENCE}: {why})")
+        return
+    ours, theirs = [], []
+    plies = 0
+    for _ in range(runs):
+        seconds, plies = _replay(path, "actors")
+        ours.append(seconds)
+        seconds, _ = _replay(path, "actors", str(folder))
+        theirs.append(seconds)
+    mine, before = statistics.median(ours), statistics.median(theirs)
+    wanted = TARGET_PLIES_PER_SECOND / REFERENCE_PLIES_PER_SECOND
+    print(f"  the engine of {REFERENCE} (where the target was set at {REFERENCE_PLIES_PER_SECOND:,} plies/s),"
+          f" same file, {runs} alternating runs: {before:5.2f} s  {plies / before:7,.0f} plies/s")
+    print(f"  this engine in the same runs: {mine:5.2f} s  {plies / mine:7,.0f} plies/s:"
+          f" {before / mine:.2f}x its speed (the target asks {wanted:.2f}x:"
+          f" {REFERENCE_PLIES_PER_SECOND * before / mine:,.0f} plies/s where it measured"
+          f" {REFERENCE_PLIES_PER_SECOND:,})")
 
 
 def _messages(games: list[list[str]]) -> tuple[float, float, float, float]:
@@ -105,6 +141,7 @@ def run(quick: bool) -> None:
     print(f"  ratio actors / direct: {mine / theirs:.1f}x  target <= 10x"
           f"  (runs: actors {', '.join(f'{t:.2f}' for t in actors)};"
           f" direct {', '.join(f'{t:.2f}' for t in direct)})")
+    _against_the_reference(str(path), 1 if quick else 3)
     sample = [[token.text for token in game.moves] for game in read_games(path.open(encoding="utf-8"))]
     sample = sample[: 10 if quick else 40]
     per_ply, startup, per_ply_own, startup_own = _messages(sample)
