@@ -23,9 +23,13 @@ Reach = tuple[tuple[int, tuple[int, ...], TargetRule], ...]
 """Every (target, traversed squares, target rule) a geometry allows from one square, as 0..63 indexes."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Geometry:
-    """A named move rule. ``pure`` geometries always answer the same, so their reach is cached."""
+    """A named move rule. ``pure`` geometries always answer the same, so their reach is cached.
+
+    Each geometry is its own identity (two made alike are two rules), which keeps the caches keyed
+    by it cheap to look up.
+    """
 
     name: str
     moves: MoveRule
