@@ -13,7 +13,7 @@ import pykka
 import pytest
 
 from actors.kernel.actor import TracedActor
-from actors.kernel.errors import ActorUnavailable
+from actors.kernel.errors import ActorTimeout, ActorUnavailable
 from actors.kernel.mailbox import Reply, post_ask, post_tell
 from actors.kernel.messaging import Directory, ask, post, wait_all
 
@@ -93,3 +93,36 @@ def test_an_ask_or_tell_to_a_stopped_actor_says_so_at_once() -> None:
     assert post_tell(ref, "anything") is False
     with pytest.raises(ActorUnavailable, match="echo is not running"):
         ask(ref, "echo", post(None, "test", "echo", 1))
+
+
+class Slow(TracedActor[float]):
+    """Sleeps as long as it is told to, then answers."""
+
+    def handle(self, message: float) -> object:
+        time.sleep(message)
+        return message
+
+
+def test_several_asks_are_read_in_order_and_a_silent_one_times_out_once() -> None:
+    directory = Directory()
+    refs = {name: Slow.start(name, directory) for name in ("first", "second", "third")}
+    for name, ref in refs.items():
+        directory.register(name, ref)
+    try:
+        quick = [ask(refs[name], name, post(None, "test", name, 0.01)) for name in ("first", "second")]
+        assert wait_all(quick, 5) == [0.01, 0.01]
+        # The last is waited for first; a silent last one is reported after its timeout, once.
+        pending = [ask(refs["first"], "first", post(None, "test", "first", 0.0)),
+                   ask(refs["third"], "third", post(None, "test", "third", 1.0))]
+        began = time.monotonic()
+        with pytest.raises(ActorTimeout, match=r"third did not answer within 0.3 s"):
+            wait_all(pending, 0.3)
+        assert time.monotonic() - began < 0.9
+        # A silent earlier one is the one reported, even when a later one also times out.
+        pending = [ask(refs["second"], "second", post(None, "test", "second", 1.0)),
+                   ask(refs["first"], "first", post(None, "test", "first", 0.0))]
+        with pytest.raises(ActorTimeout, match=r"second did not answer"):
+            wait_all(pending, 0.3)
+    finally:
+        for ref in refs.values():
+            ref.stop()

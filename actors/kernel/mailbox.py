@@ -62,6 +62,15 @@ class Reply(pykka.Future[Any]):
             raise error.with_traceback(trace)
         return self._value
 
+    def settle(self, timeout: float) -> bool:
+        """Wait at most ``timeout`` seconds for the reply, without reading it: whether it came."""
+        if self._settled:
+            return True
+        if not self._signal.acquire(True, max(timeout, 0.0)):
+            return False
+        self._signal.release()
+        return True
+
     def set(self, value: Any | None = None) -> None:
         """Settle with ``value``.
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import pykka
 
 from actors.kernel.errors import ActorFailure, ActorTimeout, ActorUnavailable
-from actors.kernel.mailbox import post_ask, post_tell
+from actors.kernel.mailbox import Reply, post_ask, post_tell
 from actors.kernel.policies import ScheduleError
 
 if TYPE_CHECKING:
@@ -179,4 +179,15 @@ def wait_one(name: str, future: pykka.Future[Any], timeout: float) -> Any:
 
 def wait_all(pending: Sequence[Pending] | Iterable[Pending], timeout: float) -> list[Any]:
     """The replies of several asks sent at once, in order (see :func:`wait_one` for the errors)."""
-    return [wait_one(name, future, timeout) for name, future in pending]
+    pending = list(pending)
+    if len(pending) < 2 or type(last := pending[-1][1]) is not Reply:
+        return [wait_one(name, future, timeout) for name, future in pending]
+    # Wait for the last first: the others have usually answered by then, so the asker sleeps and
+    # wakes once, not once a reply. Replies (and the first failure) are still read in order.
+    came = last.settle(timeout)
+    replies = [wait_one(name, future, timeout) for name, future in pending[:-1]]
+    name = pending[-1][0]
+    if not (came or last.settle(0.0)):  # it had its whole timeout already
+        raise ActorTimeout(f"{name} did not answer within {timeout:g} s")
+    replies.append(wait_one(name, last, timeout))
+    return replies
