@@ -7,6 +7,7 @@ no single move, asks board.judge for the verdict and its reason over the facts.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from board.castling import BY_KING_TARGET, castling_for
 from board.errors import AmbiguousMoveError, IllegalMoveError, MoveSyntaxError
@@ -34,6 +35,16 @@ def intent_from_san(move: SanMove, colour: int) -> Intent:
     return Intent(
         colour, kind, move.to, promotion, from_file, move.from_rank, capture=move.capture, text=move.text
     )
+
+
+@lru_cache(maxsize=4096)
+def san_intent(text: str, colour: int) -> Intent:
+    """:func:`intent_from_san` of the SAN ``text`` (kept for the texts seen last: games repeat them).
+
+    Raises:
+        MoveSyntaxError: the text is not a SAN move.
+    """
+    return intent_from_san(parse_san(text), colour)
 
 
 def intent_from_squares(
@@ -70,7 +81,7 @@ def parse_move_text(position: Position, text: str) -> Intent:
         IllegalMoveError: UCI naming a square without a piece of the side to move.
     """
     try:
-        return intent_from_san(parse_san(text), position.turn)
+        return san_intent(text, position.turn)
     except MoveSyntaxError as san_error:
         try:
             uci = parse_uci(text)
@@ -191,5 +202,6 @@ __all__ = [
     "parse_move_text",
     "resolve",
     "san",
+    "san_intent",
     "uci",
 ]

@@ -37,10 +37,10 @@ from actors.roles.referee.targets import legal_targets
 from board.castling import BY_KING_TARGET, KEEP_RIGHTS
 from board.errors import IllegalMoveError, MoveSyntaxError
 from board.judge import Intent, decide
-from board.notation import format_san, intent_from_san, intent_from_squares
+from board.notation import format_san, intent_from_squares, san_intent
 from board.outcome import claims, decide_outcome, ending
 from board.pieces import COLOUR_NAMES, KIND_BY_LETTER, KIND_LETTERS, PAWN, WHITE
-from board.san_syntax import parse_san, parse_uci
+from board.san_syntax import parse_uci
 from board.squares import SQUARE_NAMES
 
 if TYPE_CHECKING:
@@ -175,7 +175,7 @@ class RefereeActor(Conversation[RefereeRequest]):
             origin, target = message.origin, message.target
             return intent_from_squares(turn, self._code_at(origin), origin, target, message.promotion)
         try:
-            return intent_from_san(parse_san(message.text), turn)
+            return san_intent(message.text, turn)
         except MoveSyntaxError as san_error:
             try:
                 uci = parse_uci(message.text)
