@@ -9,6 +9,7 @@ How you talk to me: see :mod:`actors.protocol.referee`.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections import Counter
 from typing import TYPE_CHECKING, assert_never
 
@@ -65,6 +66,12 @@ class Ruling:
     onward: tuple[tuple[int, tuple[int, ...], str], ...] = ()
     rook_onward: tuple[tuple[int, tuple[int, ...], str], ...] = ()
     en_passant: bool = False
+
+
+@functools.lru_cache(maxsize=4096)
+def _ignoring_capture(intent: Intent) -> Intent:
+    """The intent with its capture mark ignored (finding the piece does not depend on it)."""
+    return dataclasses.replace(intent, capture=False) if intent.capture else intent
 
 
 class RefereeActor(Conversation[RefereeRequest]):
@@ -191,7 +198,7 @@ class RefereeActor(Conversation[RefereeRequest]):
         """Gather the facts about every piece of the kind by messages; board.judge decides over them."""
         gathered = self.gather(intent, self.state.en_passant)
         facts, king = gathered.facts, gathered.report.king_square
-        finder = dataclasses.replace(intent, capture=False) if intent.capture else intent
+        finder = _ignoring_capture(intent)
         found = decide(finder, facts, king, self.checkers).origins
         if len(found) == 1:
             origin = found[0]
