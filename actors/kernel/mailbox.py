@@ -6,6 +6,10 @@ are built from ``queue.Queue`` and ``threading.Condition``, written in Python, a
 20 µs of work per ask on a small machine. These two do the same job with the interpreter's C
 primitives (``queue.SimpleQueue`` and a plain lock used as a one-shot signal), about 4 µs per ask,
 and halve a round trip. Ordering is unchanged: an inbox is still first in, first out.
+
+The kernel's asks and tells then go straight into the inbox (:func:`post_ask`, :func:`post_tell`)
+as the two fields pykka's actor loop reads, the message and the reply it wants, rather than
+through ``ActorRef.ask``; pykka's own messages (stopping an actor) still take pykka's way.
 """
 
 from __future__ import annotations
