@@ -126,7 +126,7 @@ def _check_options(args: argparse.Namespace) -> None:
     """Refuse combinations that cannot do what they say (usage errors, exit 2)."""
     if args.workers < 1:
         raise InputError(f"--workers {args.workers}: needs at least 1 worker")
-    if not args.ray or args.ray == "local":
+    if args.workers > 1 and (not args.ray or args.ray == "local"):  # one worker is always allowed
         from actors.client.bulk import worker_limit
 
         if args.workers > worker_limit():

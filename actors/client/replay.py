@@ -14,6 +14,7 @@ from importlib import resources
 from typing import IO, TYPE_CHECKING
 
 from board.errors import AmbiguousMoveError, ChessActorsError, FenError, MoveSyntaxError
+from board.frozen import quick_init
 from board.game import Game
 from board.notation import uci
 from board.pgn import MoveToken, PgnGame, read_games
@@ -68,6 +69,7 @@ def replay_stream(lines: Iterable[str], engine: str = "actors") -> Iterator[Game
 # --- watching a game move by move -----------------------------------------------------------
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class MoveReport:
     """One move of a replayed game as the judge saw it.
