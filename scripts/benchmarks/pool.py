@@ -1,5 +1,10 @@
 """Pooled actor systems: a game's start-up in a pool against starting its own actors, the whole
-``replay`` command against the direct engine's, and messages per ply with each game's start-up."""
+``replay`` command against the direct engine's (and against the engine the targets were set
+against), and messages per ply with each game's start-up.
+
+Whole commands run with the packages byte-compiled, as an installed tool's are: where
+``PYTHONDONTWRITEBYTECODE`` is set, each run would otherwise compile them again.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +13,9 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 
-from benchmarks.common import one_core_like_the_command_line, random_games_pgn, tree_at
+from benchmarks.common import compiled, one_core_like_the_command_line, random_games_pgn, tree_at
 
 GAMES = 200
 PLIES = 115
@@ -81,6 +87,7 @@ def _against_the_reference(path: str, runs: int) -> None:
     if folder is None:
         print(f"  (no side-by-side run of {REFERENCE}: {why})")
         return
+    compiled(folder)
     ours, theirs = [], []
     plies = 0
     for _ in range(runs):
@@ -131,6 +138,7 @@ def run(quick: bool) -> None:
     print(f"  borrowing a pooled system:   {pooled * 1e3:7.2f} ms  target < 1 ms")
     print(f"  starting its own actors:     {own * 1e3:7.2f} ms  ({own / pooled:.0f}x the pooled)")
     runs = 1 if quick else 5
+    compiled(Path(__file__).resolve().parent.parent.parent)  # both engines run as installed
     actors, direct, plies = _whole_command(str(path), runs)
     mine, theirs = statistics.median(actors), statistics.median(direct)
     print(f"whole command, {games} games, {plies} plies, medians of {runs} alternating runs:")
