@@ -20,7 +20,7 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,11 +42,12 @@ from actors.client.game import ActorGame  # noqa: E402
 from actors.client.parity import actor_verdict, direct_verdict  # noqa: E402
 from actors.client.pool import SystemPool  # noqa: E402
 from actors.kernel.errors import ActorFailure  # noqa: E402
-from actors.kernel.messaging import Envelope  # noqa: E402
+from actors.kernel.messaging import WINDOW, Envelope  # noqa: E402
 from actors.protocol import (  # noqa: E402
     Crash,
     CrashOnNext,
     HangOnNext,
+    Verdict,
 )
 from board.game import Game  # noqa: E402
 from board.movegen import legal_moves  # noqa: E402
@@ -116,37 +117,52 @@ class Tally:
 
 
 class Injector:
-    """A thread that injects one random fault into a random live actor, at exponential intervals.
+    """Injects one random fault into a random live actor, either at exponential intervals of the
+    clock (a thread of its own) or paced by proposals (the client calls :meth:`step` before each).
+
+    Paced by proposals, how many faults strike is what the seed decides: a seeded coin for each
+    proposal, and a fault that could not be delivered (its actor died a moment before) is aimed at
+    another actor, so no count depends on how fast the machine runs.
 
     Args:
         rng: the randomness (seeded by the caller).
-        mean_interval: mean seconds between faults.
+        mean_interval: mean seconds between faults (clock pace).
         stall: (shortest, longest) stall of an injected hang, in seconds.
         faults: which kinds of fault to inject.
+        rate: the chance of a fault before each proposal; 0 paces faults by the clock instead.
     """
 
     def __init__(
         self, rng: random.Random, mean_interval: float, stall: tuple[float, float],
-        faults: tuple[str, ...] = FAULTS,
+        faults: tuple[str, ...] = FAULTS, rate: float = 0.0,
     ) -> None:
         self.rng = rng
+        self.coin = random.Random(rng.random())  # its own stream: retries elsewhere never shift it
         self.mean_interval = mean_interval
         self.stall = stall
         self.faults = faults
+        self.rate = rate
         self.counts: Counter[str] = Counter()
         self.last_fault = 0.0
         self._armed = threading.Event()
         self._quit = threading.Event()
         self._thread = threading.Thread(target=self._run, name="fault-injector", daemon=True)
 
+    @property
+    def paced(self) -> bool:
+        """Whether faults are paced by proposals (the seed decides how many) rather than the clock."""
+        return self.rate > 0
+
     def __enter__(self) -> Injector:
-        self._thread.start()
+        if not self.paced:
+            self._thread.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._quit.set()
-        self._armed.set()
-        self._thread.join()
+        if not self.paced:
+            self._quit.set()
+            self._armed.set()
+            self._thread.join()
 
     @contextmanager
     def armed(self) -> Iterator[None]:
@@ -158,6 +174,19 @@ class Injector:
         finally:
             self._armed.clear()
 
+    def step(self) -> None:
+        """Paced by proposals: toss the seeded coin, and on heads inject one fault now."""
+        if self._armed.is_set() and self.coin.random() < self.rate:
+            for _ in range(1000):  # some actor is always alive; a dead one's fault goes elsewhere
+                if self._inject_one():
+                    return
+
+    def paced_texts(self, texts: Iterable[str]) -> Iterator[str]:
+        """The texts, with a :meth:`step` before each is handed on to be proposed."""
+        for text in texts:
+            self.step()
+            yield text
+
     def _run(self) -> None:
         rng = self.rng
         while not self._quit.is_set():
@@ -167,14 +196,14 @@ class Injector:
             if self._armed.is_set():
                 self._inject_one()
 
-    def _inject_one(self) -> None:
+    def _inject_one(self) -> bool:
         rng = self.rng
         # Half the faults hit a piece, a quarter each the board and the referee (there are 32 pieces).
         target = rng.choice(("PieceActor", "PieceActor", "BoardActor", "RefereeActor"))
         refs = [ref for ref in pykka.ActorRegistry.get_all()
                 if ref.is_alive() and ref.actor_class.__name__ == target]
         if not refs:
-            return
+            return False
         ref = rng.choice(refs)
         fault = rng.choice(self.faults)
         kind = rng.choice(MESSAGE_KINDS)
@@ -188,9 +217,10 @@ class Injector:
             else:
                 ref.tell(Envelope(HangOnNext(kind, rng.uniform(*self.stall)), "injector", None, None))
         except pykka.ActorDeadError:
-            return  # it died between the choice and the fault: nothing injected
+            return False  # it died between the choice and the fault: nothing injected
         self.counts[f"{ref.actor_class.__name__}:{fault}"] += 1
         self.last_fault = time.monotonic()
+        return True
 
 
 def random_game(rng: random.Random, number: int, max_plies: int, illegal_rate: float) -> str:
@@ -233,6 +263,9 @@ def actor_games(pool: SystemPool, max_restarts: int, period: float, injector: In
             injector._armed.clear()
             super().__exit__(*exc)
 
+        def propose_many(self, texts: Iterable[str], window: int = WINDOW) -> Iterator[Verdict]:
+            return super().propose_many(injector.paced_texts(texts) if injector.paced else texts, window)
+
     original = actors.client.game.ActorGame
     actors.client.game.ActorGame = InjectedGame  # type: ignore[misc]
     try:
@@ -265,16 +298,19 @@ def check_replay(tally: Tally, pgn: str, actor: GameVerdict, direct: GameVerdict
 
 
 def run_replays(games: int, seed: int, timeout: float, mean_interval: float, max_restarts: int = 10,
-                period: float = 5.0, max_plies: int = 120, hang_bound: float | None = None) -> Tally:
+                period: float = 5.0, max_plies: int = 120, hang_bound: float | None = None,
+                rate: float = 0.0) -> Tally:
     """Replay ``games`` random games through ``replay_with_actors`` under injected faults.
 
     ``hang_bound``: a replay (and the error after its last fault) may take at most this long
-    (default: 4 timeouts a fault and 2 s, a hang caught).
+    (default: 6 timeouts a fault and 4 s: far past any wait the protocol has, short of a hang).
+    ``rate`` > 0 paces the faults by proposals (that chance of one before each move is sent)
+    instead of the clock.
     """
     rng = random.Random(seed)
     tally = Tally()
     started: list[ActorGame] = []
-    injector = Injector(random.Random(seed + 1), mean_interval, (1.2 * timeout, 2.5 * timeout))
+    injector = Injector(random.Random(seed + 1), mean_interval, (1.2 * timeout, 2.5 * timeout), rate=rate)
     pool = SystemPool(timeout=timeout)
     with injector, pool, actor_games(pool, max_restarts, period, injector, started):
         for number in range(1, games + 1):
@@ -296,7 +332,7 @@ def run_replays(games: int, seed: int, timeout: float, mean_interval: float, max
             tally.reused = pool.reused
             delay = ended - max(injector.last_fault, began)
             check_replay(tally, pgn, verdict, direct, delay, faults)
-            limit = hang_bound if hang_bound is not None else 2.0 + 4 * timeout * max(1, faults)
+            limit = hang_bound if hang_bound is not None else 4.0 + 6 * timeout * max(1, faults)
             if ended - began > limit:
                 tally.breaches.append(f"game {number}: took {ended - began:.1f} s (over {limit:.1f} s)")
     return tally
@@ -307,14 +343,15 @@ def run_replays(games: int, seed: int, timeout: float, mean_interval: float, max
 
 
 def run_moves(games: int, seed: int, timeout: float, mean_interval: float, max_restarts: int = 1000,
-              period: float = 1.0, max_plies: int = 150) -> Tally:
+              period: float = 1.0, max_plies: int = 150, rate: float = 0.0) -> Tally:
     """Play random games move by move (a tenth of the proposals illegal) under injected faults.
 
-    Every proposal's verdict must equal the direct engine's, and the final FEN too.
+    Every proposal's verdict must equal the direct engine's, and the final FEN too. ``rate`` > 0
+    paces the faults by proposals (that chance of one before each) instead of the clock.
     """
     rng = random.Random(seed)
     tally = Tally()
-    injector = Injector(random.Random(seed + 1), mean_interval, (1.2 * timeout, 2.5 * timeout))
+    injector = Injector(random.Random(seed + 1), mean_interval, (1.2 * timeout, 2.5 * timeout), rate=rate)
     with injector, SystemPool(timeout=timeout) as pool:
         for number in range(1, games + 1):
             direct = Game()
@@ -330,6 +367,7 @@ def run_moves(games: int, seed: int, timeout: float, mean_interval: float, max_r
                             text = rng.choice(ILLEGAL_TRIES + GARBLED)
                         else:
                             text = san(direct.position, rng.choice(legal))
+                        injector.step()
                         try:
                             got = actor_verdict(game, text)
                         except ActorFailure as error:
@@ -379,14 +417,17 @@ def main() -> int:
     parser.add_argument("--interval", type=float, default=0.02,
                         help="mean seconds between faults (default 0.02)")
     parser.add_argument("--mode", choices=("replay", "moves", "both"), default="both")
+    parser.add_argument("--rate", type=float, default=0.0,
+                        help="pace faults by proposals instead: this chance of one before each move"
+                             " (the seed then decides how many strike)")
     args = parser.parse_args()
     failed = False
     for mode in ("replay", "moves") if args.mode == "both" else (args.mode,):
         began = time.monotonic()
         if mode == "replay":
-            tally = run_replays(args.games, args.seed, args.timeout, args.interval)
+            tally = run_replays(args.games, args.seed, args.timeout, args.interval, rate=args.rate)
         else:
-            tally = run_moves(args.games, args.seed, args.timeout, args.interval)
+            tally = run_moves(args.games, args.seed, args.timeout, args.interval, rate=args.rate)
         print(f"== {mode}: {time.monotonic() - began:.0f} s, timeout {args.timeout:g} s", flush=True)
         print(tally.summary(), flush=True)
         failed = failed or bool(tally.breaches)

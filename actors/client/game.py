@@ -19,7 +19,7 @@ from actors.client.pool import SystemPool
 from actors.client.stream import CLIENT, Proposal, ProposalStream
 from actors.kernel.errors import ActorFailure, ActorUnavailable, GameClosed
 from actors.kernel.limits import GAMES
-from actors.kernel.messaging import DEFAULT_TIMEOUT, ask, post, tell, wait_one
+from actors.kernel.messaging import DEFAULT_TIMEOUT, Pending, ask, post, tell, wait_one
 from actors.kernel.policies import Policy
 from actors.kernel.schedule import Turnstile, make_turnstile, start_up
 from actors.protocol.board import Declare, Declared
@@ -304,27 +304,37 @@ class ActorGame(ProposalStream):
         entry = journal.entries[0]
         return Accepted(entry.uci, entry.san, entry.check, entry.outcome)
 
-    def _propose(self, message: Proposal) -> Verdict:
-        """Ask the referee ``message`` (tagged with its ply), healing on failure; a move the journal
-        shows made (by an earlier attempt) is answered from the journal."""
+    def _propose(self, message: Proposal, sent: Iterable[Pending | None] = ()) -> Verdict:
+        """Ask the referee ``message`` (tagged with its ply), healing on failure.
+
+        A move made by an earlier attempt (this call's, or ``sent``: asks of the same proposal
+        that went unanswered in time) is answered from the journal, or from that attempt's own late
+        reply: a slow referee answers the first ask before it calls the repeat stale.
+        """
+        attempts = [pending for pending in sent if pending is not None]
         made = partial(self._journalled, message.ply)
-        reply: Verdict = self._request(message, made)
+        reply: Verdict = self._request(message, made, attempts)
         if isinstance(reply, Rejected) and reply.kind == "stale":
-            return made() or reply
+            return made() or _made_by(attempts) or reply
         return reply
 
-    def _request(self, message: object, made: Callable[[], Accepted | None] | None = None) -> Any:
+    def _request(self, message: object, made: Callable[[], Accepted | None] | None = None,
+                 attempts: list[Pending] | None = None) -> Any:
         """Ask the referee; while actors fail, heal and ask again, unless ``made()`` finds it done.
 
-        Giving up is the supervisor's decision (its intensity limit); ``max_restarts + 1`` failed
-        attempts also end it, for failures that restart nothing (a referee slower than the timeout).
+        Each ask sent is added to ``attempts``. Giving up is the supervisor's decision (its
+        intensity limit); ``max_restarts + 1`` failed attempts also end it, for failures that
+        restart nothing (a referee slower than the timeout).
         """
         supervisor = self.supervisor
         if supervisor.failed is not None:
             raise supervisor.failed
         for _ in range(max(1, supervisor.max_restarts + 1)):
             try:
-                return self.ask(REFEREE, message)
+                pending = self._ask_later(REFEREE, message)
+                if attempts is not None:
+                    attempts.append(pending)
+                return self._wait(pending)
             except ActorFailure as error:
                 failure = error
             supervisor.heal()
@@ -342,11 +352,19 @@ class ActorGame(ProposalStream):
             GameClosed: the game is not started, or closed.
             ActorFailure: the actor is not running, crashed on the message or did not answer in time.
         """
+        return self._wait(self._ask_later(name, message))
+
+    def _ask_later(self, name: str, message: object) -> Pending:
+        """Send an ask as the client, without waiting."""
         self._check_open()
         if isinstance(message, (CrashOnNext, HangOnNext)):
             self._armed.add(name)
         envelope = post(self.recorder, CLIENT, name, message, None, self.plies + 1)
-        reply = wait_one(*ask(self.supervisor.ref(name), name, envelope), self.timeout)
+        return ask(self.supervisor.ref(name), name, envelope)
+
+    def _wait(self, pending: Pending) -> Any:
+        """The reply to an ask sent by :meth:`_ask_later`, within the timeout."""
+        reply = wait_one(*pending, self.timeout)
         if self.turnstile is not None:
             self.turnstile.drain()  # the conversation is over when its last tell is delivered
         return reply
@@ -459,6 +477,18 @@ class ActorGame(ProposalStream):
             placed.append((parse_standard_square(square), (0 if letter.isupper() else 8) | kind))
         armed: Armed = self.ask(BOARD, Lie(tuple(placed), tuple(parse_standard_square(s) for s in hidden)))
         return armed
+
+
+def _made_by(attempts: Iterable[Pending]) -> Accepted | None:
+    """The acceptance one of these asks already got back, if one made its move."""
+    for pending in attempts:
+        try:
+            reply = wait_one(*pending, 0)
+        except ActorFailure:
+            continue
+        if isinstance(reply, Accepted) and reply.entry is not None:
+            return reply
+    return None
 
 
 def _stop_dropped(supervisor: Supervisor) -> None:

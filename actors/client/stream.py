@@ -39,7 +39,7 @@ class ProposalStream:
     _journal: Callable[[Sequence[Accepted]], None]
     _sending: bool
     _check_open: Callable[[], None]
-    _propose: Callable[[Proposal], Verdict]
+    _propose: Callable[[Proposal, Iterable[Pending | None]], Verdict]
     _played: Callable[[Verdict], Verdict]
 
     def propose_many(self, texts: Iterable[str], window: int = WINDOW) -> Generator[Verdict, None, None]:
@@ -95,8 +95,8 @@ class ProposalStream:
                 if len(replies) < len(batch):  # an actor failed: heal, and ask the rest again
                     redo = batch[len(replies) :] + [item for later in windows for item in later]
                     windows.clear()
-                    for message, _ in redo:
-                        reply = self._played(self._propose(message))
+                    for message, pending in redo:
+                        reply = self._played(self._propose(message, (pending,)))
                         yield reply
                         if isinstance(reply, Rejected):
                             return

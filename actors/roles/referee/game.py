@@ -51,8 +51,8 @@ REFEREE = "referee"
 
 
 class LostTrack(RuntimeError):
-    """The referee failed between the board making a move and learning what it left: it stops, and the
-    supervisor rebuilds it (and the board) from the journal, where that move is not."""
+    """The referee failed between asking the board to make a move and learning what it left: it
+    stops, and the supervisor rebuilds it (and the board) from the journal, where that move is not."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -232,7 +232,11 @@ class RefereeActor(Conversation[RefereeRequest]):
         double_push = kind == PAWN and abs(target - origin) == 16
         en_passant = (origin + target) >> 1 if double_push else -1
         move = JournalMove(origin, target, promotion, rook, victim, ply)
-        applied: Applied = self.ask_one(BOARD, Apply(move, ruling.onward, ruling.rook_onward, en_passant))
+        try:
+            applied: Applied = self.ask_one(BOARD, Apply(move, ruling.onward, ruling.rook_onward, en_passant))
+        except ActorFailure as failure:
+            # Unanswered is not undone: a slow board may still make the move after this ask gave up.
+            raise LostTrack(f"{self.name} does not know whether ply {ply} was made: {failure}") from failure
         captured = applied.captured is not None
         new_state = GameState(
             colour ^ 1,
