@@ -1,0 +1,108 @@
+"""The actors judged against an independent reference through random sequences of public calls.
+
+Proposals (legal and not, by SAN, UCI and squares), lessons (standard, named, user functions whose
+answers change, raw Learn asks), board lies and truths, crashes and heals: after every step the
+actors and tests/reference_judge.py must agree on the verdict, the position, every legal target, the
+outcome and the claimable draws, and no accepted move may take a king.
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, Phase, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from truth_model import STARTS, Switch, TruthRun, lessons
+
+LESSONS = sorted(lessons(Switch()))
+SQUARES = st.integers(0, 63)
+TEXTS = st.one_of(
+    st.builds(
+        "{}{}{}".format,
+        st.sampled_from(["", "N", "B", "R", "Q", "K", "P"]),
+        st.sampled_from(["", "x"]),
+        st.sampled_from([f + r for f in "abcdefgh" for r in "12345678"]),
+    ),
+    st.sampled_from(["O-O", "O-O-O", "e8=Q", "bxa8=N", "gxh8=Q", "b1=Q", "Pe2d4", "Kxe8"]),
+)
+
+
+class TruthMachine(RuleBasedStateMachine):
+    """One game on the actors and the reference, stepped by the same calls."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.run: TruthRun | None = None
+
+    @initialize(fen=st.sampled_from(STARTS))
+    def start(self, fen: str) -> None:
+        self.run = TruthRun(fen)
+
+    def teardown(self) -> None:
+        if self.run is not None:
+            self.run.close()
+
+    @property
+    def live(self) -> TruthRun:
+        assert self.run is not None
+        return self.run
+
+    @property
+    def lying(self) -> bool:
+        return self.run is not None and bool(self.run.reference.ghosts or self.run.reference.hidden)
+
+    @rule(index=st.integers(0, 10_000), form=st.integers(0, 2))
+    def propose_a_legal_move(self, index: int, form: int) -> None:
+        self.live.propose_legal(index, form)
+
+    @rule(index=st.integers(0, 10_000), form=st.integers(0, 2))
+    def propose_another_legal_move(self, index: int, form: int) -> None:
+        self.live.propose_legal(index, form)
+
+    @rule(origin=SQUARES, destination=SQUARES, promotion=st.sampled_from("qrbn"))
+    def propose_by_squares(self, origin: int, destination: int, promotion: str) -> None:
+        self.live.propose_squares(origin, destination, promotion)
+
+    @rule(text=TEXTS)
+    def propose_a_text(self, text: str) -> None:
+        self.live.propose_text(text)
+
+    @rule(at=SQUARES, lesson=st.sampled_from(LESSONS), raw=st.booleans())
+    def teach(self, at: int, lesson: str, raw: bool) -> None:
+        self.live.teach(at, lesson, raw)
+
+    @rule()
+    def flip_the_switch(self) -> None:
+        self.live.flip()
+
+    @rule(
+        ghosts=st.dictionaries(SQUARES, st.sampled_from("PNBRQpnbrq"), max_size=2),
+        hidden=st.lists(SQUARES, max_size=2),
+    )
+    def lie(self, ghosts: dict[int, str], hidden: list[int]) -> None:
+        self.live.lie(ghosts, hidden)
+
+    @precondition(lambda self: self.lying)
+    @rule()
+    def tell_the_truth(self) -> None:
+        self.live.truth()
+
+    @rule(who=st.integers(0, 40))
+    def crash_and_heal(self, who: int) -> None:
+        self.live.crash(who)
+
+    @invariant()
+    def actors_agree_with_the_reference(self) -> None:
+        if self.run is not None:
+            self.run.check()
+
+
+TruthMachine.TestCase.settings = settings(
+    max_examples=12,
+    stateful_step_count=25,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    phases=[Phase.explicit, Phase.generate],  # shrinking a sequence of actor calls would take minutes
+)
+test_the_actors_agree_with_the_reference_step_by_step = TruthMachine.TestCase

@@ -1,0 +1,308 @@
+"""One game played by the actors and by the reference judge side by side, step by step.
+
+Each step is a public call on an ActorGame (a proposal, a lesson, a lie, a crash) made on the
+reference too; :meth:`TruthRun.check` then compares everything a user can see. Shared by the
+stateful test (tests/test_truth.py) and the long run (scripts/truth.py).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from contextlib import suppress
+from dataclasses import dataclass, field
+
+from reference_judge import Move, Reference
+
+from actors.client.game import ActorGame
+from actors.kernel.errors import ActorFailure
+from actors.protocol.control import Ping
+from actors.protocol.piece import Learn, Learned
+from actors.protocol.referee import Accepted, Verdict
+from board.geometries import NAMED, Geometry, user_geometry
+from board.geometry import Path
+from board.pieces import KIND_BY_LETTER
+from board.squares import SQUARE_NAMES, Coord
+
+STARTS = (
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",  # castling at once, both ways
+    "r3k2r/1P4P1/8/8/8/8/1p4p1/R3K2R w KQkq - 0 1",  # promotions that take rooks, and castling
+    "4k3/PPP5/8/8/8/8/5ppp/4K3 w - - 0 1",  # promotions at once
+    "rnbqk2r/pppp1ppp/5n2/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+    "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2",  # en passant now
+    "7k/8/8/8/8/8/8/KN6 w - - 0 1",  # insufficient material until something learns
+)
+
+
+class Switch:
+    """A mutable cell some move functions read: flipping it changes their answers mid-game."""
+
+    def __init__(self) -> None:
+        self.on = True
+
+
+def _ride(start: Coord, end: Coord, steps: tuple[tuple[int, int], ...]) -> tuple[Coord, ...] | None:
+    """The squares between ``start`` and ``end`` along one of ``steps`` repeated; None if none fits."""
+    for df, dr in steps:
+        between = []
+        file, rank = start[0] + df, start[1] + dr
+        while 1 <= file <= 8 and 1 <= rank <= 8:
+            if (file, rank) == end:
+                return tuple(between)
+            between.append((file, rank))
+            file, rank = file + df, rank + dr
+    return None
+
+
+ROOK_STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+BISHOP_STEPS = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+
+
+def lessons(switch: Switch) -> dict[str, Geometry]:
+    """Every lesson the steps teach: the standard kinds and fairy pieces by name, user functions
+    (one reads the switch), and geometries built directly (one reads the switch too)."""
+
+    def rook_or_knight(start: Coord, end: Coord) -> object:
+        # A rook while the switch is on, a knight while it is off.
+        if switch.on:
+            between = _ride(start, end, ROOK_STEPS)
+            return None if between is None else (end, between)
+        jump = (abs(end[0] - start[0]), abs(end[1] - start[1]))
+        return (end, ()) if jump in ((1, 2), (2, 1)) else None
+
+    def backward_step(start: Coord, end: Coord) -> object:
+        # One square straight back or forward, onto an empty square only.
+        if end[0] == start[0] and abs(end[1] - start[1]) == 1:
+            return Path(end, (), "empty")
+        return None
+
+    def switched_bishop(colour: int, start: Coord, end: Coord) -> Path | None:
+        # A bishop while the switch is on; a king's step (any target) while it is off.
+        if switch.on:
+            between = _ride(start, end, BISHOP_STEPS)
+            return None if between is None else Path(end, between)
+        if max(abs(end[0] - start[0]), abs(end[1] - start[1])) == 1:
+            return Path(end, ())
+        return None
+
+    def far_leaper(colour: int, start: Coord, end: Coord) -> Path | None:
+        # Two squares straight ahead for its colour, crossing the square between: a pawn-like step.
+        forward = 1 if colour == 0 else -1
+        if end == (start[0], start[1] + 2 * forward):
+            return Path(end, ((start[0], start[1] + forward),), "empty")
+        if end == (start[0] + 1, start[1] - 2 * forward):
+            return Path(end, ((start[0] + 1, start[1] - forward),))
+        return None
+
+    return {
+        **NAMED,
+        "rook-or-knight": user_geometry(rook_or_knight, "rook-or-knight"),
+        "backward-step": user_geometry(backward_step, "backward-step"),
+        "switched-bishop": Geometry("switched-bishop", switched_bishop),
+        "far-leaper": Geometry("far-leaper", far_leaper),
+    }
+
+
+class Disagreement(AssertionError):
+    """The actors and the reference see the game differently (or a king was taken)."""
+
+
+@dataclass
+class Tally:
+    """What a run did."""
+
+    steps: int = 0
+    sequences: int = 0
+    counts: Counter[str] = field(default_factory=Counter)
+
+
+class TruthRun:
+    """A game on the actors and on the reference, driven by the same public calls."""
+
+    def __init__(self, fen: str, tally: Tally | None = None, timeout: float = 5.0) -> None:
+        self.switch = Switch()
+        self.lessons = lessons(self.switch)
+        self.tally = tally or Tally()
+        self.reference = Reference(fen)
+        self.game = ActorGame(fen, timeout=timeout, max_restarts=100_000, period=0.001)
+        self.game.start()
+        self.said: tuple[str | None, tuple[str, ...]] = (self.game.outcome, tuple(self.game.claimable))
+        self.tally.sequences += 1
+        self.log: list[str] = [f"ActorGame({fen!r})"]
+
+    def close(self) -> None:
+        self.game.close()
+
+    def _count(self, what: str) -> None:
+        self.tally.counts[what] += 1
+
+    # -- proposals
+
+    def propose_legal(self, index: int, form: int) -> None:
+        """Propose the ``index``-th legal move (modulo their number) by squares, UCI or SAN."""
+        moves = self.reference.legal_moves() if not self.reference.over else []
+        if not moves:
+            return
+        move = moves[index % len(moves)]
+        text = [None, move.uci, self.reference.written(move)][form % 3]
+        if text is None:
+            self._by_squares(SQUARE_NAMES[move.origin], SQUARE_NAMES[move.target], move.promotion)
+        else:
+            self._by_text(text)
+
+    def propose_squares(self, origin: int, target: int, promotion: str) -> None:
+        """Propose origin -> target (any squares); a promotion letter only where one is needed."""
+        wanted = {
+            move.promotion
+            for move in self.reference.legal_moves()
+            if (move.origin, move.target) == (origin, target)
+        }
+        letter = promotion if wanted - {""} else ""
+        self._by_squares(SQUARE_NAMES[origin], SQUARE_NAMES[target], letter)
+
+    def _by_squares(self, origin: str, target: str, promotion: str) -> None:
+        self.log.append(f"propose_squares({origin!r}, {target!r}, {promotion!r})")
+        self._count("proposals by squares")
+        expected = None
+        if not self.reference.over:
+            expected = next(
+                (
+                    move
+                    for move in self.reference.legal_moves()
+                    if (SQUARE_NAMES[move.origin], SQUARE_NAMES[move.target], move.promotion)
+                    == (origin, target, promotion)
+                ),
+                None,
+            )
+        kind = KIND_BY_LETTER[promotion.upper()] if promotion else None
+        self._judged(self.game.propose_squares(origin, target, kind), expected)
+
+    def propose_text(self, text: str) -> None:
+        """Propose a text (SAN or UCI, legal or not)."""
+        self._by_text(text)
+
+    def _by_text(self, text: str) -> None:
+        self.log.append(f"propose({text!r})")
+        self._count("proposals by text")
+        expected = None if self.reference.over else self.reference.read(text)
+        self._judged(self.game.propose(text), expected)
+
+    def _judged(self, reply: Verdict, expected: Move | None) -> None:
+        reference = self.reference
+        if expected is None:
+            if isinstance(reply, Accepted):
+                raise Disagreement(f"the actors accepted {reply.uci} ({reply.san}); the reference refuses")
+            self._count("rejected")
+            return
+        if not isinstance(reply, Accepted):
+            raise Disagreement(f"the actors refused {expected.uci}: {reply.reason}; the reference accepts")
+        if reply.uci != expected.uci:
+            raise Disagreement(f"the actors played {reply.uci}; the reference {expected.uci}")
+        read_back = reference.read(reply.san)
+        if read_back != expected:
+            shown = read_back.uci if read_back else "no single move"
+            raise Disagreement(f"the SAN {reply.san!r} of {reply.uci} reads back as {shown}")
+        if reference.men.get(expected.target) is not None and reference.men[expected.target].letter == "k":
+            raise Disagreement(f"{reply.uci} takes a king")
+        reference.play(expected)
+        self._count("accepted")
+        if expected.promotion:
+            self._count("promotions")
+        if expected.castle:
+            self._count("castlings")
+        if reply.check != reference.in_check():
+            raise Disagreement(f"{reply.san}: the actors say check={reply.check}, the reference disagrees")
+        self.said = (reply.outcome, tuple(reply.claimable))
+
+    # -- lessons
+
+    def teach(self, at: int, lesson: str, raw: bool) -> None:
+        """Teach the piece on ``at`` (the nearest square holding one) ``lesson``: through its handle
+        (journalled and reassessed) or by a raw Learn ask (the piece alone is told)."""
+        occupied = sorted(self.reference.men)
+        at = min(occupied, key=lambda candidate: (abs(candidate - at), candidate))
+        geometry = self.lessons[lesson]
+        name = SQUARE_NAMES[at]
+        self.log.append(f"{'raw Learn' if raw else 'learn'} {name} {lesson}")
+        handle = self.game.piece(name)
+        if raw:
+            learned: Learned = self.game.ask(handle.name, Learn(geometry))
+            assert learned.refused is None, learned.refused
+            self.reference.teach(at, geometry)
+            self._count("raw lessons")
+        else:
+            handle.learn(geometry)
+            self.reference.teach(at, geometry)
+            self.reference.assess()
+            self.said = (self.game.outcome, tuple(self.game.claimable))
+            self._count("lessons")
+
+    def flip(self) -> None:
+        """Flip the switch the stateful move functions read."""
+        self.switch.on = not self.switch.on
+        self.log.append(f"switch {'on' if self.switch.on else 'off'}")
+        self._count("switch flips")
+
+    # -- lies
+
+    def lie(self, ghosts: dict[int, str], hidden: list[int]) -> None:
+        """Make the board report ``ghosts`` (on empty squares) and hide ``hidden`` (occupied squares)."""
+        men = self.reference.men
+        ghosts = {at: letter for at, letter in ghosts.items() if at not in men}
+        hidden = sorted({at for at in hidden if at in men})
+        named = {SQUARE_NAMES[at]: letter for at, letter in ghosts.items()}
+        self.log.append(f"board_lies(ghosts={named}, hidden={[SQUARE_NAMES[at] for at in hidden]})")
+        self.game.board_lies(ghosts=named, hidden=[SQUARE_NAMES[at] for at in hidden])
+        self.reference.lie(ghosts, hidden)
+        self._count("lies")
+
+    def truth(self) -> None:
+        self.log.append("board_lies()")
+        self.game.board_lies()
+        self.reference.lie({}, ())
+        self._count("truths")
+
+    # -- crashes
+
+    def crash(self, who: int) -> None:
+        """Crash the board, the referee or a piece (by ``who``), wait until it is gone, then heal."""
+        names = ["board", "referee"] + [entry.name for entry in self.game.supervisor.roster().entries]
+        name = names[who % len(names)]
+        self.log.append(f"crash {name}")
+        self.game.crash(name)
+        with suppress(ActorFailure):
+            self.game.ask(name, Ping())  # answered only if the crash has not struck yet: it has
+        self.game.supervisor.heal()
+        if name == "board":
+            self.reference.lie({}, ())  # a board rebuilt from the journal tells the truth
+        self.reference.assess()
+        self.said = (self.game.supervisor.outcome, tuple(self.game.supervisor.claimable))
+        self._count("heals")
+
+    # -- after every step
+
+    def check(self) -> None:
+        """Compare what the actors say with the reference: position, targets, outcome, kings."""
+        reference, game = self.reference, self.game
+        self.tally.steps += 1
+        fen = game.fen().split()
+        if tuple(fen[:4]) != reference.fen_fields():
+            raise Disagreement(f"the actors' position is {' '.join(fen[:4])}; the reference's "
+                               f"{' '.join(reference.fen_fields())}")
+        if fen[0].count("K") != 1 or fen[0].count("k") != 1:
+            raise Disagreement(f"a king is gone from {fen[0]}")
+        moves = [] if reference.over else reference.legal_moves()
+        squares = {at for at, man in reference.men.items() if man.colour == reference.turn}
+        squares |= {at for at, man in reference.ghosts.items() if man.colour == reference.turn}
+        for at in sorted(squares):
+            expected = {SQUARE_NAMES[move.target] for move in moves if move.origin == at}
+            found = set(game.legal_targets(SQUARE_NAMES[at]))
+            if found != expected:
+                raise Disagreement(
+                    f"legal targets of {SQUARE_NAMES[at]}: the actors {sorted(found)}, "
+                    f"the reference {sorted(expected)}"
+                )
+        if self.said != (reference.outcome, reference.claimable):
+            raise Disagreement(f"the actors say the game stands {self.said}; the reference "
+                               f"{(reference.outcome, reference.claimable)}")
+
