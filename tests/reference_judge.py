@@ -377,8 +377,9 @@ class Reference:
         when it names none or several."""
         moves = self.legal_moves()
         if re.fullmatch(r"[a-h][1-8][a-h][1-8][qrbn]?", text):
-            found = [move for move in moves if move.uci == text]
-            return found[0] if len(found) == 1 else None
+            # A king's two squares sideways are its castling when castling is legal (UCI's way).
+            found = sorted((move for move in moves if move.uci == text), key=lambda move: not move.castle)
+            return found[0] if found else None
         text = text.rstrip("+#")
         if text in ("O-O", "O-O-O"):
             side = ("K" if text == "O-O" else "Q") if self.turn == 0 else ("k" if text == "O-O" else "q")

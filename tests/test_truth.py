@@ -97,8 +97,8 @@ class TruthMachine(RuleBasedStateMachine):
 
 
 TruthMachine.TestCase.settings = settings(
-    max_examples=12,
-    stateful_step_count=25,
+    max_examples=30,
+    stateful_step_count=40,
     derandomize=True,
     deadline=None,
     database=None,

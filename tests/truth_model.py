@@ -139,11 +139,15 @@ class TruthRun:
     # -- proposals
 
     def propose_legal(self, index: int, form: int) -> None:
-        """Propose the ``index``-th legal move (modulo their number) by squares, UCI or SAN."""
+        """Propose a legal move chosen by ``index`` (a castling, promotion or en passant capture when
+        ``index`` is a multiple of 3 and there is one) by squares, UCI or SAN (``form``)."""
         moves = self.reference.legal_moves() if not self.reference.over else []
         if not moves:
             return
-        move = moves[index % len(moves)]
+        special = [move for move in moves if move.castle or move.promotion or move.en_passant]
+        if special and index % 3 == 0:
+            moves = special  # a third of the time the rarer moves, where there are some
+        move = moves[index // 3 % len(moves)]
         text = [None, move.uci, self.reference.written(move)][form % 3]
         if text is None:
             self._by_squares(SQUARE_NAMES[move.origin], SQUARE_NAMES[move.target], move.promotion)
@@ -167,8 +171,8 @@ class TruthRun:
         if not self.reference.over:
             expected = next(
                 (
-                    move
-                    for move in self.reference.legal_moves()
+                    move  # castling first: a king's two squares sideways castle when they may
+                    for move in sorted(self.reference.legal_moves(), key=lambda move: not move.castle)
                     if (SQUARE_NAMES[move.origin], SQUARE_NAMES[move.target], move.promotion)
                     == (origin, target, promotion)
                 ),
