@@ -21,7 +21,7 @@ from actors.protocol.referee import Accepted, Verdict
 from board.geometries import NAMED, Geometry, user_geometry
 from board.geometry import Path
 from board.pieces import KIND_BY_LETTER
-from board.squares import SQUARE_NAMES, Coord
+from board.squares import SQUARE_INDEX, SQUARE_NAMES, Coord
 
 STARTS = (
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -31,6 +31,8 @@ STARTS = (
     "rnbqk2r/pppp1ppp/5n2/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
     "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2",  # en passant now
     "7k/8/8/8/8/8/8/KN6 w - - 0 1",  # insufficient material until something learns
+    "7k/5Q2/6K1/8/8/8/8/n7 b - - 0 1",  # one knight's moves from stalemate
+    "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",  # mate in one
 )
 
 
@@ -193,6 +195,10 @@ class TruthRun:
 
     def _judged(self, reply: Verdict, expected: Move | None) -> None:
         reference = self.reference
+        if isinstance(reply, Accepted):
+            taken = reference.men.get(SQUARE_INDEX[reply.uci[2:4]])
+            if taken is not None and taken.letter == "k":
+                raise Disagreement(f"the actors accepted {reply.uci} ({reply.san}), which takes a king")
         if expected is None:
             if isinstance(reply, Accepted):
                 raise Disagreement(f"the actors accepted {reply.uci} ({reply.san}); the reference refuses")
@@ -206,8 +212,6 @@ class TruthRun:
         if read_back != expected:
             shown = read_back.uci if read_back else "no single move"
             raise Disagreement(f"the SAN {reply.san!r} of {reply.uci} reads back as {shown}")
-        if reference.men.get(expected.target) is not None and reference.men[expected.target].letter == "k":
-            raise Disagreement(f"{reply.uci} takes a king")
         reference.play(expected)
         self._count("accepted")
         if expected.promotion:
