@@ -15,6 +15,7 @@ import logging
 import random
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
@@ -82,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--without: unknown step kinds {sorted(unknown)}; known: {', '.join(STEP_KINDS)}")
     rng = random.Random(args.seed)
     tally = Tally()
-    disagreements: list[tuple[str, list[str]]] = []
+    disagreements: list[tuple[Disagreement, list[str]]] = []
     began = time.perf_counter()
     while tally.steps < args.steps:
         run = TruthRun(rng.choice(STARTS), tally)
@@ -94,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
                 random_step(run, rng, without)
                 run.check()
         except Disagreement as error:
-            disagreements.append((str(error), list(run.log)))
+            disagreements.append((error, list(run.log)))
         finally:
             run.close()
     seconds = time.perf_counter() - began
@@ -103,10 +104,12 @@ def main(argv: list[str] | None = None) -> int:
     print(", ".join(f"{what} {count}" for what, count in sorted(counts.items())))
     lessons_taught = counts["lessons"] + counts["raw lessons"]
     print(f"lessons taught {lessons_taught}, lies told {counts['lies']}, heals {counts['heals']}")
-    king_captures = sum("takes a king" in reason or "king is gone" in reason for reason, _ in disagreements)
-    print(f"disagreements {len(disagreements)}, king captures {king_captures}")
-    for reason, log in disagreements[: args.show]:
-        print(f"\n{reason}\n  " + "\n  ".join(log))
+    kinds = Counter(error.kind for error, _ in disagreements)
+    shown = ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items()))
+    shown = f" ({shown})" if shown else ""
+    print(f"disagreements {len(disagreements)}{shown}, king captures {kinds['king capture']}")
+    for error, log in disagreements[: args.show]:
+        print(f"\n{error.kind}: {error}\n  " + "\n  ".join(log))
     return 1 if disagreements else 0
 
 

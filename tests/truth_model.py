@@ -106,7 +106,12 @@ def lessons(switch: Switch) -> dict[str, Geometry]:
 
 
 class Disagreement(AssertionError):
-    """The actors and the reference see the game differently (or a king was taken)."""
+    """The actors and the reference see the game differently (or a king was taken); ``kind`` says
+    what differed: verdict, san, check, position, targets, outcome, king capture."""
+
+    def __init__(self, kind: str, text: str) -> None:
+        super().__init__(text)
+        self.kind = kind
 
 
 @dataclass
@@ -198,20 +203,26 @@ class TruthRun:
         if isinstance(reply, Accepted):
             taken = reference.men.get(SQUARE_INDEX[reply.uci[2:4]])
             if taken is not None and taken.letter == "k":
-                raise Disagreement(f"the actors accepted {reply.uci} ({reply.san}), which takes a king")
+                raise Disagreement(
+                    "king capture", f"the actors accepted {reply.uci} ({reply.san}), which takes a king"
+                )
         if expected is None:
             if isinstance(reply, Accepted):
-                raise Disagreement(f"the actors accepted {reply.uci} ({reply.san}); the reference refuses")
+                raise Disagreement(
+                    "verdict", f"the actors accepted {reply.uci} ({reply.san}); the reference refuses"
+                )
             self._count("rejected")
             return
         if not isinstance(reply, Accepted):
-            raise Disagreement(f"the actors refused {expected.uci}: {reply.reason}; the reference accepts")
+            raise Disagreement(
+                "verdict", f"the actors refused {expected.uci}: {reply.reason}; the reference accepts"
+            )
         if reply.uci != expected.uci:
-            raise Disagreement(f"the actors played {reply.uci}; the reference {expected.uci}")
+            raise Disagreement("verdict", f"the actors played {reply.uci}; the reference {expected.uci}")
         read_back = reference.read(reply.san)
         if read_back != expected:
             shown = read_back.uci if read_back else "no single move"
-            raise Disagreement(f"the SAN {reply.san!r} of {reply.uci} reads back as {shown}")
+            raise Disagreement("san", f"the SAN {reply.san!r} of {reply.uci} reads back as {shown}")
         reference.play(expected)
         self._count("accepted")
         if expected.promotion:
@@ -219,7 +230,9 @@ class TruthRun:
         if expected.castle:
             self._count("castlings")
         if reply.check != reference.in_check():
-            raise Disagreement(f"{reply.san}: the actors say check={reply.check}, the reference disagrees")
+            raise Disagreement(
+                "check", f"{reply.san}: the actors say check={reply.check}, the reference disagrees"
+            )
         self.said = (reply.outcome, tuple(reply.claimable))
 
     # -- lessons
@@ -295,10 +308,13 @@ class TruthRun:
         self.tally.steps += 1
         fen = game.fen().split()
         if tuple(fen[:4]) != reference.fen_fields():
-            raise Disagreement(f"the actors' position is {' '.join(fen[:4])}; the reference's "
-                               f"{' '.join(reference.fen_fields())}")
+            raise Disagreement(
+                "position",
+                f"the actors' position is {' '.join(fen[:4])}; the reference's "
+                f"{' '.join(reference.fen_fields())}",
+            )
         if fen[0].count("K") != 1 or fen[0].count("k") != 1:
-            raise Disagreement(f"a king is gone from {fen[0]}")
+            raise Disagreement("king capture", f"a king is gone from {fen[0]}")
         moves = [] if reference.over else reference.legal_moves()
         squares = {at for at, man in reference.men.items() if man.colour == reference.turn}
         squares |= {at for at, man in reference.ghosts.items() if man.colour == reference.turn}
@@ -307,10 +323,13 @@ class TruthRun:
             found = set(game.legal_targets(SQUARE_NAMES[at]))
             if found != expected:
                 raise Disagreement(
+                    "targets",
                     f"legal targets of {SQUARE_NAMES[at]}: the actors {sorted(found)}, "
-                    f"the reference {sorted(expected)}"
+                    f"the reference {sorted(expected)}",
                 )
         if self.said != (reference.outcome, reference.claimable):
-            raise Disagreement(f"the actors say the game stands {self.said}; the reference "
-                               f"{(reference.outcome, reference.claimable)}")
-
+            raise Disagreement(
+                "outcome",
+                f"the actors say the game stands {self.said}; the reference "
+                f"{(reference.outcome, reference.claimable)}",
+            )
