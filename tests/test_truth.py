@@ -8,11 +8,17 @@ outcome and the claimable draws, and no accepted move may take a king.
 
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+import pytest
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 from truth_model import STARTS, Switch, TruthRun, lessons
 
+ROOT = Path(__file__).resolve().parent.parent
 LESSONS = sorted(lessons(Switch()))
 SQUARES = st.integers(0, 63)
 TEXTS = st.one_of(
@@ -106,3 +112,28 @@ TruthMachine.TestCase.settings = settings(
     phases=[Phase.explicit, Phase.generate],  # shrinking a sequence of actor calls would take minutes
 )
 test_the_actors_agree_with_the_reference_step_by_step = TruthMachine.TestCase
+
+
+def _truth_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("truth_script", ROOT / "scripts" / "truth.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_long_run_reports_its_steps_and_what_they_did(capsys: pytest.CaptureFixture[str]) -> None:
+    status = _truth_script().main(["--steps", "60", "--seed", "4", "--without", "lessons,flip,lie"])
+    printed = capsys.readouterr().out
+    assert status == 0, printed
+    first, _, _, last = printed.splitlines()[:4]
+    assert first.startswith("steps 60, sequences ")
+    assert "heals" in printed and "accepted" in printed
+    assert last == "disagreements 0, king captures 0"
+
+
+def test_the_long_run_refuses_an_unknown_kind_of_step(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        _truth_script().main(["--without", "lies"])
+    assert exit_info.value.code == 2
+    assert "unknown step kinds ['lies']" in capsys.readouterr().err
