@@ -76,21 +76,29 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--show", type=int, default=3, help="disagreements printed in full (default 3)")
     args = parser.parse_args(argv)
-    logging.disable(logging.CRITICAL)  # injected crashes are logged by pykka; they are the point
     without = frozenset(filter(None, args.without.split(",")))
     unknown = without - set(STEP_KINDS)
     if unknown:
         parser.error(f"--without: unknown step kinds {sorted(unknown)}; known: {', '.join(STEP_KINDS)}")
-    rng = random.Random(args.seed)
+    logging.disable(logging.CRITICAL)  # injected crashes are logged by pykka; they are the point
+    try:
+        return run_steps(args.steps, args.sequence_steps, args.show, without, random.Random(args.seed))
+    finally:
+        logging.disable(logging.NOTSET)
+
+
+def run_steps(steps: int, sequence_steps: int, show: int, without: frozenset[str], rng: random.Random) -> int:
+    """Run ``steps`` steps in sequences of at most ``sequence_steps``, print the figures (and the
+    first ``show`` disagreements in full); 1 if there was any disagreement, else 0."""
     tally = Tally()
     disagreements: list[tuple[Disagreement, list[str]]] = []
     began = time.perf_counter()
-    while tally.steps < args.steps:
+    while tally.steps < steps:
         run = TruthRun(rng.choice(STARTS), tally)
         try:
             run.check()
-            for _ in range(args.sequence_steps):
-                if tally.steps >= args.steps:
+            for _ in range(sequence_steps):
+                if tally.steps >= steps:
                     break
                 random_step(run, rng, without)
                 run.check()
@@ -108,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     shown = ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items()))
     shown = f" ({shown})" if shown else ""
     print(f"disagreements {len(disagreements)}{shown}, king captures {kinds['king capture']}")
-    for error, log in disagreements[: args.show]:
+    for error, log in disagreements[:show]:
         print(f"\n{error.kind}: {error}\n  " + "\n  ".join(log))
     return 1 if disagreements else 0
 
