@@ -294,7 +294,8 @@ class Reference:
         return men, self.turn, self.castling, self.legal_en_passant()
 
     def fen_fields(self) -> tuple[str, str, str, str]:
-        """Placement, side, castling, en passant as FEN writes them (en passant only when legal)."""
+        """Placement, side, castling, en passant as FEN writes them (en passant only when it was
+        legal when last assessed)."""
         rows = []
         for rank in range(7, -1, -1):
             text, empty = "", 0
@@ -306,7 +307,7 @@ class Reference:
                 text += (str(empty) if empty else "") + man.fen_letter
                 empty = 0
             rows.append(text + (str(empty) if empty else ""))
-        passant = self.legal_en_passant()
+        passant = self.assessed_en_passant
         castling = "".join(letter for letter in CASTLING_ORDER if letter in self.castling) or "-"
         return (
             "/".join(rows),
@@ -316,7 +317,10 @@ class Reference:
         )
 
     def assess(self) -> None:
-        """Decide the outcome and the claimable draws afresh, most decisive first."""
+        """Decide the outcome, the claimable draws (most decisive first) and whether en passant is
+        possible, afresh: after a move, a lesson taught through the client, a heal. (A raw Learn, a
+        move function that changes its answers or a lie is news to nobody until then.)"""
+        self.assessed_en_passant = self.legal_en_passant()
         repetitions = self.history[self.key()]
         if not self.legal_moves():
             self.outcome = "checkmate" if self.in_check() else "stalemate"
