@@ -1,5 +1,6 @@
-"""The README runner: every marked example in the Markdown guides is run, so none can drift from what the
-program does (see tests/readme_blocks.py for the markers), and the runner itself is held to its rules."""
+"""The examples runner: every marked example in the Markdown guides (README, the scenario format, every
+page of the documentation site) is run, so none can drift from what the program does (see
+tests/readme_blocks.py for the markers), and the runner itself is held to its rules."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import pytest
 from readme_blocks import Block, blocks, check, console_steps, matches, needs_marker
 
 ROOT = Path(__file__).resolve().parent.parent
-GUIDES = [ROOT / "README.md", ROOT / "actors" / "examples" / "README.md"]
+GUIDES = [ROOT / "README.md", ROOT / "actors" / "examples" / "README.md",
+          *sorted((ROOT / "docs").rglob("*.md"))]
 # Sections whose examples are not run yet: they describe the actor API and protocol, which are being
 # reshaped; their blocks get markers when that settles.
 UNMARKED_SECTIONS: set[str] = set()
