@@ -1,7 +1,8 @@
 """Photograph the documentation site in Chromium: its home page and a lesson of the course.
 
 Builds the site (strict) into a temporary folder, serves it on the loopback interface, and saves
-``docs/images/site-home.png`` and ``docs/images/site-lesson.png`` with Debian's ``/usr/bin/chromium``
+``docs/images/site-home.png``, ``docs/images/site-lesson.png`` and the studio page of lesson 1
+(``docs/images/lesson-studio.png``) with Debian's ``/usr/bin/chromium``
 driven by Playwright (Playwright's own browser download is not used). Run it after a change that
 alters how the site looks:
 
@@ -23,7 +24,12 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 IMAGES = ROOT / "docs" / "images"
 CHROMIUM = "/usr/bin/chromium"
-SHOTS = {"site-home.png": "", "site-lesson.png": "course/one-ply/"}
+# name: (address in the site, viewport width); the studio's lanes want a wider window.
+SHOTS = {
+    "site-home.png": ("", 1280),
+    "site-lesson.png": ("course/one-ply/", 1280),
+    "lesson-studio.png": ("course/studio/one-ply.html#ply=3&msg=3", 1600),
+}
 
 
 def build(site: Path) -> None:
@@ -47,12 +53,13 @@ def photograph(site: Path) -> None:
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM)
-            page = browser.new_page(viewport={"width": 1280, "height": 860})
-            for name, path in SHOTS.items():
+            for name, (path, width) in SHOTS.items():
+                page = browser.new_page(viewport={"width": width, "height": 860})
                 page.goto(f"http://127.0.0.1:{server.server_port}/{path}")
                 page.wait_for_load_state("networkidle")
                 page.screenshot(path=str(IMAGES / name))
                 print(f"wrote {(IMAGES / name).relative_to(ROOT)}")
+                page.close()
             browser.close()
     finally:
         server.shutdown()

@@ -100,3 +100,23 @@ def test_a_broken_marker_or_block_is_an_error_naming_its_line(
 ) -> None:
     with pytest.raises(ValueError, match=message):
         blocks(_guide(tmp_path, text))
+
+
+def test_a_page_runs_the_scenarios_kept_beside_it_in_a_directory_of_its_own(tmp_path: Path) -> None:
+    pages, work = tmp_path / "pages", tmp_path / "work"
+    pages.mkdir()
+    work.mkdir()
+    (pages / "lesson.scenario").write_text("play e4\n", encoding="utf-8")
+    (pages / "notes.txt").write_text("not for the examples\n", encoding="utf-8")
+    page = pages / "lesson.md"
+    page.write_text(
+        "# Lesson\n\n<!-- readme-test: console -->\n```console\n$ cat lesson.scenario; ls\nplay e4\n"
+        "lesson.scenario\n```\n\n<!-- readme-test: doctest -->\n```python\n"
+        ">>> _ = open('written.txt', 'w').write('x')\n```\n",
+        encoding="utf-8",
+    )
+    console, doctest_block = blocks(page)
+    assert check(console, work) == []
+    assert check(doctest_block, work) == []
+    assert (work / "written.txt").is_file(), "a doctest writes in the example's directory"
+    assert not (pages / "written.txt").exists()

@@ -26,10 +26,11 @@ def studio_page(scenario: Path, directory: Path) -> bytes:
     Raises:
         PluginError: the scenario failed (a step did not pass) or is malformed.
     """
-    page = directory / f"{scenario.stem}.html"
+    page = directory.resolve() / f"{scenario.stem}.html"
+    # Run from the scenario's folder and name it alone: the page's title is the name it was given.
     done = subprocess.run(
-        [sys.executable, "-m", "actors.cli", "run", str(scenario), "--html", str(page)],
-        capture_output=True, text=True, check=False, timeout=300,
+        [sys.executable, "-m", "actors.cli", "run", scenario.name, "--html", str(page)],
+        cwd=scenario.parent, capture_output=True, text=True, check=False, timeout=300,
     )
     if done.returncode != 0:
         raise PluginError(
