@@ -47,8 +47,10 @@ def test_the_api_reference_is_generated_from_the_docstrings(site: Path) -> None:
     client = (site / "reference" / "client" / "index.html").read_text(encoding="utf-8")
     for name in ("ActorGame", "SystemPool", "CheckMoveSession", "propose_many"):
         assert name in client, f"{name} is not in the generated reference"
-    # a sentence of ActorGame's docstring, as the reader sees it
+    # a sentence of ActorGame's docstring, as the reader sees it, its Sphinx roles shown as plain names
     assert "A game judged by actors" in client
+    assert "call <code>start</code> and <code>close</code>" in client
+    assert not re.search(r":(meth|class|func):<code>", client)
     board = (site / "reference" / "board" / "index.html").read_text(encoding="utf-8")
     assert "IllegalMoveError" in board and "Game" in board
 
