@@ -77,7 +77,8 @@ class ActorGame(ProposalStream):
         timeout: every ask's timeout in seconds; a late or dead actor becomes an
             :class:`~actors.kernel.errors.ActorFailure`, never a hang.
         recorder: records one trace event per delivered message when given.
-        max_restarts, period: the supervisor's restart intensity limit.
+        max_restarts: the supervisor's restart intensity limit: at most this many restarts ...
+        period: ... within this many seconds.
         teach: pieces that start the game with another move function, by square ('c1': 'archbishop').
         schedule: the order deliveries run in: 'free' (None, pykka's own: the default), 'fifo',
             'random(SEED)', 'interactive', a Policy (a Script of actor names), or a Turnstile. Under
