@@ -25,7 +25,12 @@ Reach = tuple[tuple[int, tuple[int, ...], TargetRule], ...]
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Geometry:
-    """A named move rule. ``pure`` geometries always answer the same, so their reach is cached.
+    """A named move rule.
+
+    ``pure`` marks a fixed table: a rule that always answers the same, so its reach may be cached
+    and a piece may declare it once. A rule not so marked (the default, and every user's function)
+    may answer differently from one moment to the next: it is asked afresh each time, and a piece
+    that moves by it tells the board "ask me" rather than a reach to keep.
 
     Each geometry is its own identity (two made alike are two rules), which keeps the caches keyed
     by it cheap to look up.
@@ -33,7 +38,7 @@ class Geometry:
 
     name: str
     moves: MoveRule
-    pure: bool = True
+    pure: bool = False
 
 
 # -- building blocks ------------------------------------------------------------------------------
@@ -54,7 +59,7 @@ def _standard(kind: int) -> Geometry:
     def moves(colour: int, start: Coord, end: Coord) -> Path | None:
         return move_function(kind, colour, start, end)
 
-    return Geometry(KIND_NAMES[kind], moves)
+    return Geometry(KIND_NAMES[kind], moves, pure=True)
 
 
 _STANDARD: Final = {kind: _standard(kind) for kind in KINDS}
@@ -76,7 +81,7 @@ def leaper(name: str, step: tuple[int, int]) -> Geometry:
             return Path(end, ())
         return None
 
-    return Geometry(name, moves)
+    return Geometry(name, moves, pure=True)
 
 
 def rider(name: str, step: tuple[int, int]) -> Geometry:
@@ -93,7 +98,7 @@ def rider(name: str, step: tuple[int, int]) -> Geometry:
                 return Path(end, stops)
         return None
 
-    return Geometry(name, moves)
+    return Geometry(name, moves, pure=True)
 
 
 def jumping(name: str, base: Geometry) -> Geometry:
@@ -132,7 +137,7 @@ NAMED: Final[dict[str, Geometry]] = {
     "camel": leaper("camel", (3, 1)),
     "zebra": leaper("zebra", (3, 2)),
     "nightrider": rider("nightrider", (1, 2)),
-    "mann": Geometry("mann", _KING.moves),  # a king's steps on a piece that is not royal
+    "mann": Geometry("mann", _KING.moves, pure=True),  # a king's steps on a piece that is not royal
 }
 """Every geometry known by name: the six standard kinds and the fairy pieces."""
 
@@ -238,7 +243,15 @@ def user_geometry(function: Callable[[Coord, Coord], object], name: str) -> Geom
         except _Malformed as error:
             raise InputError(f"{asked}: {error}") from None
 
-    return Geometry(name, moves, pure=False)
+    return Geometry(name, moves)
+
+
+def label_of(geometry: Geometry) -> str:
+    """How a piece names its move function to others: a known geometry's name ('knight', 'camel'),
+    or for any other rule its name with a mark of its identity, so two rules never pass as one."""
+    if NAMED.get(geometry.name) is geometry:
+        return geometry.name
+    return f"{geometry.name}#{id(geometry):x}"
 
 
 # -- what a piece actor declares ------------------------------------------------------------------

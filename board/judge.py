@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from board.castling import castling_for
 from board.frozen import quick_init
-from board.pieces import KIND_NAMES, KING, PAWN, describe
+from board.pieces import KIND_NAMES, KING, LAST_RANK, PAWN, describe
 from board.squares import SQUARE_NAMES
 
 Sighting = tuple[int, int]
@@ -119,7 +119,7 @@ def _failure(
         return 2, f"{piece} captures only diagonally onto an enemy piece, and {target} is empty"
     if intent.capture and not occupant and not facts.en_passant:
         return 2, f"{target} is empty, so there is nothing to capture"
-    last_rank = intent.target >> 3 in (0, 7)
+    last_rank = intent.target >> 3 == LAST_RANK[intent.colour]  # the pawn's own, whatever it moves like
     if facts.code & 7 == PAWN and last_rank and not intent.promotion:
         return 3, f"a pawn reaching {target} must promote (add =Q, =R, =B or =N)"
     if intent.promotion and not (facts.code & 7 == PAWN and last_rank):

@@ -15,7 +15,7 @@ from board.facts import candidate_facts, castling_facts, current_checkers
 from board.judge import Intent, decide, decide_castling
 from board.movegen import is_check, legal_moves, legal_moves_to
 from board.moves import CASTLE
-from board.pieces import COLOUR_NAMES, KIND_BY_LETTER, KIND_LETTERS, KING, PAWN
+from board.pieces import COLOUR_NAMES, KIND_BY_LETTER, KIND_LETTERS, KING, PAWN, WHITE
 from board.position import Position
 from board.san_syntax import SanMove, UciMove, parse_san, parse_uci
 from board.squares import SQUARE_NAMES
@@ -141,7 +141,9 @@ def format_san(
     """Write SAN from what is known about a legal move.
 
     ``rivals`` are the origins of other pieces of the same kind that could legally go to
-    ``target``; they decide the disambiguation.
+    ``target``; they decide the disambiguation. A pawn whose move standard SAN cannot say (a
+    taught pawn moving as no pawn does, or another pawn of its file able to go there too) is
+    written in full: ``P``, its square, ``x`` for a capture, the target (``Pe2d4``).
     """
     suffix = "#" if mate else "+" if check else ""
     if castle:
@@ -149,7 +151,13 @@ def format_san(
     kind = code & 7
     destination = SQUARE_NAMES[target]
     if kind == PAWN:
-        text = f"{SQUARE_NAMES[origin][0]}x{destination}" if capture else destination
+        said = pawn_shaped(code >> 3, origin, target, capture) and not any(
+            r != origin and r & 7 == origin & 7 for r in rivals
+        )
+        if said:
+            text = f"{SQUARE_NAMES[origin][0]}x{destination}" if capture else destination
+        else:
+            text = f"P{SQUARE_NAMES[origin]}{'x' if capture else ''}{destination}"
         if promotion:
             text += "=" + KIND_LETTERS[promotion]
         return text + suffix
@@ -163,6 +171,16 @@ def format_san(
         else:
             qualifier = SQUARE_NAMES[origin]
     return f"{KIND_LETTERS[kind]}{qualifier}{'x' if capture else ''}{destination}{suffix}"
+
+
+def pawn_shaped(colour: int, origin: int, target: int, capture: bool) -> bool:
+    """Whether origin -> target is a move of a pawn's own shape, which standard SAN can write: a step
+    or first two-step straight ahead, or a capture one step diagonally ahead."""
+    ahead = 8 if colour == WHITE else -8
+    if capture:
+        return target - origin in (ahead - 1, ahead + 1) and abs((target & 7) - (origin & 7)) == 1
+    start_rank = 1 if colour == WHITE else 6
+    return target - origin == ahead or (target - origin == 2 * ahead and origin >> 3 == start_rank)
 
 
 def san(position: Position, move: int) -> str:

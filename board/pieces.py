@@ -23,6 +23,8 @@ KIND_NAMES: Final = ("", "pawn", "knight", "bishop", "rook", "queen", "king")
 COLOUR_NAMES: Final = ("white", "black")
 KIND_BY_LETTER: Final[dict[str, int]] = {letter: kind for kind, letter in enumerate(KIND_LETTERS) if kind}
 PROMOTION_KINDS: Final = (QUEEN, ROOK, BISHOP, KNIGHT)
+LAST_RANK: Final = (7, 0)
+"""The 0-based rank on which each colour's pawns promote (white's eighth, black's first)."""
 
 
 def piece_code(colour: int, kind: int) -> int:

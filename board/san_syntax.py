@@ -25,7 +25,7 @@ NULL_MOVES: Final[frozenset[str]] = frozenset({"--", "Z0", "0000", "@@@@"})
 # slower diagnosis below runs only on text that fails it.
 _SAN_RE: Final = re.compile(
     r"(?:(?P<castle>O-O(?:-O)?|0-0(?:-0)?)"
-    r"|(?P<piece>[NBRQK])?(?P<from_file>[a-h])?(?P<from_rank>[1-8])?(?P<capture>x)?"
+    r"|(?P<piece>[NBRQKP])?(?P<from_file>[a-h])?(?P<from_rank>[1-8])?(?P<capture>x)?"
     r"(?P<to>[a-h][1-8])(?:=?(?P<promotion>[QRBNqrbn]))?)"
     r"(?P<check>[+#])?(?:[!?]{1,2})?"
 )
@@ -35,8 +35,12 @@ _TARGET_RE: Final = re.compile(r"[a-z][0-9]+")
 _PREFIX_RE: Final = re.compile(r"[a-h]?[1-8]?x?")
 _SAN_ALPHABET: Final = frozenset("NBRQKabcdefgh12345678xO0-=+#!?")
 _PIECE_LETTERS: Final = "NBRQK"
+_PAWN_LETTER: Final = (
+    "a pawn move is written without the letter P (e.g. e4, dxe5), or in full with the square it comes"
+    " from (e.g. Pe2d4)"
+)
 _FILE_LETTERS: Final = "abcdefgh"
-_PIECES: Final[dict[str, Piece]] = {"N": "N", "B": "B", "R": "R", "Q": "Q", "K": "K"}
+_PIECES: Final[dict[str, Piece]] = {"N": "N", "B": "B", "R": "R", "Q": "Q", "K": "K", "P": "P"}
 _PROMOTIONS: Final[dict[str, Promotion]] = {
     "Q": "Q", "R": "R", "B": "B", "N": "N", "q": "Q", "r": "R", "b": "B", "n": "N",
 }
@@ -116,7 +120,9 @@ def _parse_san_uncached(text: str) -> SanMove:
     promotion = _promotion_letter(match["promotion"])
     letter = match["piece"]
     piece: Piece = _PIECES[letter] if letter is not None else "P"
-    if piece == "P":
+    if letter == "P":  # a pawn written in full (Pe2d4): a taught pawn's move no shorter SAN can say
+        reason = None if from_file is not None and from_rank is not None else _PAWN_LETTER
+    elif piece == "P":
         reason = _pawn_problem(from_file, from_rank, capture, to, promotion)
     else:
         reason = None if promotion is None else "only a pawn promotes"
@@ -176,7 +182,7 @@ def _diagnose_san(text: str) -> str:
     if rest and rest[0].isupper():
         letter, rest, pawn = rest[0], rest[1:], False
         if letter == "P":
-            return "a pawn move is written without the letter P (e.g. e4, dxe5)"
+            return _PAWN_LETTER
         if letter not in _PIECE_LETTERS:
             return f"{letter} is not a piece letter (K, Q, R, B, N)"
     elif rest and rest[0] in "nrqk" and rest[0].upper() in _PIECE_LETTERS:

@@ -1,4 +1,4 @@
-"""The examples in the project's Markdown files, found and checked: what the README runner tests run.
+"""The examples in the project's Markdown files (README, the documentation site's pages), found and checked.
 
 A fenced block is checked when the line before its opening fence is a marker comment:
 
@@ -9,14 +9,18 @@ A fenced block is checked when the line before its opening fence is a marker com
     <!-- readme-test: output of CMD -->  any block: its text is what the bash command CMD prints
 
 In expected output a line `...` stands for any number of lines, and trailing blanks are ignored.
-Commands run in an empty temporary directory, with this interpreter's scripts first on PATH.
+Commands and doctests run in a temporary directory (commands with this interpreter's scripts first on
+PATH). It holds a copy of the scenario scripts (``*.scenario``) kept beside the page, so that a
+lesson's page can run its own scenario by name, and nothing else.
 """
 
 from __future__ import annotations
 
+import contextlib
 import doctest
 import os
 import re
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -147,8 +151,11 @@ def console_steps(text: str) -> list[tuple[str, int, list[str]]]:
 
 def check(block: Block, directory: Path) -> list[str]:
     """Run a marked block in ``directory``; return how it differs from what the block shows (or nothing)."""
+    for scenario in sorted(block.path.parent.glob("*.scenario")):
+        shutil.copy(scenario, directory / scenario.name)
     if block.kind == "doctest":
-        return _doctest(block)
+        with contextlib.chdir(directory):  # what an example writes lands there, not in the checkout
+            return _doctest(block)
     if block.kind == "output of":
         status, printed = run_command(block.command, directory)
         expected = block.text.splitlines()

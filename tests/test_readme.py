@@ -1,5 +1,6 @@
-"""The README runner: every marked example in the Markdown guides is run, so none can drift from what the
-program does (see tests/readme_blocks.py for the markers), and the runner itself is held to its rules."""
+"""The examples runner: every marked example in the Markdown guides (README, the scenario format, every
+page of the documentation site) is run, so none can drift from what the program does (see
+tests/readme_blocks.py for the markers), and the runner itself is held to its rules."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import pytest
 from readme_blocks import Block, blocks, check, console_steps, matches, needs_marker
 
 ROOT = Path(__file__).resolve().parent.parent
-GUIDES = [ROOT / "README.md", ROOT / "actors" / "examples" / "README.md"]
+GUIDES = [ROOT / "README.md", ROOT / "actors" / "examples" / "README.md",
+          *sorted((ROOT / "docs").rglob("*.md"))]
 # Sections whose examples are not run yet: they describe the actor API and protocol, which are being
 # reshaped; their blocks get markers when that settles.
 UNMARKED_SECTIONS: set[str] = set()
@@ -98,3 +100,23 @@ def test_a_broken_marker_or_block_is_an_error_naming_its_line(
 ) -> None:
     with pytest.raises(ValueError, match=message):
         blocks(_guide(tmp_path, text))
+
+
+def test_a_page_runs_the_scenarios_kept_beside_it_in_a_directory_of_its_own(tmp_path: Path) -> None:
+    pages, work = tmp_path / "pages", tmp_path / "work"
+    pages.mkdir()
+    work.mkdir()
+    (pages / "lesson.scenario").write_text("play e4\n", encoding="utf-8")
+    (pages / "notes.txt").write_text("not for the examples\n", encoding="utf-8")
+    page = pages / "lesson.md"
+    page.write_text(
+        "# Lesson\n\n<!-- readme-test: console -->\n```console\n$ cat lesson.scenario; ls\nplay e4\n"
+        "lesson.scenario\n```\n\n<!-- readme-test: doctest -->\n```python\n"
+        ">>> _ = open('written.txt', 'w').write('x')\n```\n",
+        encoding="utf-8",
+    )
+    console, doctest_block = blocks(page)
+    assert check(console, work) == []
+    assert check(doctest_block, work) == []
+    assert (work / "written.txt").is_file(), "a doctest writes in the example's directory"
+    assert not (pages / "written.txt").exists()

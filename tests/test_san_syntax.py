@@ -112,7 +112,10 @@ REJECTED = [
     ("e8=", "e8=: '=' must be followed by the piece the pawn promotes to (e.g. e8=Q)"),
     ("Nd8=Q", "Nd8=Q: only a pawn promotes"),
     ("Nd8=K", "Nd8=K: only a pawn promotes"),
-    ("Pe4", "Pe4: a pawn move is written without the letter P (e.g. e4, dxe5)"),
+    ("Pe4", "Pe4: a pawn move is written without the letter P (e.g. e4, dxe5), or in full with the square"
+     " it comes from (e.g. Pe2d4)"),
+    ("Pe2", "Pe2: a pawn move is written without the letter P (e.g. e4, dxe5), or in full with the square"
+     " it comes from (e.g. Pe2d4)"),
     ("nf3", "nf3: piece letters are written in upper case (N, B, R, Q, K)"),
     ("Xe4", "Xe4: X is not a piece letter (K, Q, R, B, N)"),
     ("o-o", "o-o: castling is written with capital letters O (O-O, O-O-O)"),

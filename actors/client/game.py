@@ -22,7 +22,6 @@ from actors.kernel.limits import GAMES
 from actors.kernel.messaging import DEFAULT_TIMEOUT, Pending, ask, post, tell, wait_one
 from actors.kernel.policies import Policy
 from actors.kernel.schedule import Turnstile, make_turnstile, start_up
-from actors.protocol.board import Declare, Declared
 from actors.protocol.control import Armed, Crash, CrashOnNext, Disarm, HangOnNext, Lie, Ping
 from actors.protocol.journal import RecordTeaching, Teaching
 from actors.protocol.piece import (
@@ -78,7 +77,8 @@ class ActorGame(ProposalStream):
         timeout: every ask's timeout in seconds; a late or dead actor becomes an
             :class:`~actors.kernel.errors.ActorFailure`, never a hang.
         recorder: records one trace event per delivered message when given.
-        max_restarts, period: the supervisor's restart intensity limit.
+        max_restarts: the supervisor's restart intensity limit: at most this many restarts ...
+        period: ... within this many seconds.
         teach: pieces that start the game with another move function, by square ('c1': 'archbishop').
         schedule: the order deliveries run in: 'free' (None, pykka's own: the default), 'fifo',
             'random(SEED)', 'interactive', a Policy (a Script of actor names), or a Turnstile. Under
@@ -425,21 +425,21 @@ class ActorGame(ProposalStream):
     # -- teaching
 
     def teach(self, name: str, geometry: Geometry, reassess: bool = True) -> Learned:
-        """Teach the piece actor ``name`` a move function, tell the board its new reach, journal it,
-        and (``reassess``) have the referee look at the position afresh: who gives check now, whether
-        the side to move can move at all.
+        """Teach the piece actor ``name`` a move function (the piece itself tells the board its new
+        reach), journal it, and (``reassess``) have the referee look at the position afresh: who
+        gives check now, whether the side to move can move at all.
 
         Raises:
             InputError: the piece refused the geometry (it raised or answered nonsense); nothing changed.
+            ActorUnavailable: the piece is not on the board (it was captured).
         """
         learned: Learned = self.ask(name, Learn(geometry))
         if learned.refused is not None:
             raise InputError(f"{name} cannot learn {geometry.name!r}: {learned.refused}")
-        declared: Declared = self.ask(BOARD, Declare(name, learned.reach))
-        if declared.square < 0:
-            raise ActorUnavailable(f"the board has no piece called {name}")
         teaching = RecordTeaching(Teaching(name, geometry, self.plies))
         tell(self.supervisor.ref(JOURNAL), post(self.recorder, CLIENT, JOURNAL, teaching))
+        if learned.square < 0:
+            raise ActorUnavailable(f"the board has no piece called {name}")
         if reassess:
             self._reassess()
         return learned

@@ -12,6 +12,7 @@ from typing import get_args
 from actors.protocol.board import (
     Applied,
     Apply,
+    ApplyRefused,
     BoardRequest,
     CastleSurvey,
     Change,
@@ -108,6 +109,7 @@ __all__ = [
     "Answer",
     "Applied",
     "Apply",
+    "ApplyRefused",
     "Armed",
     "Assessment",
     "Begin",

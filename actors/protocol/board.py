@@ -5,17 +5,18 @@ How you talk to the board (the referee asks; the supervisor asks for the roster)
                                                 path to the target, blockers, target, exposers)
     ProbeSurvey(colour, probes)              -> ProbeReports  (the same for moves given in full)
     CastleSurvey(colour, king, between, crossed) -> CastleReport
-    Apply(move, reach, rook_reach, en_passant) -> Applied      (move the pieces, tell them, assess the
-                                                other side)
+    Apply(move, en_passant)                  -> Applied | ApplyRefused (move the pieces, which answer
+                                                their new reach; assess the other side)
     Gather(colour, en_passant)               -> Gathered      (ask every piece its reach, unless a Place
                                                 just did; the roster and the assessment of ``colour``)
-    Declare(name, reach)                     -> Declared      (a piece's new reach, after it learnt)
+    Declare(name, square, reach, fixed, label) tell, from the piece itself: its new reach (it learnt)
     RosterQuery()                            -> Roster
     Describe(state)                          -> Description
     Place(entries)                           -> Roster        (clear, seat these pieces: a ChessMoveQ
                                                 case, or a pooled system's next game)
-The board asks pieces only for their reach (Gather, Place, a promotion) and tells them Moved/Captured;
-pieces never ask anyone, so no two actors ever wait on each other.
+The board asks pieces only for their reach (Gather, Place, a move, a promotion, and a piece that said
+"ask me" whenever its reach matters) and tells them Captured; pieces never ask anyone, so no two actors
+ever wait on each other.
 """
 
 from __future__ import annotations
@@ -75,25 +76,35 @@ class ProbeReports:
 
 @dataclass(frozen=True, slots=True)
 class CastleSurvey:
-    """Castling's questions: anything between king and rook, who reaches the king and each crossed square."""
+    """Castling's questions: what stands on the king's and the rook's squares, anything between them,
+    who reaches the king now, and who would reach each square the king crosses and lands on once the
+    king has gone to ``king_to`` and the rook to ``rook_to`` (the position the castling makes)."""
 
     colour: int
     king_square: int
+    rook_square: int
+    king_to: int
+    rook_to: int
     between: tuple[int, ...]
     crossed: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class Apply:
-    """Make this move; the mover (and a castling rook) declare ``reach`` (``rook_reach``) where they land.
+    """Make this move; the mover (and a castling rook) answer their reach from where they land.
 
     The board then assesses the side to move next, with ``en_passant`` the square the move skipped.
     """
 
     move: JournalMove
-    reach: Reach
-    rook_reach: Reach = ()
     en_passant: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class ApplyRefused:
+    """The board will not make the move: it would capture a king (which no verdict can allow)."""
+
+    reason: str
 
 
 Change = tuple[int, int, str]
@@ -129,10 +140,14 @@ class Gathered:
 
 @dataclass(frozen=True, slots=True)
 class Declare:
-    """The piece called ``name`` now reaches this far (it learnt a new move function)."""
+    """Told by the piece called ``name`` itself: from ``square`` it now reaches this far (it learnt a
+    new move function). ``fixed`` and ``label`` as in the piece's Targets."""
 
     name: str
+    square: int
     reach: Reach
+    fixed: bool = True
+    label: str = ""
 
 
 @dataclass(frozen=True, slots=True)

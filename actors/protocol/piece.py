@@ -1,24 +1,27 @@
 """Messages a piece actor receives, and its replies: the seed's move message and what grew around it.
 
 How you talk to a piece (it answers about its own square only, from its own move function):
-    MoveQuery(start, end, colour)  -> Answer = Yes(origin, target, traversed, target_rule, onward)
-                                              | No(reason)
+    MoveQuery(start, end, colour)  -> Answer = Yes(origin, target, traversed, target_rule) | No(reason)
     CastleQuery(side)              -> Answer  (the king or rook's castling squares, if it never moved)
     TargetsQuery()                 -> Targets (its whole reach from where it stands)
-    Learn(geometry)                -> Learned (a new move function; refused if it misbehaves)
+    Learn(geometry)                -> Learned (a new move function; refused if it misbehaves; the
+                                              piece itself tells the board its new reach: Declare)
+    Moved(to)                      -> Targets (the board moved you: your reach from there)
     Promote(kind, square)          -> Targets (a pawn that reached ``square`` becomes a ``kind``)
     Seat(square, has_moved, code)  -> Targets (stand here now as a plain ``code``: a pooled system's
                                               next game, a ChessMoveQ case)
     KnightPathQuery(target, size)  -> KnightWalk
     KnightTourQuery(size, closed)  -> KnightWalk
-    Moved(to), Captured(), Resync(square, has_moved)     tells from the board and the supervisor
+    Captured(), Resync(square, has_moved)                tells from the board and the supervisor
+A piece's reach is its own word, and it alone keeps the board's record of it current: every change
+(a seat, a move, a promotion, a lesson) is answered or told to the board by the piece, never relayed.
 A captured piece leaves the board but keeps running (off the board, it answers no to every move), so
 that a pooled actor system can seat it again in its next game.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from actors.protocol.values import Reach
 from board.geometries import Geometry
@@ -42,7 +45,6 @@ class MoveQuery:
 class Yes:
     """The move function says yes: the target, the squares traversed (nearest first), the target rule.
 
-    ``onward`` is the piece's whole reach from ``target``: what it will declare once it stands there.
     For castling, ``traversed`` is what the piece crosses, ending where it lands.
     """
 
@@ -50,7 +52,6 @@ class Yes:
     target: int
     traversed: tuple[int, ...]
     target_rule: str = "any"
-    onward: Reach = field(default=(), repr=False)
 
     @property
     def traversed_names(self) -> tuple[str, ...]:
@@ -83,10 +84,17 @@ class TargetsQuery:
 
 @dataclass(frozen=True, slots=True)
 class Targets:
-    """A piece's reach from ``square``: its own word on where it could go."""
+    """A piece's reach from ``square``: its own word on where it could go.
+
+    ``fixed``: the move function is a fixed table, so the reach holds until the piece says otherwise;
+    when False it means "ask me": the answers may change, and the board asks again whenever it needs
+    them. ``label`` names the move function ('knight', 'camel', or a mark of a user's own rule).
+    """
 
     square: int
     reach: Reach
+    fixed: bool = True
+    label: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +134,7 @@ class Seat:
 
 @dataclass(frozen=True, slots=True)
 class Moved:
-    """The board moved you to ``to`` (a tell)."""
+    """The board moved you to ``to``: stand there, and answer your reach from there (Targets)."""
 
     to: int
 

@@ -37,8 +37,9 @@ RejectionKind = Literal["illegal", "ambiguous", "syntax", "over", "stale"]
 """Why a proposal was refused: a move the rules refuse, one that fits several pieces, text that is no
 move, a game already over, or a proposal tagged for another ply than the next (not judged at all)."""
 
-PositionKey = tuple[bytes, int, int, int]
-"""What makes two positions the same for repetition: placement, turn, castling rights, legal en passant."""
+PositionKey = tuple[bytes, int, int, int, tuple[tuple[int, str], ...]]
+"""What makes two positions the same for repetition: placement, turn, castling rights, legal en passant,
+and every piece's move function where it is not its kind's own (square, label)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,8 +87,12 @@ class PieceReport:
 
 @dataclass(frozen=True, slots=True)
 class CastleReport:
-    """Castling's facts: a piece between king and rook, who might reach the king and each crossed square."""
+    """Castling's facts: who stands on the king's and the rook's squares (code and actor name; 0 and
+    '' for nobody), a piece between them, who might reach the king now, and who might reach each
+    square the king crosses on the position after castling."""
 
+    king: tuple[int, str]
+    rook: tuple[int, str]
     blocker: Sighting | None
     king_candidates: tuple[Sighting, ...]
     crossed_candidates: tuple[tuple[int, tuple[Sighting, ...]], ...]
@@ -100,7 +105,9 @@ class Assessment:
     ``check``: enemy pieces whose reach takes them to the king; ``en_passant``: for each pawn able to
     capture onto the en passant square, what the capture would expose; ``open_probe``: a move with a
     clear path, a target it may take and no exposer (proof that the side can move), else ``unclear``:
-    the moves that only exposers stand against; ``placement``: the 64 codes, for repetition and material.
+    the moves that only exposers stand against; ``placement``: the 64 codes, for repetition and material;
+    ``lessons``: (square, label) of every piece whose move function is not its kind's own, as each
+    piece declared it.
     """
 
     king_square: int
@@ -109,6 +116,7 @@ class Assessment:
     open_probe: Probe | None
     unclear: tuple[tuple[Probe, ProbeReport], ...]
     placement: bytes
+    lessons: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,9 @@
 
 It reports facts (blockers, what stands on a target, which enemy pieces might reach a king) and moves
 pieces when told; it never judges a move. What each piece can reach it knows only from the piece's
-own declaration (asked at start, carried by a piece's yes, re-declared when the piece learns).
+own word: its answer when seated, gathered, moved or promoted, and what it tells the board itself
+when it learns. A piece whose move function is no fixed table says "ask me", and is asked again
+before every report its reach could change.
 
 How you talk to me: see :mod:`actors.protocol.board`.
 """
@@ -10,6 +12,7 @@ How you talk to me: see :mod:`actors.protocol.board`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, assert_never
 
 from actors.kernel.actor import TracedActor
@@ -17,6 +20,7 @@ from actors.kernel.messaging import DEFAULT_TIMEOUT, Directory
 from actors.protocol.board import (
     Applied,
     Apply,
+    ApplyRefused,
     BoardRequest,
     CastleSurvey,
     Change,
@@ -37,6 +41,7 @@ from actors.protocol.control import Armed, Lie
 from actors.protocol.piece import Captured, Moved, Promote, Seat, Targets, TargetsQuery
 from actors.protocol.referee import Description
 from actors.protocol.values import (
+    Assessment,
     CastleReport,
     JournalMove,
     PathEntry,
@@ -51,7 +56,7 @@ from board.castling import home_rights
 from board.fen import parse_fen
 from board.fen_text import format_fen
 from board.geometries import reach, standard
-from board.pieces import COLOUR_NAMES, KIND_NAMES, PAWN
+from board.pieces import COLOUR_NAMES, KIND_NAMES, KING, PAWN
 from board.squares import SQUARE_NAMES
 
 if TYPE_CHECKING:
@@ -89,6 +94,10 @@ class BoardActor(TracedActor[BoardRequest]):
             not home_rights(s, code) & position.castling for s, code in enumerate(squares)
         ]
         self.plies = 0
+        self.unfixed: set[int] = set()
+        """Squares of pieces that said "ask me": their reach is asked for again before each report."""
+        self.labels: dict[int, str] = {}
+        """Square -> the label of a piece's move function, where it is not its kind's own."""
         self._roster: tuple[RosterEntry, ...] | None = None
         """Who stands where, as last listed (None once a move changed it)."""
         self.view = View(squares)
@@ -101,6 +110,8 @@ class BoardActor(TracedActor[BoardRequest]):
     def handle(self, message: BoardRequest) -> object:
         """What I do on each message."""
         view = self.view
+        if self.unfixed and not isinstance(message, (Apply, Declare, RosterQuery, Describe, Place, Gather)):
+            self._ask_again()
         match message:
             case Survey(colour=colour, kind=kind, target=target, en_passant=en_passant, check=check):
                 # Only pieces with an actor are reported (a ghost a lie made up has none to ask).
@@ -114,26 +125,44 @@ class BoardActor(TracedActor[BoardRequest]):
                 return SurveyReport(pieces, checkers, king)
             case ProbeSurvey(colour=colour, probes=probes):
                 return ProbeReports(tuple(view.probe(probe, colour) for probe in probes))
-            case CastleSurvey(colour=colour, king_square=king, between=between, crossed=crossed):
+            case CastleSurvey(
+                colour=colour, king_square=king, rook_square=rook, king_to=king_to, rook_to=rook_to,
+                between=between, crossed=crossed,
+            ):
                 by = colour ^ 1
-                blocker = view.first_occupied(between)
-                crossed_candidates = tuple((square, view.attackers(square, by)) for square in crossed)
-                return CastleReport(blocker, view.attackers(king, by), crossed_candidates)
-            case Apply(move=move, reach=moved_reach, rook_reach=rook_reach, en_passant=en_passant):
-                colour = view.code(move.origin) >> 3
-                changes, captured = self._move(
-                    move, tell_pieces=True, reach=moved_reach, rook_reach=rook_reach
+                vacated, filled = (king, rook), (king_to, rook_to)
+                crossed_candidates = tuple(
+                    (square, view.attackers(square, by, vacated, filled)) for square in crossed
                 )
-                return Applied(changes, captured, view.assess(colour ^ 1, en_passant))
+                return CastleReport(
+                    self._occupant(king),
+                    self._occupant(rook),
+                    view.first_occupied(between),
+                    view.attackers(king, by),
+                    crossed_candidates,
+                )
+            case Apply(move=move, en_passant=en_passant):
+                victim = move.victim if move.victim >= 0 else move.target
+                if self.view.true_squares[victim] & 7 == KING:
+                    return ApplyRefused(f"the king on {SQUARE_NAMES[victim]} is never captured")
+                colour = view.code(move.origin) >> 3
+                changes, captured = self._move(move, tell_pieces=True)
+                if self.unfixed:
+                    self._ask_again()
+                return Applied(changes, captured, self._assess(colour ^ 1, en_passant))
             case Gather(colour=colour, en_passant=en_passant):
                 if not self.fresh:
                     self._gather()
                 self.fresh = False
-                return Gathered(self._entries(), view.assess(colour, en_passant), self.plies)
-            case Declare(name=name, reach=declared):
-                square = self._square_of(name)
-                if square >= 0:
-                    view.declare(square, declared)
+                return Gathered(self._entries(), self._assess(colour, en_passant), self.plies)
+            case Declare(name=name, square=square, reach=declared, fixed=fixed, label=label):
+                if square < 0 or self.names[square] != name:
+                    # The piece is not where it says (a move crossed its word): ask it when it matters.
+                    square = self._square_of(name)
+                    if square >= 0:
+                        self.unfixed.add(square)
+                    return Declared(square)
+                self._declare(square, Targets(square, declared, fixed, label))
                 return Declared(square)
             case RosterQuery():
                 return Roster(self._entries(), self.plies, view.placement())
@@ -152,6 +181,23 @@ class BoardActor(TracedActor[BoardRequest]):
                 return Roster(self._entries(), self.plies, self.view.placement())  # the new view
             case _:
                 assert_never(message)
+
+    def _assess(self, colour: int, en_passant: int) -> Assessment:
+        """The view's assessment of ``colour``, with the lessons the pieces declared."""
+        assessment = self.view.assess(colour, en_passant)
+        labels = self.labels
+        if not labels:
+            return assessment
+        shown, names = assessment.placement, self.names
+        lessons = tuple(
+            (square, label) for square, label in sorted(labels.items()) if shown[square] and names[square]
+        )
+        return replace(assessment, lessons=lessons)
+
+    def _occupant(self, square: int) -> tuple[int, str]:
+        """What the board reports on ``square``: its code and its actor's name (a ghost has none)."""
+        code = self.view.code(square)
+        return (code, self.names[square] if code == self.view.true_squares[square] else "")
 
     def lie(self, message: Lie) -> Armed:
         """Report ghosts and hide pieces from now on (an empty Lie tells the truth again)."""
@@ -195,13 +241,31 @@ class BoardActor(TracedActor[BoardRequest]):
 
     # -- asking pieces for their reach
 
-    def _gather(self) -> None:
-        """Ask every piece where it can go from where it stands (all at once)."""
-        squares = [square for square, code in enumerate(self.view.true_squares) if code]
+    def _declare(self, square: int, targets: Targets) -> None:
+        """Take a piece's word on its reach from ``square``: the reach itself, whether it holds, its rule."""
+        self.view.declare(square, targets.reach)
+        if targets.fixed:
+            self.unfixed.discard(square)
+        else:
+            self.unfixed.add(square)
+        code = self.view.true_squares[square]
+        if targets.label and targets.label != KIND_NAMES[code & 7]:
+            self.labels[square] = targets.label
+        else:
+            self.labels.pop(square, None)
+
+    def _gather(self, squares: list[int] | None = None) -> None:
+        """Ask pieces (default: every piece) where they can go from where they stand (all at once)."""
+        if squares is None:
+            squares = [square for square, code in enumerate(self.view.true_squares) if code]
         pending = [self.send(self.names[square], TargetsQuery()) for square in squares]
         for square, reply in zip(squares, self.wait(pending), strict=True):
             assert isinstance(reply, Targets)
-            self.view.declare(square, reply.reach)
+            self._declare(square, reply)
+
+    def _ask_again(self) -> None:
+        """Ask the pieces that said "ask me" for their reach now, before anything is reported."""
+        self._gather(sorted(square for square in self.unfixed if self.names[square]))
 
     def _place(self, entries: Sequence[RosterEntry]) -> None:
         """Clear the board and seat these pieces; each is told where it stands and declares its reach.
@@ -224,13 +288,19 @@ class BoardActor(TracedActor[BoardRequest]):
         self.names, self.moved, self.plies = names, moved, 0
         self._roster = tuple(seated[square] for square in sorted(seated))  # listed from now on
         self.view = View(squares, declared)  # a new view: nothing of the last game's reports (or lies)
+        self.unfixed, self.labels = set(), {}
+        for entry, reply in zip(entries, replies, strict=True):
+            if not reply.fixed:
+                self.unfixed.add(entry.square)
         self.fresh = True
 
     # -- moving pieces
 
     def _move(
-        self, move: JournalMove, tell_pieces: bool, reach: Reach = (), rook_reach: Reach = ()
+        self, move: JournalMove, tell_pieces: bool
     ) -> tuple[tuple[Change, ...], str | None]:
+        """Make ``move`` on the board; with ``tell_pieces``, the mover and a castling rook answer their
+        reach from where they land (a promoted pawn as its new kind) and a captured piece is told."""
         view, names, moved = self.view, self.names, self.moved
         self._roster = None
         origin, target = move.origin, move.target
@@ -239,9 +309,11 @@ class BoardActor(TracedActor[BoardRequest]):
         captured = names[captured_square] if view.code(captured_square) else None
         view.remove(captured_square)
         names[captured_square] = ""
-        view.put(target, view.remove(origin), reach)
+        self._forget(captured_square)
+        view.put(target, view.remove(origin), ())
         names[origin], moved[origin] = "", False
         names[target], moved[target] = name, True
+        self._carry(origin, target)
         changes: list[Change] = [(origin, 0, ""), (target, code, name)]
         if move.victim >= 0:
             changes.append((move.victim, 0, ""))
@@ -249,9 +321,10 @@ class BoardActor(TracedActor[BoardRequest]):
         if move.rook is not None:
             rook_from, rook_to = move.rook
             rook_name = names[rook_from]
-            view.put(rook_to, view.remove(rook_from), rook_reach)
+            view.put(rook_to, view.remove(rook_from), ())
             names[rook_to], moved[rook_to] = rook_name, True
             names[rook_from], moved[rook_from] = "", False
+            self._carry(rook_from, rook_to)
             changes += [(rook_from, 0, ""), (rook_to, view.code(rook_to), rook_name)]
         if move.promotion:
             new_code = (code & 8) | move.promotion
@@ -261,15 +334,28 @@ class BoardActor(TracedActor[BoardRequest]):
         if tell_pieces:
             if captured is not None:
                 self.tell(captured, Captured())
-            if move.promotion:
-                reply = self.ask_one(name, Promote(move.promotion, target))
-                assert isinstance(reply, Targets)
-                view.declare(target, reply.reach)
-            else:
-                self.tell(name, Moved(target))
+            landing = Promote(move.promotion, target) if move.promotion else Moved(target)
+            landed = [(target, self.send(name, landing))]
             if move.rook is not None:
-                self.tell(rook_name, Moved(move.rook[1]))
+                landed.append((move.rook[1], self.send(rook_name, Moved(move.rook[1]))))
+            for (square, _), reply in zip(landed, self.wait([pending for _, pending in landed]), strict=True):
+                assert isinstance(reply, Targets)
+                self._declare(square, reply)
         return tuple(changes), captured
+
+    def _carry(self, origin: int, target: int) -> None:
+        """What the board knows of a piece's move function goes with it from ``origin`` to ``target``."""
+        self._forget(target)
+        if origin in self.unfixed:
+            self.unfixed.discard(origin)
+            self.unfixed.add(target)
+        label = self.labels.pop(origin, None)
+        if label is not None:
+            self.labels[target] = label
+
+    def _forget(self, square: int) -> None:
+        self.unfixed.discard(square)
+        self.labels.pop(square, None)
 
 
 __all__ = ["BoardActor", "PathEntry", "Sighting", "birth_name"]

@@ -177,19 +177,31 @@ class View:
                 return (square, shown[square])
         return None
 
-    def attackers(self, square: int, by: int) -> tuple[Sighting, ...]:
-        """``by``'s pieces whose declared reach takes them to ``square`` along empty squares."""
+    def attackers(
+        self, square: int, by: int, vacated: tuple[int, ...] = (), filled: tuple[int, ...] = ()
+    ) -> tuple[Sighting, ...]:
+        """``by``'s pieces whose declared reach takes them to ``square`` along empty squares.
+
+        ``vacated`` and ``filled``: squares emptied and occupied by a move not yet made (castling's
+        king and rook), so that the answer is for the position that move would make.
+        """
         if square < 0:
             return ()
         shown, reach = self._shown, self._shown_reach
         found = []
         for origin in self._reached_by[square]:
             code = shown[origin]
-            if code >> 3 != by or not code:
+            if code >> 3 != by or not code or origin in vacated or origin in filled:
                 continue
             entry = reach[origin][square]
-            if entry[2] != "empty" and not any(shown[s] for s in entry[1]):
-                found.append((origin, code))
+            if entry[2] == "empty":
+                continue
+            if vacated or filled:
+                if any(step in filled or (shown[step] and step not in vacated) for step in entry[1]):
+                    continue
+            elif any(shown[s] for s in entry[1]):
+                continue
+            found.append((origin, code))
         found.sort()
         return tuple(found)
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, assert_never
 
 from actors.kernel.actor import TracedActor
 from actors.kernel.messaging import DEFAULT_TIMEOUT, Directory
+from actors.protocol.board import Declare
 from actors.protocol.piece import (
     Answer,
     Captured,
@@ -36,7 +37,7 @@ from actors.protocol.piece import (
 from actors.protocol.values import PathEntry, Reach
 from board.castling import castling_for
 from board.errors import ChessActorsError
-from board.geometries import Geometry, reach, standard
+from board.geometries import Geometry, label_of, reach, standard
 from board.pieces import COLOUR_NAMES, KIND_NAMES, KING, KNIGHT, ROOK
 from board.squares import SQUARE_NAMES, coord_of
 
@@ -58,6 +59,9 @@ def reach_index(geometry: Geometry, colour: int, square: int) -> dict[int, PathE
 
 OFF_BOARD = -1
 """The square of a captured piece: it stands nowhere, and every move from its square is a no."""
+
+BOARD = "board"
+"""Whom a piece tells of its own new reach."""
 
 
 class PieceActor(TracedActor[PieceRequest]):
@@ -93,11 +97,11 @@ class PieceActor(TracedActor[PieceRequest]):
                 return self._move(message)
             case Moved(to=to):
                 self.square, self.has_moved = to, True
-                return None
+                return self.targets()
             case Seat(square=square, has_moved=has_moved, code=code):
                 self._become(code)
                 self.square, self.has_moved = square, has_moved
-                return Targets(square, self.reach())
+                return self.targets()
             case Captured():
                 # Off the board, but still running: a pooled system seats captured pieces again.
                 self.square = OFF_BOARD
@@ -105,13 +109,13 @@ class PieceActor(TracedActor[PieceRequest]):
             case CastleQuery(side=side):
                 return self._castle(side)
             case TargetsQuery():
-                return Targets(self.square, self.reach())
+                return self.targets()
             case Learn(geometry=geometry):
                 return self._learn(geometry)
             case Promote(kind=kind, square=square):
                 self._become((self.code & 8) | kind)
                 self.square, self.has_moved = square, True
-                return Targets(self.square, self.reach())
+                return self.targets()
             case Resync(square=square, has_moved=has_moved):
                 self.square, self.has_moved = square, has_moved
                 return None
@@ -124,6 +128,10 @@ class PieceActor(TracedActor[PieceRequest]):
         """Be a plain piece of ``code`` with its kind's own move function."""
         self.code, self.kind, self.colour = code, code & 7, code >> 3
         self.geometry = standard(self.kind)
+
+    def targets(self) -> Targets:
+        """My reach from where I stand, with whether it holds ("ask me" if not) and my rule's label."""
+        return Targets(self.square, self.reach(), self.geometry.pure, label_of(self.geometry))
 
     def reach(self, square: int | None = None) -> Reach:
         """Every move my geometry allows from ``square`` (default: where I stand; none off the board)."""
@@ -139,7 +147,6 @@ class PieceActor(TracedActor[PieceRequest]):
             return No(f"the {self.describe()} is not {COLOUR_NAMES[message.colour]}")
         try:
             entry = reach_index(self.geometry, self.colour, self.square).get(message.end)
-            onward = self.reach(message.end) if entry is not None else ()
         except ChessActorsError as error:  # a learnt function that misbehaves here: a no, not a crash
             return No(str(error))
         if entry is None:
@@ -148,7 +155,7 @@ class PieceActor(TracedActor[PieceRequest]):
                 f"to {SQUARE_NAMES[message.end]}"
             )
         target, traversed, rule = entry
-        return Yes(self.square, target, traversed, rule, onward)
+        return Yes(self.square, target, traversed, rule)
 
     def _castle(self, side: str) -> Answer:
         if self.kind not in (KING, ROOK):
@@ -163,15 +170,21 @@ class PieceActor(TracedActor[PieceRequest]):
         )
         if self.square != home:
             return No(f"the {self.describe()} is not on {SQUARE_NAMES[home]}, where it would castle from")
-        return Yes(self.square, landing, crossed, "empty", self.reach(landing))
+        return Yes(self.square, landing, crossed, "empty")
 
     def _learn(self, geometry: Geometry) -> Learned:
-        """Take ``geometry`` if it answers sensibly from where I stand; keep the old one if not."""
+        """Take ``geometry`` if it answers sensibly from where I stand; keep the old one if not.
+
+        On the board, I tell the board my new reach myself, before I answer: whoever taught me
+        hears back only after the board has my word in its mailbox.
+        """
         try:
             taught = reach(geometry, self.colour, self.square) if self.square != OFF_BOARD else ()
         except ChessActorsError as error:
             return Learned(self.square, (), str(error))
         self.geometry = geometry
+        if self.square != OFF_BOARD:
+            self.tell(BOARD, Declare(self.name, self.square, taught, geometry.pure, label_of(geometry)))
         return Learned(self.square, taught)
 
     def _moving_as(self) -> str:

@@ -60,6 +60,22 @@ def seating(fen: str) -> tuple[str, GameState, tuple[RosterEntry, ...]]:
     return write_fen(position), state, entries
 
 
+def promotion_plies(start_fen: str, entries: tuple[JournalEntry, ...]) -> dict[str, int]:
+    """The ply at which each piece that promoted did so (its last promotion), by actor name."""
+    names = {entry.square: entry.name for entry in seating(start_fen)[2]}
+    promoted: dict[str, int] = {}
+    for ply, entry in enumerate(entries, 1):
+        move = entry.move
+        name = names.pop(move.origin, "")
+        names.pop(move.victim if move.victim >= 0 else move.target, None)
+        names[move.target] = name
+        if move.rook is not None:
+            names[move.rook[1]] = names.pop(move.rook[0], "")
+        if move.promotion:
+            promoted[name] = ply
+    return promoted
+
+
 class Supervisor:
     """Starts, names, restarts (one_for_one) and stops the actors of one game or position session.
 
@@ -314,10 +330,7 @@ class Supervisor:
             self._stop(BOARD)
             self._start_board(journal.entries if journal is not None else ())
             roster = self.roster()
-        taught: dict[str, Geometry] = {}
-        if journal is not None:
-            for teaching in journal.teachings:
-                taught[teaching.name] = teaching.geometry
+        taught = self._current_lessons(journal) if journal is not None else {}
         on_board = {entry.name for entry in roster.entries}
         for name in self.names():
             if name not in (BOARD, REFEREE, JOURNAL) and name not in on_board:
@@ -347,6 +360,18 @@ class Supervisor:
                 self._count_restart(REFEREE)
                 self._stop(REFEREE)
                 self._start_referee()
+
+    def _current_lessons(self, journal: JournalEntries) -> dict[str, Geometry]:
+        """Each taught piece's move function now: its last lesson, unless a promotion came after it
+        (a promoted pawn moves as its new kind, and is rebuilt so)."""
+        promoted = promotion_plies(self.start_fen, journal.entries)
+        taught: dict[str, Geometry] = {}
+        for teaching in journal.teachings:
+            if teaching.plies >= promoted.get(teaching.name, 0):
+                taught[teaching.name] = teaching.geometry
+            else:
+                taught.pop(teaching.name, None)
+        return taught
 
     # -- stopping
 

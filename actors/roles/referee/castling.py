@@ -1,43 +1,58 @@
-"""Castling judged by messages: the king and the rook say what they cross, the board what it sees.
+"""Castling judged by messages, once, for proposals and legal targets alike.
 
-The right itself is the referee's fact; every square comes from board.castling's one table.
+The king and the rook say whether they may castle and what they cross; the board says who stands on
+their squares, what stands between, and who would reach each square the king crosses and lands on
+once the castling is made. The right itself is the referee's fact; every square comes from
+board.castling's one table. The referee's whereabouts hint only chooses whom to ask.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from actors.protocol.board import CastleSurvey
 from actors.protocol.piece import CastleQuery, Yes
+from actors.protocol.values import CastleReport
 from actors.roles.referee.conversation import BOARD, WHEREABOUTS
+from actors.roles.referee.ruling import Ruling
 from board.castling import castling_for
 from board.judge import CastlingFacts, Intent, decide_castling
+from board.pieces import KING, ROOK
+from board.squares import SQUARE_NAMES
 
 if TYPE_CHECKING:
-    from actors.roles.referee.game import RefereeActor, Ruling
+    from actors.protocol.values import GameState
+    from actors.roles.referee.conversation import Conversation
 
 
-def judge_castling(referee: RefereeActor, intent: Intent) -> Ruling:
+def judge_castling(referee: Conversation[Any], state: GameState, intent: Intent) -> Ruling:
     """The ruling on castling to the intent's side, from the king's, the rook's and the board's replies."""
-    from actors.roles.referee.game import Ruling
-
     colour, side = intent.colour, intent.castle
     assert side is not None
     right = castling_for(colour, side)
     king, rook = right.king_from, right.rook_from
+    refused = Ruling(reason=decide_castling(intent, CastlingFacts(king, False, None, (), ())))
+    if not state.castling & right.right:
+        return refused
+    if referee.name_at(king) is None or referee.name_at(rook) is None:
+        referee.refresh_hint()  # whom to ask: the board's roster, when the hint knows nobody there
     king_name, rook_name = referee.name_at(king), referee.name_at(rook)
-    if not referee.state.castling & right.right or king_name is None or rook_name is None:
-        return Ruling(reason=decide_castling(intent, CastlingFacts(king, False, None, (), ())))
-    replies = referee.wait(
+    if king_name is None or rook_name is None:
+        return refused
+    survey = CastleSurvey(colour, king, rook, right.king_to, right.rook_to, right.between, right.king_crossed)
+    king_yes, rook_yes, report = referee.wait(
         [
             referee.send(king_name, CastleQuery(side), WHEREABOUTS),
             referee.send(rook_name, CastleQuery(side), WHEREABOUTS),
-            referee.send(BOARD, CastleSurvey(colour, king, right.between, right.king_crossed)),
+            referee.send(BOARD, survey),
         ]
     )
-    king_yes, rook_yes, report = replies
+    assert isinstance(report, CastleReport)
+    missing = _missing(report, colour, king, king_name, rook, rook_name)
+    if missing is not None:
+        return Ruling(reason=missing)
     if not (isinstance(king_yes, Yes) and isinstance(rook_yes, Yes)):
-        return Ruling(reason=decide_castling(intent, CastlingFacts(king, False, None, (), ())))
+        return refused
     pairs = [(c, king) for c in report.king_candidates]
     pairs += [(c, square) for square, found in report.crossed_candidates for c in found]
     confirmed = referee.confirm(pairs)
@@ -51,4 +66,18 @@ def judge_castling(referee: RefereeActor, intent: Intent) -> Ruling:
     reason = decide_castling(intent, facts)
     if reason is not None:
         return Ruling(reason=reason)
-    return Ruling(king, None, "illegal", (), king_yes.onward, rook_yes.onward)
+    return Ruling(king, None, "illegal", (), king_yes.traversed)
+
+
+def _missing(
+    report: CastleReport, colour: int, king: int, king_name: str, rook: int, rook_name: str
+) -> str | None:
+    """Why the board's report does not show the king and the rook that were asked where they must stand."""
+    for square, kind, name, (code, seen) in (
+        (king, KING, king_name, report.king),
+        (rook, ROOK, rook_name, report.rook),
+    ):
+        if code != colour * 8 + kind or seen != name:
+            what = "king" if kind == KING else "rook"
+            return f"castling needs the {what} on {SQUARE_NAMES[square]}, and the board reports none there"
+    return None

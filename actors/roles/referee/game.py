@@ -11,11 +11,12 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, assert_never
 
 from actors.kernel.errors import ActorFailure
 from actors.kernel.messaging import DEFAULT_TIMEOUT, Directory
-from actors.protocol.board import Applied, Apply, Describe, Gather, Gathered
+from actors.protocol.board import Applied, Apply, ApplyRefused, Describe, Gather, Gathered
 from actors.protocol.journal import JournalEntries, JournalQuery, RecordStart, Reset
 from actors.protocol.referee import (
     Accepted,
@@ -34,13 +35,14 @@ from actors.protocol.values import Assessment, GameState, JournalEntry, JournalM
 from actors.roles.journal import JOURNAL
 from actors.roles.referee.castling import judge_castling
 from actors.roles.referee.conversation import BOARD, Conversation
+from actors.roles.referee.ruling import Ruling
 from actors.roles.referee.targets import legal_targets
 from board.castling import BY_KING_TARGET, KEEP_RIGHTS
 from board.errors import IllegalMoveError, MoveSyntaxError
 from board.judge import Intent, decide
 from board.notation import format_san, intent_from_squares, san_intent
 from board.outcome import claims, decide_outcome, ending
-from board.pieces import COLOUR_NAMES, KIND_BY_LETTER, KIND_LETTERS, PAWN, WHITE
+from board.pieces import COLOUR_NAMES, KIND_BY_LETTER, KIND_LETTERS, KIND_NAMES, KING, PAWN, QUEEN, WHITE
 from board.san_syntax import parse_uci
 from board.squares import SQUARE_NAMES
 
@@ -55,17 +57,16 @@ class LostTrack(RuntimeError):
     stops, and the supervisor rebuilds it (and the board) from the journal, where that move is not."""
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class Ruling:
-    """A judged move: the legal origin and the yes it rests on, or the reason it is refused."""
-
-    origin: int = -1
-    reason: str | None = None
-    kind: str = "illegal"
-    rivals: tuple[int, ...] = ()
-    onward: tuple[tuple[int, tuple[int, ...], str], ...] = ()
-    rook_onward: tuple[tuple[int, tuple[int, ...], str], ...] = ()
-    en_passant: bool = False
+def as_material(pieces: Iterable[tuple[int, int]], lessons: dict[int, str]) -> Iterator[tuple[int, int]]:
+    """Each piece as the material its move function makes it: a taught piece counts as the standard
+    kind it now moves as, and any other rule as a queen (it may mate: nothing says it cannot)."""
+    for square, code in pieces:
+        label = lessons.get(square)
+        if label is None or code & 7 == KING:
+            yield square, code
+        else:
+            kind = KIND_NAMES.index(label) if label in KIND_NAMES[1:] else QUEEN
+            yield square, (code & 8) | kind
 
 
 @functools.lru_cache(maxsize=4096)
@@ -122,7 +123,7 @@ class RefereeActor(Conversation[RefereeRequest]):
         gathered: Gathered = self.ask_one(BOARD, Gather(self.state.turn, self.state.en_passant))
         self.learn_roster(gathered.entries)
         self._absorb(gathered.assessment, self.state.turn)
-        start_key = known or self._key(gathered.assessment.placement)
+        start_key = known or self._key(gathered.assessment)
         self.seen = Counter([start_key, *(entry.key for entry in entries)])
         current = entries[-1].key if entries else start_key
         self.outcome = self._outcome(gathered.assessment, self.seen[current])
@@ -133,9 +134,10 @@ class RefereeActor(Conversation[RefereeRequest]):
         elif known is None:
             self.tell(JOURNAL, RecordStart(start_key, self.outcome))
 
-    def _key(self, placement: bytes) -> PositionKey:
+    def _key(self, assessment: Assessment) -> PositionKey:
+        """Positions repeat only when the pieces' move functions are the same too (as they declared)."""
         state = self.state
-        return (placement, state.turn, state.castling, state.legal_en_passant)
+        return (assessment.placement, state.turn, state.castling, state.legal_en_passant, assessment.lessons)
 
     # -- judging a proposal
 
@@ -158,10 +160,13 @@ class RefereeActor(Conversation[RefereeRequest]):
             return Rejected(text, str(error), "syntax")
         except IllegalMoveError as error:
             return Rejected(text, error.reason, "illegal")
-        ruling = judge_castling(self, intent) if intent.castle is not None else self._judge(intent)
+        if intent.castle is not None:
+            ruling = judge_castling(self, self.state, intent)
+        else:
+            ruling = self._judge(intent)
         if ruling.reason is not None:
             return Rejected(text, ruling.reason, "ambiguous" if ruling.kind == "ambiguous" else "illegal")
-        return self._make(intent, ruling)
+        return self._make(text, intent, ruling)
 
     @staticmethod
     def _squares_text(message: ProposeSquares) -> str:
@@ -169,11 +174,9 @@ class RefereeActor(Conversation[RefereeRequest]):
         return f"{SQUARE_NAMES[message.origin]}{SQUARE_NAMES[message.target]}{suffix}"
 
     def _code_at(self, square: int) -> int:
-        """What stands on ``square``: the hint, asked of the board when the hint has nothing there."""
+        """What stands on ``square``, as the board says now (a move by squares names no kind)."""
+        self.refresh_hint()
         found = self.whereabouts.get(square)
-        if found is None:
-            self.refresh_hint()
-            found = self.whereabouts.get(square)
         return found[0] if found is not None else 0
 
     def _intent(self, message: ProposeText | ProposeSquares) -> Intent:
@@ -195,23 +198,33 @@ class RefereeActor(Conversation[RefereeRequest]):
             )
 
     def _judge(self, intent: Intent) -> Ruling:
-        """Gather the facts about every piece of the kind by messages; board.judge decides over them."""
-        gathered = self.gather(intent, self.state.en_passant)
+        """Gather the facts about every piece of the kind by messages; board.judge decides over them.
+
+        A pawn move given by its squares is gathered as its SAN would be read (every pawn of its
+        file), so that the SAN written for it is known to read back to this pawn alone.
+        """
+        reading = intent
+        if intent.kind == PAWN and intent.from_square is not None:
+            reading = dataclasses.replace(intent, from_square=None, from_file=intent.from_square & 7)
+        gathered = self.gather(reading, self.state.en_passant)
         facts, king = gathered.facts, gathered.report.king_square
         finder = _ignoring_capture(intent)
         found = decide(finder, facts, king, self.checkers).origins
         if len(found) == 1:
             origin = found[0]
             rivals: tuple[int, ...] = ()
-            if intent.kind != PAWN and any(f.traversed is not None and f.origin != origin for f in facts):
-                anyone = dataclasses.replace(
-                    intent, from_file=None, from_rank=None, from_square=None, capture=False
+            if any(f.traversed is not None and f.origin != origin for f in facts):
+                anyone = (  # whoever the written SAN would also fit: a pawn's file, or any piece of the kind
+                    _ignoring_capture(reading)
+                    if intent.kind == PAWN
+                    else dataclasses.replace(
+                        intent, from_file=None, from_rank=None, from_square=None, capture=False
+                    )
                 )
-                rivals = decide(anyone, facts, king, ()).origins
+                rivals = tuple(o for o in decide(anyone, facts, king, ()).origins if o != origin)
             chosen = next(f for f in facts if f.origin == origin)
-            return Ruling(
-                origin, None, "illegal", rivals, gathered.yeses[origin].onward, (), chosen.en_passant
-            )
+            traversed = gathered.yeses[origin].traversed
+            return Ruling(origin, None, "illegal", rivals, traversed, chosen.en_passant)
         reason = decide(intent, facts, king, self.checkers).reason
         if len(found) > 1 and reason is not None:
             return Ruling(reason=reason, kind="ambiguous")
@@ -219,7 +232,7 @@ class RefereeActor(Conversation[RefereeRequest]):
 
     # -- making the move
 
-    def _make(self, intent: Intent, ruling: Ruling) -> Accepted:
+    def _make(self, text: str, intent: Intent, ruling: Ruling) -> Verdict:
         """Have the board make the move, learn what it left, and say how the game stands."""
         colour, target, origin = intent.colour, intent.target, ruling.origin
         state, ply = self.state, self.ply + 1
@@ -229,14 +242,18 @@ class RefereeActor(Conversation[RefereeRequest]):
         rook = (castling.rook_from, castling.rook_to) if castling is not None else None
         victim = (target - 8 if colour == WHITE else target + 8) if ruling.en_passant else -1
         promotion = intent.promotion if kind == PAWN else 0
-        double_push = kind == PAWN and abs(target - origin) == 16
-        en_passant = (origin + target) >> 1 if double_push else -1
+        # The square a pawn opens to en passant is the one its own two-step answer said it crossed.
+        double_step = kind == PAWN and target - origin == (16 if colour == WHITE else -16)
+        opened = ruling.traversed if double_step else ()
+        en_passant = opened[0] if opened == ((origin + target) >> 1,) else -1
         move = JournalMove(origin, target, promotion, rook, victim, ply)
         try:
-            applied: Applied = self.ask_one(BOARD, Apply(move, ruling.onward, ruling.rook_onward, en_passant))
+            applied: Applied | ApplyRefused = self.ask_one(BOARD, Apply(move, en_passant))
         except ActorFailure as failure:
             # Unanswered is not undone: a slow board may still make the move after this ask gave up.
             raise LostTrack(f"{self.name} does not know whether ply {ply} was made: {failure}") from failure
+        if isinstance(applied, ApplyRefused):
+            return Rejected(text, applied.reason, "illegal")
         captured = applied.captured is not None
         new_state = GameState(
             colour ^ 1,
@@ -255,7 +272,7 @@ class RefereeActor(Conversation[RefereeRequest]):
             self._absorb(applied.assessment, colour ^ 1)
         except ActorFailure as failure:
             raise LostTrack(f"{self.name} lost track of the game after ply {ply}: {failure}") from failure
-        key = self._key(applied.assessment.placement)
+        key = self._key(applied.assessment)
         self.seen[key] += 1
         outcome = self._outcome(applied.assessment, self.seen[key])
         self.outcome = outcome
@@ -281,7 +298,9 @@ class RefereeActor(Conversation[RefereeRequest]):
 
     def _outcome(self, assessment: Assessment, repetitions: int) -> str | None:
         placement = assessment.placement
-        pieces = ((square, code) for square, code in enumerate(placement) if code)
+        pieces: Iterable[tuple[int, int]] = ((square, code) for square, code in enumerate(placement) if code)
+        if assessment.lessons:
+            pieces = as_material(pieces, dict(assessment.lessons))
         return decide_outcome(self.has_move, bool(self.checkers), pieces, self.state.halfmove, repetitions)
 
     def _absorb(self, assessment: Assessment, colour: int) -> None:

@@ -11,16 +11,22 @@ from actors.roles.referee.castling import judge_castling
 from actors.roles.referee.conversation import BOARD, WHEREABOUTS
 from board.castling import BY_COLOUR
 from board.judge import CandidateFacts, Intent, decide
-from board.pieces import KING, PAWN, QUEEN
+from board.pieces import KING, LAST_RANK, PAWN, QUEEN
 
 if TYPE_CHECKING:
     from actors.roles.referee.game import RefereeActor
 
 
 def legal_targets(referee: RefereeActor, square: int) -> tuple[int, ...]:
-    """The squares the piece on ``square`` may legally move to now, ascending (none if not its turn)."""
+    """The squares the piece on ``square`` may legally move to now, ascending (none if not its turn).
+
+    Who stands there is the board's word in this conversation (its roster), not the referee's hint.
+    """
+    if referee.over is not None:
+        return ()
+    referee.refresh_hint()
     found = referee.whereabouts.get(square)
-    if found is None or referee.over is not None:
+    if found is None:
         return ()
     code, name = found
     colour, kind = code >> 3, code & 7
@@ -50,7 +56,7 @@ def legal_targets(referee: RefereeActor, square: int) -> tuple[int, ...]:
     facts = referee.confirm_facts(facts)
     legal: set[int] = set()
     for probe, fact in zip(probes, facts, strict=True):
-        last_rank = kind == PAWN and probe.target >> 3 in (0, 7)
+        last_rank = kind == PAWN and probe.target >> 3 == LAST_RANK[colour]
         intent = Intent(colour, kind, probe.target, QUEEN if last_rank else 0, from_square=square)
         if decide(intent, [fact], fact.king_square, referee.checkers).legal:
             legal.add(probe.target)
@@ -58,6 +64,6 @@ def legal_targets(referee: RefereeActor, square: int) -> tuple[int, ...]:
         for right in BY_COLOUR[colour]:
             if square == right.king_from:
                 castle = Intent(colour, KING, right.king_to, castle=right.side)
-                if judge_castling(referee, castle).reason is None:
+                if judge_castling(referee, referee.state, castle).reason is None:
                     legal.add(right.king_to)
     return tuple(sorted(legal))
