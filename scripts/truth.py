@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from truth_model import STARTS, Disagreement, Switch, Tally, TruthRun, lessons
+from truth_model import STARTS, Disagreement, Switch, Tally, TruthRun, lessons, shrink
 
 LESSONS = sorted(lessons(Switch()))
 TEXT_LETTERS = ["", "N", "B", "R", "Q", "K", "P"]
@@ -75,6 +75,9 @@ def main(argv: list[str] | None = None) -> int:
         help=f"step kinds left out, comma-separated (of {', '.join(STEP_KINDS)}), to isolate a failure",
     )
     parser.add_argument("--show", type=int, default=3, help="disagreements printed in full (default 3)")
+    parser.add_argument(
+        "--shrink", action="store_true", help="print each disagreement shown by its shortest sequence found"
+    )
     args = parser.parse_args(argv)
     without = frozenset(filter(None, args.without.split(",")))
     unknown = without - set(STEP_KINDS)
@@ -82,16 +85,24 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--without: unknown step kinds {sorted(unknown)}; known: {', '.join(STEP_KINDS)}")
     logging.disable(logging.CRITICAL)  # injected crashes are logged by pykka; they are the point
     try:
-        return run_steps(args.steps, args.sequence_steps, args.show, without, random.Random(args.seed))
+        rng = random.Random(args.seed)
+        return run_steps(args.steps, args.sequence_steps, args.show, without, rng, args.shrink)
     finally:
         logging.disable(logging.NOTSET)
 
 
-def run_steps(steps: int, sequence_steps: int, show: int, without: frozenset[str], rng: random.Random) -> int:
+def run_steps(
+    steps: int,
+    sequence_steps: int,
+    show: int,
+    without: frozenset[str],
+    rng: random.Random,
+    shrinking: bool = False,
+) -> int:
     """Run ``steps`` steps in sequences of at most ``sequence_steps``, print the figures (and the
     first ``show`` disagreements in full); 1 if there was any disagreement, else 0."""
     tally = Tally()
-    disagreements: list[tuple[Disagreement, list[str]]] = []
+    disagreements: list[tuple[Disagreement, TruthRun]] = []
     began = time.perf_counter()
     while tally.steps < steps:
         run = TruthRun(rng.choice(STARTS), tally)
@@ -103,7 +114,7 @@ def run_steps(steps: int, sequence_steps: int, show: int, without: frozenset[str
                 random_step(run, rng, without)
                 run.check()
         except Disagreement as error:
-            disagreements.append((error, list(run.log)))
+            disagreements.append((error, run))
         finally:
             run.close()
     seconds = time.perf_counter() - began
@@ -116,7 +127,12 @@ def run_steps(steps: int, sequence_steps: int, show: int, without: frozenset[str
     shown = ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items()))
     shown = f" ({shown})" if shown else ""
     print(f"disagreements {len(disagreements)}{shown}, king captures {kinds['king capture']}")
-    for error, log in disagreements[:show]:
+    for error, run in disagreements[:show]:
+        log = run.log
+        if shrinking:
+            shrunk, shorter = shrink(run.fen, run.calls, error.kind)
+            if shrunk is not None:  # (a replay that no longer disagrees keeps the sequence as run)
+                error, log = shrunk, shorter
         print(f"\n{error.kind}: {error}\n  " + "\n  ".join(log))
     return 1 if disagreements else 0
 

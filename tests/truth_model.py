@@ -18,6 +18,7 @@ from actors.kernel.errors import ActorFailure
 from actors.protocol.control import Ping
 from actors.protocol.piece import Learn, Learned
 from actors.protocol.referee import Accepted, Verdict
+from board.errors import ChessActorsError
 from board.geometries import NAMED, Geometry, user_geometry
 from board.geometry import Path
 from board.pieces import KIND_BY_LETTER
@@ -135,7 +136,10 @@ class TruthRun:
         self.game.start()
         self.said: tuple[str | None, tuple[str, ...]] = (self.game.outcome, tuple(self.game.claimable))
         self.tally.sequences += 1
+        self.fen = fen
         self.log: list[str] = [f"ActorGame({fen!r})"]
+        self.calls: list[tuple[str, tuple[object, ...]]] = []
+        """Each step as the concrete call that replays it (see :func:`replay`)."""
 
     def close(self) -> None:
         self.game.close()
@@ -173,6 +177,7 @@ class TruthRun:
 
     def _by_squares(self, origin: str, target: str, promotion: str) -> None:
         self.log.append(f"propose_squares({origin!r}, {target!r}, {promotion!r})")
+        self.calls.append(("_by_squares", (origin, target, promotion)))
         self._count("proposals by squares")
         expected = None
         if not self.reference.over:
@@ -194,6 +199,7 @@ class TruthRun:
 
     def _by_text(self, text: str) -> None:
         self.log.append(f"propose({text!r})")
+        self.calls.append(("_by_text", (text,)))
         self._count("proposals by text")
         expected = None if self.reference.over else self.reference.read(text)
         self._judged(self.game.propose(text), expected)
@@ -245,6 +251,7 @@ class TruthRun:
         geometry = self.lessons[lesson]
         name = SQUARE_NAMES[at]
         self.log.append(f"{'raw Learn' if raw else 'learn'} {name} {lesson}")
+        self.calls.append(("teach", (at, lesson, raw)))
         handle = self.game.piece(name)
         if raw:
             learned: Learned = self.game.ask(handle.name, Learn(geometry))
@@ -262,6 +269,7 @@ class TruthRun:
         """Flip the switch the stateful move functions read."""
         self.switch.on = not self.switch.on
         self.log.append(f"switch {'on' if self.switch.on else 'off'}")
+        self.calls.append(("flip", ()))
         self._count("switch flips")
 
     # -- lies
@@ -273,12 +281,14 @@ class TruthRun:
         hidden = sorted({at for at in hidden if at in men})
         named = {SQUARE_NAMES[at]: letter for at, letter in ghosts.items()}
         self.log.append(f"board_lies(ghosts={named}, hidden={[SQUARE_NAMES[at] for at in hidden]})")
+        self.calls.append(("lie", (ghosts, hidden)))
         self.game.board_lies(ghosts=named, hidden=[SQUARE_NAMES[at] for at in hidden])
         self.reference.lie(ghosts, hidden)
         self._count("lies")
 
     def truth(self) -> None:
         self.log.append("board_lies()")
+        self.calls.append(("truth", ()))
         self.game.board_lies()
         self.reference.lie({}, ())
         self._count("truths")
@@ -286,10 +296,17 @@ class TruthRun:
     # -- crashes
 
     def crash(self, who: int) -> None:
-        """Crash the board, the referee or a piece (by ``who``), wait until it is gone, then heal."""
+        """Crash the board, the referee or a piece (chosen by ``who``), then heal."""
         names = ["board", "referee"] + [entry.name for entry in self.game.supervisor.roster().entries]
-        name = names[who % len(names)]
+        self.crash_named(names[who % len(names)])
+
+    def crash_named(self, name: str) -> None:
+        """Crash the actor ``name`` (if it is still in the game), wait until it is gone, then heal."""
+        names = {"board", "referee"} | {entry.name for entry in self.game.supervisor.roster().entries}
+        if name not in names:
+            return
         self.log.append(f"crash {name}")
+        self.calls.append(("crash_named", (name,)))
         self.game.crash(name)
         with suppress(ActorFailure):
             self.game.ask(name, Ping())  # answered only if the crash has not struck yet: it has
@@ -333,3 +350,38 @@ class TruthRun:
                 f"the actors say the game stands {self.said}; the reference "
                 f"{(reference.outcome, reference.claimable)}",
             )
+
+
+def replay(fen: str, calls: list[tuple[str, tuple[object, ...]]]) -> tuple[Disagreement | None, list[str]]:
+    """Play ``calls`` (as recorded in :attr:`TruthRun.calls`) from ``fen``, checking after each;
+    the disagreement met (None if none) and the log of the calls made."""
+    run = TruthRun(fen)
+    try:
+        run.check()
+        for method, arguments in calls:
+            getattr(run, method)(*arguments)
+            run.check()
+    except Disagreement as error:
+        return error, run.log
+    except ChessActorsError:
+        return None, run.log  # the shortened sequence asked for something that is not there
+    finally:
+        run.close()
+    return None, run.log
+
+
+def shrink(
+    fen: str, calls: list[tuple[str, tuple[object, ...]]], kind: str
+) -> tuple[Disagreement | None, list[str]]:
+    """The shortest sequence found by leaving calls out one at a time (latest first) that still
+    ends in a disagreement of ``kind``: the disagreement and its log."""
+    found, log = replay(fen, calls)
+    changed = True
+    while changed:
+        changed = False
+        for index in reversed(range(len(calls))):
+            shorter = calls[:index] + calls[index + 1 :]
+            error, shorter_log = replay(fen, shorter)
+            if error is not None and error.kind == kind:
+                calls, found, log, changed = shorter, error, shorter_log, True
+    return found, log
