@@ -413,19 +413,29 @@ class Reference:
             found.append(move)
         return found[0] if len(found) == 1 else None
 
-    def written(self, move: Move) -> str | None:
-        """A way to write ``move`` that standard SAN readers accept (pieces fully qualified); None
-        for a pawn move SAN cannot say (sideways without a capture)."""
+    def written(self, move: Move) -> str:
+        """A way to write ``move`` that the SAN reader accepts: pieces fully qualified, pawns as in
+        standard SAN where it can say the move (one step forward, or two from home, or a capture
+        one step diagonally forward), else qualified (``Pe2d4``)."""
         man = self.men[move.origin]
         origin, target = SQUARE_NAMES[move.origin], SQUARE_NAMES[move.target]
         if move.castle:
             return "O-O" if move.castle in "Kk" else "O-O-O"
         promotion = f"={move.promotion.upper()}" if move.promotion else ""
         took = "x" if move.capture else ""
-        if man.letter == "p":
-            if move.capture and abs(move.target - move.origin) in (7, 9):
+        if man.letter != "p":
+            return f"{man.letter.upper()}{origin}{took}{target}"
+        forward = 8 if man.colour == 0 else -8
+        step = move.target - move.origin
+        home = move.origin // 8 == (1 if man.colour == 0 else 6)
+        last = move.target // 8 in (0, 7)
+        if not (last and not move.promotion):
+            if (
+                move.capture
+                and step in (forward - 1, forward + 1)
+                and abs(ord(origin[0]) - ord(target[0])) == 1
+            ):
                 return f"{origin[0]}x{target}{promotion}"
-            if not move.capture and origin[0] == target[0]:
+            if not move.capture and (step == forward or (step == 2 * forward and home)):
                 return f"{target}{promotion}"
-            return None  # a taught pawn's move standard SAN cannot say
-        return f"{man.letter.upper()}{origin}{took}{target}"
+        return f"P{origin}{took}{target}{promotion}"

@@ -84,4 +84,8 @@ def test_a_pawn_taught_a_knight_is_written_so_that_it_reads_back() -> None:
     move = reference.read("Pe2d4")
     assert move is not None and move.uci == "e2d4"
     assert reference.read("d4") is not None and reference.read("d4").uci == "d2d4"  # type: ignore[union-attr]
-    assert reference.written(move) is None  # standard SAN cannot say it
+    assert reference.written(move) == "Pe2d4"  # standard SAN cannot say it
+    reference.teach(square("d2"), NAMED["mann"])
+    sideways, push = reference.read("d2c3"), reference.read("d2d3")
+    assert sideways is not None and reference.written(sideways) == "Pd2c3"
+    assert push is not None and reference.written(push) == "d3"
