@@ -13,7 +13,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from hypothesis import HealthCheck, Phase, settings
+from hypothesis import HealthCheck, Phase, note, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 from truth_model import STARTS, Switch, TruthRun, lessons
@@ -45,6 +45,7 @@ class TruthMachine(RuleBasedStateMachine):
 
     def teardown(self) -> None:
         if self.run is not None:
+            note("The calls, by their squares:\n  " + "\n  ".join(self.run.log))
             self.run.close()
 
     @property
