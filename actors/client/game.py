@@ -22,10 +22,10 @@ from actors.kernel.limits import GAMES
 from actors.kernel.messaging import DEFAULT_TIMEOUT, Pending, ask, post, tell, wait_one
 from actors.kernel.policies import Policy
 from actors.kernel.schedule import Turnstile, make_turnstile, start_up
+from actors.protocol.board import Teach
 from actors.protocol.control import Armed, Crash, CrashOnNext, Disarm, HangOnNext, Lie, Ping
 from actors.protocol.journal import RecordTeaching, Teaching
 from actors.protocol.piece import (
-    Learn,
     Learned,
 )
 from actors.protocol.referee import (
@@ -425,21 +425,23 @@ class ActorGame(ProposalStream):
     # -- teaching
 
     def teach(self, name: str, geometry: Geometry, reassess: bool = True) -> Learned:
-        """Teach the piece actor ``name`` a move function (the piece itself tells the board its new
-        reach), journal it, and (``reassess``) have the referee look at the position afresh: who
-        gives check now, whether the side to move can move at all.
+        """Teach the piece actor ``name`` a move function, journal it, and (``reassess``) have the
+        referee look at the position afresh: who gives check now, whether the side to move can move.
+
+        The lesson goes through the board (``Teach``): the board asks the piece and takes its answer
+        as the piece's word, so nothing the board reports after it can miss the lesson.
 
         Raises:
             InputError: the piece refused the geometry (it raised or answered nonsense); nothing changed.
-            ActorUnavailable: the piece is not on the board (it was captured).
+            ActorUnavailable: the board has no piece called ``name`` (it was captured).
         """
-        learned: Learned = self.ask(name, Learn(geometry))
+        learned: Learned = self.ask(BOARD, Teach(name, geometry))
         if learned.refused is not None:
             raise InputError(f"{name} cannot learn {geometry.name!r}: {learned.refused}")
-        teaching = RecordTeaching(Teaching(name, geometry, self.plies))
-        tell(self.supervisor.ref(JOURNAL), post(self.recorder, CLIENT, JOURNAL, teaching))
         if learned.square < 0:
             raise ActorUnavailable(f"the board has no piece called {name}")
+        teaching = RecordTeaching(Teaching(name, geometry, self.plies))
+        tell(self.supervisor.ref(JOURNAL), post(self.recorder, CLIENT, JOURNAL, teaching))
         if reassess:
             self._reassess()
         return learned

@@ -28,6 +28,7 @@ from actors.protocol.board import (
     RosterQuery,
     Survey,
     SurveyReport,
+    Teach,
 )
 from actors.protocol.control import (
     Armed,
@@ -183,6 +184,7 @@ __all__ = [
     "SurveyReport",
     "Targets",
     "TargetsQuery",
+    "Teach",
     "Teaching",
     "Verdict",
     "Yes",

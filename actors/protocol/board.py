@@ -10,6 +10,8 @@ How you talk to the board (the referee asks; the supervisor asks for the roster)
     Gather(colour, en_passant)               -> Gathered      (ask every piece its reach, unless a Place
                                                 just did; the roster and the assessment of ``colour``)
     Declare(name, square, reach, fixed, label) tell, from the piece itself: its new reach (it learnt)
+    Teach(name, geometry)                    -> Learned       (ask that piece to Learn; its answer is its
+                                                word to the board, taken before anything after it)
     RosterQuery()                            -> Roster
     Describe(state)                          -> Description
     Place(entries)                           -> Roster        (clear, seat these pieces: a ChessMoveQ
@@ -33,6 +35,7 @@ from actors.protocol.values import (
     Reach,
     RosterEntry,
 )
+from board.geometries import Geometry
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +154,16 @@ class Declare:
 
 
 @dataclass(frozen=True, slots=True)
+class Teach:
+    """Have the piece called ``name`` learn ``geometry``: the board asks it, takes its answer as the
+    piece's declaration, and answers with it (the piece's Learned). A lesson taught so is in the
+    board's record before any message that comes after it, whatever order deliveries take."""
+
+    name: str
+    geometry: Geometry
+
+
+@dataclass(frozen=True, slots=True)
 class Declared:
     """The board took the declaration; ``square`` is where that piece stands (-1: not on the board)."""
 
@@ -186,5 +199,7 @@ class Place:
     entries: tuple[RosterEntry, ...]
 
 
-BoardRequest = Survey | ProbeSurvey | CastleSurvey | Apply | Gather | Declare | RosterQuery | Describe | Place
+BoardRequest = (
+    Survey | ProbeSurvey | CastleSurvey | Apply | Gather | Declare | Teach | RosterQuery | Describe | Place
+)
 """Everything the board answers."""

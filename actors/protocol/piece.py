@@ -99,18 +99,26 @@ class Targets:
 
 @dataclass(frozen=True, slots=True)
 class Learn:
-    """Move like this from now on (a standard kind's geometry, a fairy piece's, or a user's function)."""
+    """Move like this from now on (a standard kind's geometry, a fairy piece's, or a user's function).
+
+    ``tell_board``: tell the board the new reach (Declare). The board itself teaches with it off: the
+    piece's answer to the board's own ask is already its word to the board.
+    """
 
     geometry: Geometry
+    tell_board: bool = True
 
 
 @dataclass(frozen=True, slots=True)
 class Learned:
-    """The answer to Learn: the new reach from ``square``, or why the geometry was refused (unchanged)."""
+    """The answer to Learn: the new reach from ``square``, or why the geometry was refused (unchanged);
+    ``fixed`` and ``label`` as in :class:`Targets`."""
 
     square: int
     reach: Reach
     refused: str | None = None
+    fixed: bool = True
+    label: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, assert_never
+from typing import TYPE_CHECKING, Final, assert_never
 
 from actors.kernel.actor import TracedActor
 from actors.kernel.messaging import DEFAULT_TIMEOUT, Directory
@@ -36,9 +36,10 @@ from actors.protocol.board import (
     RosterQuery,
     Survey,
     SurveyReport,
+    Teach,
 )
 from actors.protocol.control import Armed, Lie
-from actors.protocol.piece import Captured, Moved, Promote, Seat, Targets, TargetsQuery
+from actors.protocol.piece import Captured, Learn, Learned, Moved, Promote, Seat, Targets, TargetsQuery
 from actors.protocol.referee import Description
 from actors.protocol.values import (
     Assessment,
@@ -61,6 +62,11 @@ from board.squares import SQUARE_NAMES
 
 if TYPE_CHECKING:
     from actors.tracing.recorder import TraceRecorder
+
+
+_REPORTS_FROM_REACH: Final = (Survey, ProbeSurvey, CastleSurvey)
+"""Requests answered from the pieces' reach as it stands (the assessment after a move asks again
+itself, once the move is made): a piece that said "ask me" is asked before each."""
 
 
 def birth_name(code: int, square: int) -> str:
@@ -110,7 +116,7 @@ class BoardActor(TracedActor[BoardRequest]):
     def handle(self, message: BoardRequest) -> object:
         """What I do on each message."""
         view = self.view
-        if self.unfixed and not isinstance(message, (Apply, Declare, RosterQuery, Describe, Place, Gather)):
+        if self.unfixed and isinstance(message, _REPORTS_FROM_REACH):
             self._ask_again()
         match message:
             case Survey(colour=colour, kind=kind, target=target, en_passant=en_passant, check=check):
@@ -164,6 +170,15 @@ class BoardActor(TracedActor[BoardRequest]):
                     return Declared(square)
                 self._declare(square, Targets(square, declared, fixed, label))
                 return Declared(square)
+            case Teach(name=name, geometry=geometry):
+                square = self._square_of(name)
+                if square < 0:
+                    return Learned(-1, ())
+                learned = self.ask_one(name, Learn(geometry, tell_board=False))
+                assert isinstance(learned, Learned)
+                if learned.refused is None and learned.square == square:
+                    self._declare(square, Targets(square, learned.reach, learned.fixed, learned.label))
+                return learned
             case RosterQuery():
                 return Roster(self._entries(), self.plies, view.placement())
             case Describe(state=state):

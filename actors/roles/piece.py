@@ -110,8 +110,8 @@ class PieceActor(TracedActor[PieceRequest]):
                 return self._castle(side)
             case TargetsQuery():
                 return self.targets()
-            case Learn(geometry=geometry):
-                return self._learn(geometry)
+            case Learn(geometry=geometry, tell_board=tell_board):
+                return self._learn(geometry, tell_board)
             case Promote(kind=kind, square=square):
                 self._become((self.code & 8) | kind)
                 self.square, self.has_moved = square, True
@@ -172,20 +172,21 @@ class PieceActor(TracedActor[PieceRequest]):
             return No(f"the {self.describe()} is not on {SQUARE_NAMES[home]}, where it would castle from")
         return Yes(self.square, landing, crossed, "empty")
 
-    def _learn(self, geometry: Geometry) -> Learned:
+    def _learn(self, geometry: Geometry, tell_board: bool) -> Learned:
         """Take ``geometry`` if it answers sensibly from where I stand; keep the old one if not.
 
         On the board, I tell the board my new reach myself, before I answer: whoever taught me
-        hears back only after the board has my word in its mailbox.
+        hears back only after the board has my word in its mailbox (unless the board is who asked).
         """
         try:
             taught = reach(geometry, self.colour, self.square) if self.square != OFF_BOARD else ()
         except ChessActorsError as error:
             return Learned(self.square, (), str(error))
         self.geometry = geometry
-        if self.square != OFF_BOARD:
-            self.tell(BOARD, Declare(self.name, self.square, taught, geometry.pure, label_of(geometry)))
-        return Learned(self.square, taught)
+        label = label_of(geometry)
+        if tell_board and self.square != OFF_BOARD:
+            self.tell(BOARD, Declare(self.name, self.square, taught, geometry.pure, label))
+        return Learned(self.square, taught, None, geometry.pure, label)
 
     def _moving_as(self) -> str:
         kind = KIND_NAMES[self.kind]
