@@ -277,3 +277,29 @@ def test_an_illegal_ply_is_explored_too_and_refused_alike_under_every_order(syst
     assert report.exhaustive and report.same
     assert report.reference.outcome.verdict.startswith("rejected: ")
     assert report.reference.outcome.fen == fen, "a refused move leaves the position as it was"
+
+
+def test_a_ply_after_a_lesson_has_one_verdict_under_every_order() -> None:
+    # The lesson's messages and the next move's share the ply's schedule: whatever the order, the
+    # board takes the bishop's new word before it answers anything that comes after the lesson.
+    done = run_cli("explore", "tests/data/scenarios/lesson-then-move.scenario", "--orders", "all", "--json")
+    assert done.returncode == 0, done.stderr
+    records = {r["ply"]: r for r in map(json.loads, done.stdout.splitlines())}
+    assert all(r["exhaustive"] and all(r["same"].values()) for r in records.values()), records
+    # Bc6 is a rook's move, legal only by the lesson, and a bishop that moves as a rook is material.
+    assert (records[3]["san"], records[3]["verdict"]) == ("Bc6", "accepted")
+    assert records[3]["fen"] == "8/3k4/2B5/8/8/8/5K2/8 b - - 3 2"
+
+
+def test_explore_runs_the_lesson_inside_the_ply_it_precedes(system: OrderedSystem) -> None:
+    from board.geometries import geometry_named
+    from board.squares import SQUARE_INDEX
+
+    lesson = (SQUARE_INDEX["c1"], geometry_named("rook"))
+    start = "4k3/8/8/8/8/8/8/2B1K3 w - - 0 1"
+    taught = system.ply_after(start, ["Kf2", "Kd7"], [lesson], "Bc6")(Fifo())
+    kinds = [event["kind"] for event in taught.trace]
+    assert kinds.index("Teach") < kinds.index("ProposeText"), kinds
+    assert taught.outcome.verdict == "accepted"
+    untaught = system.ply_after(start, ["Kf2", "Kd7"], [], "Bc6")(Fifo())
+    assert untaught.outcome.verdict.startswith("rejected")

@@ -15,6 +15,7 @@ from actors.cli.output import add_json_flag, counted, emit
 
 if TYPE_CHECKING:
     from actors.client.explore import Report, Run
+    from actors.client.orders import Lesson
 
 DEFAULT_ORDERS = "20"
 
@@ -64,21 +65,30 @@ def parse_orders(text: str) -> int | None:
     raise InputError(f"--orders {text!r}: give a positive number of random orders, or all")
 
 
-def load_moves(source: str, game_number: int) -> tuple[str, list[str]]:
-    """The start position and the moves of the PGN's ``game_number``-th game, or of a scenario's plays.
+def load_script(source: str, game_number: int) -> tuple[str, list[Lesson | str]]:
+    """The start position, and the moves (SAN or UCI) and lessons of a game or scenario, in order.
 
     Raises:
-        InputError: the file has no such game, the PGN or the scenario is malformed.
+        InputError: the file has no such game, the PGN or the scenario is malformed, or a lesson
+            names an unknown move function.
     """
-    from actors.scenario.script import Play, Start, read_scenario
+    from actors.scenario.script import Learn, Play, Start, read_scenario
     from board.errors import InputError
     from board.fen import STARTING_FEN
+    from board.geometries import geometry_named
     from board.pgn import read_games
+    from board.squares import parse_standard_square
 
     if source.endswith(".scenario"):
         scenario = read_scenario(source)
         start = next((step.fen for step in scenario.steps if isinstance(step, Start)), scenario.start_fen)
-        return start, [step.move for step in scenario.steps if isinstance(step, Play)]
+        script: list[Lesson | str] = []
+        for step in scenario.steps:
+            if isinstance(step, Play):
+                script.append(step.move)
+            elif isinstance(step, Learn):
+                script.append((parse_standard_square(step.square), geometry_named(step.geometry)))
+        return start, script
     with open(source, encoding="utf-8", errors="replace") as file:
         for game in read_games(file):
             if game.number == game_number:
@@ -98,8 +108,12 @@ def run_explore(args: argparse.Namespace) -> int:
 
     orders = parse_orders(args.orders)
     chosen = parse_ply_range(args.plies) if args.plies is not None else None
-    start, moves = load_moves(args.source, args.game)
-    plies = game_plies(start, moves)
+    start, script = load_script(args.source, args.game)
+    moves = [item for item in script if isinstance(item, str)]
+    taught = len(moves) < len(script)
+    # With lessons, each ply is run after its whole history (the lessons re-taught on the way) and
+    # the lessons just before it are taught inside its run; without, from its position alone.
+    plies = _taught_plies(start, script) if taught else game_plies(start, moves)
     if chosen is not None:
         plies = [ply for ply in plies if chosen[0] <= ply[0] <= chosen[1]]
         if not plies:
@@ -108,7 +122,12 @@ def run_explore(args: argparse.Namespace) -> int:
     total_orders, total_seconds, changed = 0, 0.0, 0
     with OrderedSystem() as system:  # one actor system, re-seated for every run
         for number, fen, move in plies:
-            report = explore(system.ply(fen, move), orders, seed=args.seed)
+            if taught:
+                history, lessons = _history(script, number)
+                run_once = system.ply_after(start, history, lessons, move)
+            else:
+                run_once = system.ply(fen, move)
+            report = explore(run_once, orders, seed=args.seed)
             total_orders += report.orders
             total_seconds += report.seconds
             path = None
@@ -124,6 +143,28 @@ def run_explore(args: argparse.Namespace) -> int:
                 else "every order gave the same outcome")
     (sys.stderr if args.json else sys.stdout).write(summary + "\n")
     return 1 if changed else 0
+
+
+def _taught_plies(start: str, script: list[Lesson | str]) -> list[tuple[int, str, str]]:
+    """(ply number, start FEN, move) for each move of a script with lessons (each ply is run from
+    the start, so the FEN is the start's; how far the game is legal the runs themselves find out)."""
+    moves = [item for item in script if isinstance(item, str)]
+    return [(number, start, move) for number, move in enumerate(moves, start=1)]
+
+
+def _history(script: list[Lesson | str], number: int) -> tuple[list[Lesson | str], list[Lesson]]:
+    """What comes before the ``number``-th move of ``script``: everything up to the move before it,
+    and the lessons between that move and this one (taught inside this ply's run)."""
+    seen, cut = 0, 0
+    for index, item in enumerate(script):
+        if isinstance(item, str):
+            seen += 1
+            if seen == number - 1:
+                cut = index + 1
+            if seen == number:
+                lessons = [step for step in script[cut:index] if not isinstance(step, str)]
+                return script[:cut], lessons
+    raise AssertionError(f"the script has no move {number}")
 
 
 def _write_trace(run: Run, path: str) -> None:

@@ -19,13 +19,20 @@ from actors.kernel.limits import GAMES
 from actors.kernel.messaging import DEFAULT_TIMEOUT, ask, post, wait_one
 from actors.kernel.policies import Fifo, Policy, Random
 from actors.kernel.schedule import Turnstile
+from actors.protocol.board import Roster, RosterQuery, Teach
+from actors.protocol.piece import Learned
 from actors.protocol.referee import Accepted, Description, FenQuery, ProposeText, Verdict
 from actors.roles.referee import REFEREE
-from actors.roles.supervisor import Supervisor
+from actors.roles.supervisor import BOARD, Supervisor
 from actors.tracing.recorder import Delivery, TraceEvent, TraceRecorder
-from board.errors import ChessActorsError
+from board.errors import ChessActorsError, IllegalMoveError, InputError
 from board.fen_text import format_fen
 from board.game import Game
+from board.geometries import Geometry
+from board.squares import SQUARE_NAMES
+
+Lesson = tuple[int, Geometry]
+"""A lesson in a scenario: the piece on this square (0..63) learns this move function."""
 
 
 class Player(Protocol):
@@ -120,6 +127,60 @@ class OrderedSystem:
                 break
         return runs
 
+    def ply_after(
+        self, fen: str, history: Sequence[Lesson | str], lessons: Sequence[Lesson], move: str
+    ) -> RunOnce:
+        """Runs the move ``move`` after ``history`` (moves and lessons, from ``fen``, in arrival
+        order), with ``lessons`` taught inside the run: the lesson's messages and the move's share
+        one schedule, so every order of the two is explored.
+
+        Raises (from the run):
+            ChessActorsError: a move of the history was refused, or a lesson's square holds no piece.
+        """
+        number = sum(1 for item in history if isinstance(item, str)) + 1
+
+        def run_once(policy: Policy) -> Run:
+            self.seat(fen)
+            with self.turnstile.using(Fifo()):
+                played = 0
+                for item in history:
+                    if isinstance(item, str):
+                        played += 1
+                        self._play_before(item, played)
+                    else:
+                        self._teach(item)
+            self.recorder.clear()
+            self.turnstile.steps.clear()
+            with self.turnstile.using(policy):
+                for lesson in lessons:
+                    self._teach(lesson)
+                reply: Verdict = self._ask(ProposeText(move, number), number)
+                if isinstance(reply, Accepted) and reply.entry is not None:
+                    self._supervisor.record(number, (reply.entry,))
+            deliveries = self.recorder.deliveries()
+            verdict, san = verdict_of(reply)
+            outcome = Outcome(verdict, san, self._position(reply, number), messages_sent(deliveries))
+            return Run(outcome, tuple(self.turnstile.steps), LazyTrace(deliveries))
+
+        return run_once
+
+    def _play_before(self, move: str, number: int) -> None:
+        reply: Verdict = self._ask(ProposeText(move, number), number)
+        if not isinstance(reply, Accepted) or reply.entry is None:
+            raise IllegalMoveError(move, f"ply {number} of the history was refused")
+        self._supervisor.record(number, (reply.entry,))
+
+    def _teach(self, lesson: Lesson) -> None:
+        """Teach the piece on the lesson's square through the board, as a game's client does."""
+        square, geometry = lesson
+        roster: Roster = self._ask(RosterQuery(), 0, BOARD)
+        name = next((entry.name for entry in roster.entries if entry.square == square), None)
+        if name is None:
+            raise InputError(f"learn: there is no piece on {SQUARE_NAMES[square]}")
+        learned: Learned = self._ask(Teach(name, geometry), 0, BOARD)
+        if learned.refused is not None:
+            raise InputError(f"learn: {name} cannot learn {geometry.name!r}: {learned.refused}")
+
     def _position(self, reply: Verdict, number: int) -> str:
         """The FEN after the ply: from the placement the board reported when it made the move (the
         journal entry carries it), or, after a refusal, asked of the board in arrival order."""
@@ -146,9 +207,9 @@ class OrderedSystem:
         assert self.supervisor is not None, "seated before it plays"
         return self.supervisor
 
-    def _ask(self, message: object, ply: int) -> Any:
-        envelope = post(self.recorder, CLIENT, REFEREE, message, None, ply)
-        reply = wait_one(*ask(self._supervisor.ref(REFEREE), REFEREE, envelope), self.timeout)
+    def _ask(self, message: object, ply: int, name: str = REFEREE) -> Any:
+        envelope = post(self.recorder, CLIENT, name, message, None, ply or None)
+        reply = wait_one(*ask(self._supervisor.ref(name), name, envelope), self.timeout)
         self.turnstile.drain()  # the conversation is over when its last tell is delivered
         return reply
 
