@@ -113,6 +113,8 @@ def _failure(
     occupant = facts.target_code
     if occupant and occupant >> 3 == intent.colour:
         return 2, f"{target} is occupied by {describe(occupant).split()[0]}'s own {KIND_NAMES[occupant & 7]}"
+    if occupant & 7 == KING:  # reachable only when a lesson gave check the referee never judged
+        return 2, f"{target} holds the {describe(occupant).split()[0]} king, which is never captured"
     if facts.target_rule == "empty" and occupant:
         return 2, f"{piece} cannot push onto {target}: {name((intent.target, occupant))} is in the way"
     if facts.target_rule == "enemy" and not occupant and not facts.en_passant:

@@ -24,7 +24,6 @@ from actors.kernel.policies import Policy
 from actors.kernel.schedule import Turnstile, make_turnstile, start_up
 from actors.protocol.board import Teach
 from actors.protocol.control import Armed, Crash, CrashOnNext, Disarm, HangOnNext, Lie, Ping
-from actors.protocol.journal import RecordTeaching, Teaching
 from actors.protocol.piece import (
     Learned,
 )
@@ -42,7 +41,6 @@ from actors.protocol.referee import (
     Verdict,
 )
 from actors.protocol.values import JournalEntry
-from actors.roles.journal import JOURNAL
 from actors.roles.referee import REFEREE
 from actors.roles.supervisor import BOARD, Supervisor
 from actors.tracing.recorder import STARTUP, TraceRecorder
@@ -425,8 +423,9 @@ class ActorGame(ProposalStream):
     # -- teaching
 
     def teach(self, name: str, geometry: Geometry, reassess: bool = True) -> Learned:
-        """Teach the piece actor ``name`` a move function, journal it, and (``reassess``) have the
-        referee look at the position afresh: who gives check now, whether the side to move can move.
+        """Teach the piece actor ``name`` a move function (it tells the journal itself) and
+        (``reassess``) have the referee look at the position afresh: who gives check now, whether
+        the side to move can move.
 
         The lesson goes through the board (``Teach``): the board asks the piece and takes its answer
         as the piece's word, so nothing the board reports after it can miss the lesson.
@@ -440,8 +439,6 @@ class ActorGame(ProposalStream):
             raise InputError(f"{name} cannot learn {geometry.name!r}: {learned.refused}")
         if learned.square < 0:
             raise ActorUnavailable(f"the board has no piece called {name}")
-        teaching = RecordTeaching(Teaching(name, geometry, self.plies))
-        tell(self.supervisor.ref(JOURNAL), post(self.recorder, CLIENT, JOURNAL, teaching))
         if reassess:
             self._reassess()
         return learned

@@ -3,7 +3,8 @@
 How you talk to the journal (the client records what the referee accepted; the referee and the
 supervisor read it when they rebuild):
     Record(entries)            tell: append accepted moves, in order
-    RecordTeaching(teaching)   tell: a piece learnt a move function
+    RecordTeaching(teaching)   tell, from the piece itself: its move function changed (a lesson, a
+                               promotion)
     RecordStart(key, outcome)  tell: the starting position's key and how the game stood there
     Reset(start_state, key, outcome)  tell: forget the game; a new one starts there (a pooled
                                system's next game, told by its referee as it begins)
@@ -20,11 +21,14 @@ from board.geometries import Geometry
 
 @dataclass(frozen=True, slots=True)
 class Teaching:
-    """The piece called ``name`` learnt ``geometry`` after ``plies`` moves."""
+    """The piece called ``name`` moves by ``geometry`` from now on, told after its ``promotions``-th
+    promotion (0: a pawn never promoted, or any other piece): a rebuilt piece takes the last of its
+    teachings made at the number of promotions the journal's moves give it, so a lesson a promotion
+    replaced is not restored, nor a promotion the journal never recorded."""
 
     name: str
     geometry: Geometry
-    plies: int
+    promotions: int = 0
 
 
 @dataclass(frozen=True, slots=True)

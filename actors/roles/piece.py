@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, assert_never
 from actors.kernel.actor import TracedActor
 from actors.kernel.messaging import DEFAULT_TIMEOUT, Directory
 from actors.protocol.board import Declare
+from actors.protocol.journal import RecordTeaching, Teaching
 from actors.protocol.piece import (
     Answer,
     Captured,
@@ -38,7 +39,7 @@ from actors.protocol.values import PathEntry, Reach
 from board.castling import castling_for
 from board.errors import ChessActorsError
 from board.geometries import Geometry, label_of, reach, standard
-from board.pieces import COLOUR_NAMES, KIND_NAMES, KING, KNIGHT, ROOK
+from board.pieces import COLOUR_NAMES, KIND_NAMES, KING, KNIGHT, PAWN, ROOK
 from board.squares import SQUARE_NAMES, coord_of
 
 if TYPE_CHECKING:
@@ -62,6 +63,8 @@ OFF_BOARD = -1
 
 BOARD = "board"
 """Whom a piece tells of its own new reach."""
+JOURNAL = "journal"
+"""Whom a piece tells of its new move function, so that it is rebuilt with it after a crash."""
 
 
 class PieceActor(TracedActor[PieceRequest]):
@@ -89,6 +92,9 @@ class PieceActor(TracedActor[PieceRequest]):
         self.square = square
         self.has_moved = has_moved
         self.geometry = geometry or standard(self.kind)
+        parts = name.split("-")
+        self.promotions = int(len(parts) == 3 and parts[1] == KIND_NAMES[PAWN] and self.kind != PAWN)
+        """How many times it was promoted (a pawn's birth name with another kind: once)."""
 
     def handle(self, message: PieceRequest) -> object:
         """What I do on each message."""
@@ -115,6 +121,8 @@ class PieceActor(TracedActor[PieceRequest]):
             case Promote(kind=kind, square=square):
                 self._become((self.code & 8) | kind)
                 self.square, self.has_moved = square, True
+                self.promotions += 1
+                self.tell(JOURNAL, RecordTeaching(Teaching(self.name, self.geometry, self.promotions)))
                 return self.targets()
             case Resync(square=square, has_moved=has_moved):
                 self.square, self.has_moved = square, has_moved
@@ -128,6 +136,7 @@ class PieceActor(TracedActor[PieceRequest]):
         """Be a plain piece of ``code`` with its kind's own move function."""
         self.code, self.kind, self.colour = code, code & 7, code >> 3
         self.geometry = standard(self.kind)
+        self.promotions = 0 if self.kind == PAWN else self.promotions
 
     def targets(self) -> Targets:
         """My reach from where I stand, with whether it holds ("ask me" if not) and my rule's label."""
@@ -183,6 +192,7 @@ class PieceActor(TracedActor[PieceRequest]):
         except ChessActorsError as error:
             return Learned(self.square, (), str(error))
         self.geometry = geometry
+        self.tell(JOURNAL, RecordTeaching(Teaching(self.name, geometry, self.promotions)))
         label = label_of(geometry)
         if tell_board and self.square != OFF_BOARD:
             self.tell(BOARD, Declare(self.name, self.square, taught, geometry.pure, label))

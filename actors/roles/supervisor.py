@@ -362,15 +362,14 @@ class Supervisor:
                 self._start_referee()
 
     def _current_lessons(self, journal: JournalEntries) -> dict[str, Geometry]:
-        """Each taught piece's move function now: its last lesson, unless a promotion came after it
-        (a promoted pawn moves as its new kind, and is rebuilt so)."""
+        """Each taught piece's move function now: the last it told the journal at the number of
+        promotions the journal's moves give it (a lesson a promotion replaced is not restored, nor
+        a promotion the journal never recorded)."""
         promoted = promotion_plies(self.start_fen, journal.entries)
         taught: dict[str, Geometry] = {}
         for teaching in journal.teachings:
-            if teaching.plies >= promoted.get(teaching.name, 0):
+            if teaching.promotions == (1 if teaching.name in promoted else 0):
                 taught[teaching.name] = teaching.geometry
-            else:
-                taught.pop(teaching.name, None)
         return taught
 
     # -- stopping

@@ -67,10 +67,12 @@ class Conversation(TracedActor[Request]):
         if found is not None:
             del self.by_code[found[0]][square]
 
-    def refresh_hint(self) -> None:
-        """Ask the board who stands where (when the hint is found wanting)."""
+    def refresh_hint(self) -> bytes:
+        """Ask the board who stands where (when the hint is found wanting); returns the placement the
+        board reports, which is its word on what stands on each square (a lie included)."""
         roster: Roster = self.ask_one(BOARD, RosterQuery())
         self.learn_roster(roster.entries)
+        return roster.placement
 
     def name_at(self, square: int) -> str | None:
         """The actor the hint places on ``square``."""

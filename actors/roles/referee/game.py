@@ -175,9 +175,7 @@ class RefereeActor(Conversation[RefereeRequest]):
 
     def _code_at(self, square: int) -> int:
         """What stands on ``square``, as the board says now (a move by squares names no kind)."""
-        self.refresh_hint()
-        found = self.whereabouts.get(square)
-        return found[0] if found is not None else 0
+        return self.refresh_hint()[square]
 
     def _intent(self, message: ProposeText | ProposeSquares) -> Intent:
         turn = self.state.turn

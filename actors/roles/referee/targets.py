@@ -24,10 +24,10 @@ def legal_targets(referee: RefereeActor, square: int) -> tuple[int, ...]:
     """
     if referee.over is not None:
         return ()
-    referee.refresh_hint()
+    reported = referee.refresh_hint()[square]
     found = referee.whereabouts.get(square)
-    if found is None:
-        return ()
+    if found is None or found[0] != reported:
+        return ()  # the board reports no such piece there: nothing to move
     code, name = found
     colour, kind = code >> 3, code & 7
     if colour != referee.state.turn:
