@@ -126,7 +126,9 @@ def test_a_referee_that_answers_late_never_judges_beside_its_successor(quick_gam
     assert game.fen() == "rnbqkbnr/pppp1ppp/8/4p1N1/8/8/PPPPPPPP/RNBQKB1R b KQkq - 1 2"
 
 
-@pytest.mark.parametrize(("name", "kind"), [("referee", "ProposeText"), ("board", "Apply"), ("board", "Survey")])
+@pytest.mark.parametrize(
+    ("name", "kind"), [("referee", "ProposeText"), ("board", "Apply"), ("board", "Survey")]
+)
 def test_a_window_of_proposals_behind_a_slow_actor_is_made_once_and_in_order(name: str, kind: str) -> None:
     # The slow actor answers after its asker gave up: the moves it then made (a referee working
     # through the window; a board finishing an Apply) must be neither lost nor made twice, and a
@@ -219,11 +221,11 @@ def test_a_failed_game_is_reported_and_the_next_game_still_replays(monkeypatch: 
         def __init__(self, fen: str = "startpos", *args: Any, **kwargs: Any) -> None:
             super().__init__(fen, TIMEOUT, None, 0, 60.0)
 
-        def propose_many(self, texts: Iterable[str], window: int = 16) -> Iterator[Any]:
+        def stream_proposals(self, texts: Iterable[str], window: int = 16) -> Iterator[Any]:
             moves = list(texts)
-            yield from super().propose_many(moves[:2], window)
+            yield from super().stream_proposals(moves[:2], window)
             self.crash("referee")
-            yield from super().propose_many(moves[2:], window)
+            yield from super().stream_proposals(moves[2:], window)
 
     monkeypatch.setattr(actors.client.game, "ActorGame", DoomedGame)
     failed = replay_with_actors(first)

@@ -192,7 +192,7 @@ def _watch_actors(
     def stopped(failure: MoveError | None) -> GameVerdict:
         return verdict(game, actor_game.plies, fen(), actor_game.outcome, failure, actor_game.claimable)
 
-    with actor_game, closing(actor_game.propose_many(token.text for token in game.moves)) as replies:
+    with actor_game, closing(actor_game.stream_proposals(token.text for token in game.moves)) as replies:
         for ply, token in enumerate(game.moves, start=1):
             number, colour = _placed(start, ply)
             try:
