@@ -359,7 +359,10 @@ class ActorGame(ProposalStream):
         self._check_open()
         if isinstance(message, (CrashOnNext, HangOnNext)):
             self._armed.add(name)
-        envelope = post(self.recorder, CLIENT, name, message, None, self.plies + 1)
+        # A proposal serves the ply it is tagged with; a question (the FEN, legal targets, a piece's
+        # answer) serves none: labelled with the next ply, the end of a game would gain a ply.
+        ply = message.ply if isinstance(message, ProposeText | ProposeSquares) else None
+        envelope = post(self.recorder, CLIENT, name, message, None, ply)
         return ask(self.supervisor.ref(name), name, envelope)
 
     def _wait(self, pending: Pending) -> Any:
