@@ -117,8 +117,10 @@ class CheckMoveSession:
         if self.turnstile is not None:
             self.turnstile.close()
         self.turnstile = make_turnstile(self.schedule)
+        # The pieces only answer: they share one thread (actors.kernel.hive), so that seating a case's
+        # twenty pieces wakes one thread, not twenty.
         self.supervisor = Supervisor(
-            EMPTY_FEN, self.recorder, self.timeout, position_only=True, turnstile=self.turnstile
+            EMPTY_FEN, self.recorder, self.timeout, position_only=True, turnstile=self.turnstile, hive=True
         )
         with start_up(self.turnstile):
             self.supervisor.start()

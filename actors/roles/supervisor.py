@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import pykka
 
 from actors.kernel.errors import ActorFailure, ActorTimeout, ActorUnavailable, RestartIntensityExceeded
+from actors.kernel.hive import Hive
 from actors.kernel.messaging import DEFAULT_TIMEOUT, Directory, Ref, ask, post, tell, wait_one
 from actors.protocol.board import Place, Roster, RosterQuery
 from actors.protocol.control import Ping
@@ -71,6 +72,9 @@ class Supervisor:
             :class:`RestartIntensityExceeded`, and the game is over with that error.
         position_only: a ChessMoveQ session (any placement, a position referee, no journal).
         turnstile: the delivery turnstile every child runs under (None: free, pykka's own order).
+        hive: run the piece actors on one shared thread (actors.kernel.hive) instead of a thread
+            each: pieces only answer, and a question to many of them then wakes one thread. Not
+            under a turnstile, which schedules each actor's thread.
     """
 
     def __init__(
@@ -83,6 +87,7 @@ class Supervisor:
         *,
         position_only: bool = False,
         turnstile: Turnstile | None = None,
+        hive: bool = False,
     ) -> None:
         position = parse_fen(fen, strict=not position_only)  # setup: the starting state, never a judgement
         self.position_only = position_only
@@ -103,6 +108,8 @@ class Supervisor:
         self.failed: ActorFailure | None = None
         self._restart_times: deque[float] = deque()
         self._started: list[Ref] = []
+        self._hive_wanted = hive and turnstile is None
+        self._hive: Hive | None = None
 
     # -- looking things up
 
@@ -206,17 +213,15 @@ class Supervisor:
         self._remember(BOARD, ref)
 
     def _start_piece(self, entry: RosterEntry, geometry: Geometry | None) -> None:
-        ref = PieceActor.start(
-            entry.name,
-            entry.code,
-            entry.square,
-            entry.has_moved,
-            self.directory,
-            self.recorder,
-            self.timeout,
-            geometry,
-        )
-        self._remember(entry.name, ref)
+        arguments = (entry.name, entry.code, entry.square, entry.has_moved, self.directory, self.recorder,
+                     self.timeout, geometry)  # fmt: skip
+        if not self._hive_wanted:
+            self._remember(entry.name, PieceActor.start(*arguments))
+            return
+        if self._hive is None or not self._hive.is_alive():
+            self._hive = Hive()
+            self._started.append(self._hive.ref)
+        self._remember(entry.name, self._hive.adopt(PieceActor(*arguments)))
 
     def _start_referee(self) -> None:
         if self.position_only:
