@@ -173,7 +173,10 @@ class Shell:
         if isinstance(step, Play):
             return self._move(step.move)
         if isinstance(step, Legal) and not step.targets:
-            targets = tuple(sorted(self.game.legal_targets(step.square)))
+            try:
+                targets = tuple(sorted(self.game.legal_targets(step.square)))
+            except ActorFailure as failure:
+                raise InputError(f"the command failed: {failure}") from None
             self.saved.append(" ".join(("legal", step.square, *targets)))  # saved as the check it passes
             return LegalMoves(step.square, targets)
         return self._keep(step, self.run_step(step))
