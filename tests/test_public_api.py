@@ -87,8 +87,8 @@ def test_a_plain_replay_loads_none_of_the_modules_only_the_package_root_names() 
         "with contextlib.redirect_stdout(io.StringIO()):\n    main(['replay'])"
     )
     assert "actors.client.game" in loaded  # it did replay with the actors
-    for unused in ("actors.studio", "actors.scenario.runner", "actors.tracing.mermaid", "board.knights.tour",
-                   "board.svg", "board.perft"):
+    for unused in ("actors.studio", "actors.scenario.runner", "actors.tracing.mermaid", "actors.kernel.hive",
+                   "board.knights.tour", "board.svg", "board.perft"):
         assert unused not in loaded
 
 

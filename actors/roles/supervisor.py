@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 import pykka
 
 from actors.kernel.errors import ActorFailure, ActorTimeout, ActorUnavailable, RestartIntensityExceeded
-from actors.kernel.hive import Hive
 from actors.kernel.messaging import DEFAULT_TIMEOUT, Directory, Ref, ask, post, tell, wait_one
 from actors.protocol.board import Place, Roster, RosterQuery
 from actors.protocol.control import Ping
@@ -34,6 +33,7 @@ from board.fen import parse_fen, write_fen
 from board.geometries import Geometry
 
 if TYPE_CHECKING:
+    from actors.kernel.hive import Hive
     from actors.kernel.schedule import Turnstile
     from actors.tracing.recorder import TraceRecorder
 
@@ -219,6 +219,8 @@ class Supervisor:
             self._remember(entry.name, PieceActor.start(*arguments))
             return
         if self._hive is None or not self._hive.is_alive():
+            from actors.kernel.hive import Hive  # only position sessions use one: replay never loads it
+
             self._hive = Hive()
             self._started.append(self._hive.ref)
         self._remember(entry.name, self._hive.adopt(PieceActor(*arguments)))
