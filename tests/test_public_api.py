@@ -117,3 +117,15 @@ def test_a_recorder_says_what_it_holds() -> None:
     assert text.startswith(f"<TraceRecorder {len(recorder):,} messages, plies 1-2; kinds: ")
     first = next(iter(kinds))
     assert f"{first} {kinds[first]:,}" in text
+
+
+@pytest.mark.parametrize("package", [actors, board], ids=["actors", "board"])
+def test_every_public_function_with_arguments_says_what_they_are_and_what_it_returns(package: object) -> None:
+    vague = []
+    for name in package.__all__:  # type: ignore[attr-defined]
+        value = getattr(package, name)
+        if inspect.isfunction(value) and inspect.signature(value).parameters:
+            text = inspect.getdoc(value) or ""
+            if "Args:" not in text or ("Returns:" not in text and "Yields:" not in text):
+                vague.append(name)
+    assert vague == []

@@ -268,6 +268,13 @@ def _words(text: str, source: str, line: int) -> list[_Word]:
 def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
     """Parse a scenario script (see actors/examples/README.md for the format).
 
+    Args:
+        text: the whole script.
+        source: how error messages name the script (a path, ``<stdin>``).
+
+    Returns:
+        The scenario: its source, the position it starts from and its steps in order.
+
     Raises:
         ScenarioError: naming ``source`` and the line: an unknown step, a missing or extra word,
             a malformed square, FEN, count or name, ``start`` after other steps, or ``expect``
