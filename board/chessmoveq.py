@@ -385,6 +385,14 @@ def answer(pieces: Sequence[Placement], move: Placement) -> Answer:
 def is_valid_move(position_pieces: object, move: object, zero_based: bool = False) -> bool:
     """Whether ``move`` is valid in the position, both given as decoded JSON (lists of lists).
 
+    Args:
+        position_pieces: the pieces, ``[colour, kind, x, y]`` each.
+        move: ``[colour, kind, x, y]``: the destination.
+        zero_based: coordinates run 0..7 instead of 1..8.
+
+    Returns:
+        True if some piece of that colour and kind may legally go there.
+
     Raises:
         ChessMoveQError: the position or the move is not well formed.
     """

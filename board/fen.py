@@ -33,6 +33,13 @@ def parse_fen(text: str, *, strict: bool = True) -> Position:
     pawns on any rank, more than 16 pieces a side, the side not to move in check. The syntax of every
     field, and the castling and en passant fields' agreement with the placement, are still checked.
 
+    Args:
+        text: the FEN, or ``startpos``.
+        strict: refuse placements that no chess game can reach (see above).
+
+    Returns:
+        A new position.
+
     Raises:
         FenError: the FEN is malformed or the position impossible; the message says which field.
     """
@@ -160,6 +167,13 @@ def _parse_counter(field: str, name: str, minimum: int) -> int:
 
 
 def write_fen(position: Position) -> str:
-    """The FEN of a position; the en passant square appears only when that capture is legal."""
+    """The FEN of a position; the en passant square appears only when that capture is legal.
+
+    Args:
+        position: any position (not changed).
+
+    Returns:
+        The six fields, separated by single spaces.
+    """
     return format_fen(position.squares, position.turn, position.castling, legal_en_passant(position),
                       position.halfmove, position.fullmove)

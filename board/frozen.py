@@ -10,15 +10,26 @@ pattern matching are the dataclass's own.
 from __future__ import annotations
 
 import dataclasses
+import re
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 Kind = TypeVar("Kind", bound=type)
 
 
-def quick_init(kind: Kind) -> Kind:
+def quick_init(kind: Kind, convert: Mapping[str, tuple[str, Callable[[Any], Any]]] | None = None) -> Kind:
     """Give ``kind`` the quicker ``__init__`` (usable as a class decorator); a class it cannot serve
     unchanged (not a frozen, slotted dataclass, or with a default factory or ``__post_init__``) is
-    returned as it was."""
+    returned as it was.
+
+    Args:
+        kind: the dataclass.
+        convert: for some fields, ``(ready, take)``: ``ready`` is a Python expression over ``value``,
+            true when the argument can be stored as it is; otherwise ``take(argument)`` is stored.
+
+    Returns:
+        ``kind`` itself.
+    """
     params = getattr(kind, "__dataclass_params__", None)
     slots = kind.__dict__.get("__slots__")
     fields = dataclasses.fields(kind) if params is not None else ()
@@ -41,6 +52,11 @@ def quick_init(kind: Kind) -> Kind:
             namespace[f"default_{index}"] = f.default
             parameter = f"{f.name}=default_{index}"
         (keyword if f.kw_only else positional).append(parameter)
+        if convert is not None and f.name in convert:
+            ready, take = convert[f.name]
+            namespace[f"take_{index}"] = take
+            test = re.sub(r"\bvalue\b", f.name, ready)
+            body.append(f"    if not ({test}):\n        {f.name} = take_{index}({f.name})")
         body.append(f"    set_{index}(self, {f.name})")
     signature = ", ".join(["self", *positional, *(["*", *keyword] if keyword else [])])
     source = f"def __init__({signature}):\n" + ("\n".join(body) or "    pass")

@@ -47,6 +47,12 @@ class Geometry:
 def standard(kind: int) -> Geometry:
     """The geometry of a standard piece kind (board.pieces), exactly board.geometry's move function.
 
+    Args:
+        kind: one of board.pieces' kinds (PAWN .. KING).
+
+    Returns:
+        The kind's geometry, the same object every time.
+
     Raises:
         InputError: ``kind`` is not one of the six kinds.
     """
@@ -73,7 +79,15 @@ def _directions(step: tuple[int, int]) -> frozenset[tuple[int, int]]:
 
 
 def leaper(name: str, step: tuple[int, int]) -> Geometry:
-    """A piece that jumps by ``step`` (in any of its symmetric directions), traversing nothing."""
+    """A piece that jumps by ``step`` (in any of its symmetric directions), traversing nothing.
+
+    Args:
+        name: the piece's name.
+        step: (files, ranks) of one jump, e.g. (1, 3) for the camel.
+
+    Returns:
+        A pure geometry.
+    """
     directions = _directions(step)
 
     def moves(colour: int, start: Coord, end: Coord) -> Path | None:
@@ -85,7 +99,15 @@ def leaper(name: str, step: tuple[int, int]) -> Geometry:
 
 
 def rider(name: str, step: tuple[int, int]) -> Geometry:
-    """A piece that repeats ``step`` in one direction any number of times, crossing each stop on the way."""
+    """A piece that repeats ``step`` in one direction any number of times, crossing each stop on the way.
+
+    Args:
+        name: the piece's name.
+        step: (files, ranks) of one stop, e.g. (1, 2) for the nightrider.
+
+    Returns:
+        A pure geometry.
+    """
     directions = _directions(step)
 
     def moves(colour: int, start: Coord, end: Coord) -> Path | None:
@@ -112,7 +134,15 @@ def jumping(name: str, base: Geometry) -> Geometry:
 
 
 def combine(name: str, *parts: Geometry) -> Geometry:
-    """A piece that moves as any of ``parts``; the first part that says yes gives the path."""
+    """A piece that moves as any of ``parts``; the first part that says yes gives the path.
+
+    Args:
+        name: the new piece's name.
+        parts: the geometries it moves as, asked in order.
+
+    Returns:
+        The combined geometry (pure when every part is).
+    """
 
     def moves(colour: int, start: Coord, end: Coord) -> Path | None:
         for part in parts:
@@ -144,6 +174,12 @@ NAMED: Final[dict[str, Geometry]] = {
 
 def geometry_named(name: str) -> Geometry:
     """The geometry called ``name`` (case and surrounding spaces ignored).
+
+    Args:
+        name: a kind (``knight``) or a fairy piece (``archbishop``, ``camel``, ...).
+
+    Returns:
+        The geometry; a standard kind's is the same object every time.
 
     Raises:
         InputError: no geometry has that name; the message lists the known ones.

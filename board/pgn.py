@@ -73,6 +73,15 @@ def read_games(source: Iterable[str] | Iterable[bytes], first_line: int = 1, nam
 
     Malformed PGN never raises: each game carries its first error in :attr:`PgnGame.error`,
     and reading goes on with the next game (see the module docstring for how it is found).
+
+    Args:
+        source: the PGN, as lines of text or blocks of bytes (see above).
+        first_line: the number of the first line, for messages.
+        name: the source's name (a path), for messages.
+        limits: bounds on games, plies, tags, tokens and comments (see :class:`PgnLimits`).
+
+    Yields:
+        Each game in turn, with its tags, its moves and its first error (if any).
     """
     reader = Reader(first_line, name, limits)
     items: Iterable[str] | Iterable[bytes] = io.StringIO(source) if isinstance(source, str) else source

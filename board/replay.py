@@ -113,7 +113,15 @@ def bad_start(game: PgnGame, error: FenError) -> GameVerdict:
 
 
 def replay_direct(game: PgnGame) -> GameVerdict:
-    """Replay one PGN game with direct calls over the rules core."""
+    """Replay one PGN game with direct calls over the rules core, up to its first illegal move.
+
+    Args:
+        game: a game read by :func:`board.pgn.read_games`.
+
+    Returns:
+        The verdict: the plies played, the FEN reached, how the game stands there, and the first
+        illegal move (or a starting FEN that cannot be read) as its error.
+    """
     try:
         board = Game(start_fen(game))
     except FenError as error:

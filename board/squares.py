@@ -50,7 +50,17 @@ def file_number(letters: str) -> int:
 
 
 def square_name(coord: Coord) -> str:
-    """Return the algebraic name of a 1-based (file, rank): (5, 4) -> 'e4', (27, 27) -> 'aa27'."""
+    """The algebraic name of a 1-based (file, rank): (5, 4) -> 'e4', (27, 27) -> 'aa27'.
+
+    Args:
+        coord: the file and rank, each from 1 (files past z go on aa, ab, ...).
+
+    Returns:
+        The name.
+
+    Raises:
+        SquareError: a rank or a file below 1.
+    """
     file, rank = coord
     if rank < 1:
         raise SquareError(f"rank {rank} is not on any board (ranks start at 1)")
@@ -61,6 +71,13 @@ def parse_square(text: str, size: Size | None = STANDARD) -> Coord:
     """Parse an algebraic square name on a board of ``size`` into a 1-based (file, rank).
 
     ``size=None`` accepts any square of an unbounded board (rank 1 or more).
+
+    Args:
+        text: a square name such as ``e4`` or ``aa27``.
+        size: the board, (width, height), or None for an unbounded one.
+
+    Returns:
+        The square's 1-based (file, rank).
 
     Raises:
         SquareError: the text is not a square name, or the square is off the board.
@@ -105,7 +122,14 @@ def parse_size(text: str) -> Size:
 
 
 def square_colour(coord: Coord) -> Literal["light", "dark"]:
-    """Return 'dark' when file + rank is even (a1 is dark), else 'light'."""
+    """The colour of a square: 'dark' when file + rank is even (a1 is dark), else 'light'.
+
+    Args:
+        coord: a 1-based (file, rank), on a board of any size.
+
+    Returns:
+        'light' or 'dark'.
+    """
     file, rank = coord
     return "dark" if (file + rank) % 2 == 0 else "light"
 

@@ -20,6 +20,14 @@ def board_svg(squares: Sequence[int], marked: Iterable[int] = (), size: int = 32
     """Return an SVG image of a placement: 64 piece codes, a1 first, rank 8 drawn at the top.
 
     ``marked`` squares (e.g. the last move's) are tinted; files and ranks are labelled.
+
+    Args:
+        squares: 64 piece codes, a1 first (0: empty).
+        marked: squares (0..63) to tint.
+        size: the image's width and height in pixels.
+
+    Returns:
+        The SVG text.
     """
     if len(squares) != 64:
         raise ValueError(f"a placement has 64 squares, not {len(squares)}")

@@ -263,8 +263,8 @@ def actor_games(pool: SystemPool, max_restarts: int, period: float, injector: In
             injector._armed.clear()
             super().__exit__(*exc)
 
-        def propose_many(self, texts: Iterable[str], window: int = WINDOW) -> Iterator[Verdict]:
-            return super().propose_many(injector.paced_texts(texts) if injector.paced else texts, window)
+        def stream_proposals(self, texts: Iterable[str], window: int = WINDOW) -> Iterator[Verdict]:
+            return super().stream_proposals(injector.paced_texts(texts) if injector.paced else texts, window)
 
     original = actors.client.game.ActorGame
     actors.client.game.ActorGame = InjectedGame  # type: ignore[misc]

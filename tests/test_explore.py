@@ -303,3 +303,35 @@ def test_explore_runs_the_lesson_inside_the_ply_it_precedes(system: OrderedSyste
     assert taught.outcome.verdict == "accepted"
     untaught = system.ply_after(start, ["Kf2", "Kd7"], [], "Bc6")(Fifo())
     assert untaught.outcome.verdict.startswith("rejected")
+
+
+def test_explore_with_no_source_explores_the_game_replay_plays() -> None:
+    done = run_cli("explore", "--plies", "33", "--orders", "2")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0].startswith("ply 33 Rd8#: 2 seeded random orders in ")
+
+
+def test_explore_reads_pgn_from_stdin() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "actors.cli", "explore", "-", "--orders", "all", "--json"],
+        input="1. e4 e5 2. Nf3 *\n", capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert [json.loads(line)["san"] for line in done.stdout.splitlines()] == ["e4", "e5", "Nf3"]
+
+
+def test_explore_reads_a_shipped_example_by_name() -> None:
+    done = run_cli("explore", "--example", "checkmate", "--plies", "1", "--orders", "all")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("ply 1 f3: ")
+    assert "(every order that can differ)" in done.stdout.splitlines()[0]
+
+
+def test_explore_help_names_no_file_an_installed_package_lacks() -> None:
+    done = run_cli("explore", "--help")
+    examples = done.stdout.split("examples:")[1]
+    commands = [line.strip() for line in examples.splitlines() if line.strip().startswith("chess-actors")]
+    assert len(commands) == 3
+    for command in commands:
+        words = command.split("#")[0].split()
+        assert not [word for word in words if word.endswith((".pgn", ".scenario", ".jsonl"))], command

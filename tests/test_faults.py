@@ -221,11 +221,11 @@ def test_a_failed_game_is_reported_and_the_next_game_still_replays(monkeypatch: 
         def __init__(self, fen: str = "startpos", *args: Any, **kwargs: Any) -> None:
             super().__init__(fen, TIMEOUT, None, 0, 60.0)
 
-        def propose_many(self, texts: Iterable[str], window: int = 16) -> Iterator[Any]:
+        def stream_proposals(self, texts: Iterable[str], window: int = 16) -> Iterator[Any]:
             moves = list(texts)
-            yield from super().propose_many(moves[:2], window)
+            yield from super().stream_proposals(moves[:2], window)
             self.crash("referee")
-            yield from super().propose_many(moves[2:], window)
+            yield from super().stream_proposals(moves[2:], window)
 
     monkeypatch.setattr(actors.client.game, "ActorGame", DoomedGame)
     failed = replay_with_actors(first)

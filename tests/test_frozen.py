@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import pytest
 
 import actors.protocol as protocol
+from actors.protocol.names import codecs_of
 from board.frozen import quick_init
 from board.geometry import Path
 from board.judge import CandidateFacts, Decision, Intent
@@ -49,11 +50,29 @@ def test_every_served_class_got_the_quicker_init() -> None:
         assert kind.__init__.__code__.co_filename == "<string>", kind
 
 
+def _distinct_value(kind: type, name: str, index: int) -> object:
+    """A value for one field, distinct from every other field's, that the field stores as given: a
+    field that takes squares, pieces or placements by name (actors.protocol.names) keeps a value
+    already in the actors' own form, and this picks one of that form's shapes."""
+    codec = codecs_of(kind).get(name)
+    candidates: list[object] = [(index, name), index, ((index, name),), bytes([index]) * 64,
+                                (bytes([index]), name)]  # fmt: skip
+    if codec is None:
+        return candidates[0]
+    for candidate in candidates:
+        try:
+            if eval(codec.ready, {"value": candidate}):  # the codec's own test, over this candidate
+                return candidate
+        except (TypeError, IndexError):
+            continue
+    raise AssertionError(f"no value for {kind.__name__}.{name} passes {codec.ready}")
+
+
 @pytest.mark.parametrize("kind", SERVED, ids=lambda kind: kind.__name__)
 def test_the_quicker_init_takes_the_dataclass_parameters_and_fills_every_field(kind: type) -> None:
     assert _actual_parameters(kind) == _expected_parameters(kind)
     fields = dataclasses.fields(kind)  # type: ignore[arg-type]
-    values = {f.name: (index, f.name) for index, f in enumerate(fields)}  # a distinct value each
+    values = {f.name: _distinct_value(kind, f.name, index) for index, f in enumerate(fields)}
     made = kind(**values)
     assert {f.name: getattr(made, f.name) for f in fields} == values
     positional = [values[f.name] for f in fields if not f.kw_only]

@@ -112,7 +112,7 @@ def test_a_closed_game_says_so_at_once_and_starts_no_thread(use: str, pooled: bo
 def test_replies_read_after_the_block_are_a_clear_error(pooled: bool) -> None:
     with SystemPool() as pool:
         with ActorGame(pool=pool if pooled else None) as game:
-            replies = game.propose_many(["e2e4", "e7e5"])
+            replies = game.stream_proposals(["e2e4", "e7e5"])
         with pytest.raises(GameClosed, match="closed"):
             list(replies)
 
@@ -122,7 +122,7 @@ def test_a_stream_read_on_after_close_sends_nothing_to_the_next_game(pooled: boo
     moves = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7"]
     with SystemPool() as pool:
         with ActorGame(pool=pool if pooled else None) as game:
-            replies = game.propose_many(moves, window=2)
+            replies = game.stream_proposals(moves, window=2)
             first = next(replies)
         assert first.san == "e4"  # type: ignore[union-attr]
         with ActorGame(pool=pool if pooled else None) as later:

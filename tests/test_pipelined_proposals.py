@@ -113,7 +113,7 @@ def test_a_referee_that_loses_track_after_the_board_moved_is_rebuilt_from_the_jo
 
 def test_closing_early_leaves_the_moves_already_sent_made_and_journalled() -> None:
     with ActorGame() as game:
-        replies = game.propose_many(OPERA, window=4)
+        replies = game.stream_proposals(OPERA, window=4)
         first = next(replies)
         assert isinstance(first, Accepted) and first.san == "e4"
         replies.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -9,20 +10,27 @@ from pathlib import Path
 import pexpect
 import pytest
 
+from actors.client.replay import MoveReport
 from actors.scenario.shell import Shell, completions
 from board.errors import InputError
 
 SHELL = [sys.executable, "-m", "actors.cli", "shell"]
 
 
-def shell_script(text: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(SHELL, input=text, capture_output=True, text=True, timeout=120, check=False)
+def shell_script(text: str, *options: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*SHELL, *options], input=text, capture_output=True, text=True, timeout=120,
+                          check=False)
+
+
+def played_move(ply: int, san: str, uci: str) -> MoveReport:
+    """The verdict the shell shows for a move accepted at ``ply`` from the starting position."""
+    return MoveReport(ply, (ply + 1) // 2, (ply - 1) % 2, san, san, uci)
 
 
 def test_commands_piped_in_play_a_game_and_show_the_board() -> None:
     done = shell_script("play e4\nplay e5\nboard\nquit\n")
     assert done.returncode == 0, done.stderr
-    assert "chess> play e4" in done.stdout and "accepted e4" in done.stdout and "accepted e5" in done.stdout
+    assert "chess> play e4\n✓ ply   1  1.     e4\nchess> play e5\n✓ ply   2  1...   e5\n" in done.stdout
     assert "FEN rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2" in done.stdout
     assert done.stderr == ""
 
@@ -39,7 +47,7 @@ def test_a_ply_stepped_by_hand_lists_its_deliveries_and_ends_accepted() -> None:
     assert "delivered: referee <- client" in out
     assert "white-knight-g1 <- referee: MoveQuery" in out and "board <- referee: Survey" in out
     assert "referee resumes (reply in from" in out
-    assert "accepted Nf3" in out
+    assert "✓ ply   1  1.     Nf3" in out
     assert "✓ line   8  fen" in out, "the bad index left the game as it was, and the ply went on"
 
 
@@ -54,7 +62,7 @@ def test_bad_input_is_one_error_line_and_the_shell_goes_on() -> None:
     assert errors[2].startswith("error: nothing is in flight")
     assert errors[3].startswith("error: mode needs step")
     assert len(errors) == 4
-    assert "✓ line   6  fen" in done.stdout and "accepted e4" in done.stdout
+    assert "✓ line   6  fen" in done.stdout and "✓ ply   1  1.     e4" in done.stdout
 
 
 def last_order(shell: Shell) -> list[str]:
@@ -77,7 +85,7 @@ def test_an_order_runs_the_move_in_that_order_and_a_wrong_one_changes_nothing() 
             shell.execute("play Nf3")
         assert shell.execute("board")[0].fen.endswith("w KQkq - 0 2")  # type: ignore[union-attr]
         shell.execute("order " + " ".join(newest_first))
-        assert "accepted Nf3" in str(shell.execute("play Nf3")[0])
+        assert shell.execute("play Nf3")[0] == played_move(3, "Nf3", "g1f3")
         assert last_order(shell)[:len(newest_first)] == newest_first
 
 
@@ -104,12 +112,12 @@ def test_completion_offers_verbs_then_actor_names_and_squares() -> None:
 def test_the_shell_on_a_terminal_prompts_completes_and_keeps_history() -> None:
     child = pexpect.spawn(SHELL[0], SHELL[1:], encoding="utf-8", timeout=30, dimensions=(40, 140))
     try:
-        child.expect("type help")
+        child.expect("type a move")
         child.expect_exact("chess> ")
         child.send("pla\t")  # tab completes the verb
         child.expect_exact("play")
         child.sendline(" e4")
-        child.expect("accepted e4")
+        child.expect(r"ply   1  1\.\s+\S*e4")
         child.expect_exact("chess> ")
         child.sendline("mode step")
         child.expect("each delivery waits")
@@ -118,7 +126,7 @@ def test_the_shell_on_a_terminal_prompts_completes_and_keeps_history() -> None:
         child.sendline("deliver 7")
         child.expect("the pending list has 1 that can run now")
         child.sendline("run")
-        child.expect("accepted e5")
+        child.expect(r"ply   2  1\.\.\.\s+\S*e5")
         child.expect_exact("chess> ")
         child.send("\x1b[A")  # the up arrow brings back the last command (history)
         child.expect_exact("run")
@@ -143,21 +151,21 @@ def test_a_stalled_piece_is_found_silent_and_restarted_and_the_game_goes_on_pipe
     out = done.stdout
     assert "white-knight-g1 answers nothing for 15 s" in out, "the default: three ask timeouts"
     assert "white-knight-g1 is stalled for 15 s more of the schedule's time" in out
-    assert "accepted Nf3\n  " + SILENT.format("white-knight-g1") + "\nchess> restarts 1" in out
-    assert "✓ line   5  play e5" in out and "✓ line   6  square f3" in out
+    assert "✓ ply   1  1.     Nf3\n  " + SILENT.format("white-knight-g1") + "\nchess> restarts 1" in out
+    assert "✓ ply   2  1...   e5" in out and "✓ line   6  square f3" in out
 
 
 def test_a_stalled_board_and_a_stalled_referee_are_replaced_and_every_move_is_still_judged() -> None:
     with Shell() as shell:
         shell.execute("stall board 20")
         played = shell.execute("play e4")
-        assert "accepted e4" in str(played[0]) and played[1:] == ["  " + SILENT.format("board")]
+        assert played[0] == played_move(1, "e4", "e2e4") and played[1:] == ["  " + SILENT.format("board")]
         shell.execute("stall referee")
         played = shell.execute("reject e4")  # a move the new referee must refuse: e4 is taken
         assert played[0].ok, played  # type: ignore[union-attr]
         assert played[1:] == ["  " + SILENT.format("referee")]
         assert shell.game.supervisor.restarts == 2
-        assert "accepted e5" in str(shell.execute("play e5")[0])
+        assert shell.execute("play e5")[0] == played_move(2, "e5", "e7e5")
         assert shell.execute("board")[0].fen == (  # type: ignore[union-attr]
             "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
 
@@ -175,7 +183,7 @@ def test_stepping_a_move_to_a_stalled_piece_shows_the_timeout() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     assert "queued: white-knight-g1 is stalled for 15 s more" in done.stdout
     assert "referee resumes (timed out from white-knight-g1)" in done.stdout
-    assert "accepted Nf3" in done.stdout
+    assert "✓ ply   1  1.     Nf3" in done.stdout
 
 
 @pytest.mark.parametrize(
@@ -193,7 +201,7 @@ def test_a_stall_with_bad_seconds_is_one_error_line_and_changes_nothing(command:
         with pytest.raises(InputError, match="line 1: " + message.replace("(", r"\(").replace(")", r"\)")):
             shell.execute(command)
         assert shell.turnstile.held() == {}
-        assert "accepted e4" in str(shell.execute("play e4")[0])
+        assert shell.execute("play e4")[0] == played_move(1, "e4", "e2e4")
 
 
 def test_stalling_an_unknown_actor_fails_that_step_alone() -> None:
@@ -204,7 +212,7 @@ def test_stalling_an_unknown_actor_fails_that_step_alone() -> None:
     assert failed in lines
     assert any(line.startswith("✗ line   2  stall e4") and line.endswith("there is no piece on e4")
                for line in lines)
-    assert "accepted e4" in done.stdout
+    assert "✓ ply   1  1.     e4" in done.stdout
     assert done.stderr.startswith("chess-actors shell: 2 of the commands failed; the first: stall queen")
 
 
@@ -221,11 +229,11 @@ def test_the_shell_on_a_terminal_stalls_a_piece_and_shows_the_supervisor_at_work
         child.expect("'zero' is not a number of seconds")
         child.expect_exact("chess> ")
         child.sendline("play Nf3")
-        child.expect("accepted Nf3")
+        child.expect(r"ply   1  1\.\s+\S*Nf3")
         child.expect_exact(SILENT.format("white-knight-g1"))
         child.expect_exact("chess> ")
         child.sendline("play e5")
-        child.expect("accepted e5")
+        child.expect(r"ply   2  1\.\.\.\s+\S*e5")
         child.sendline("quit")
         child.expect(pexpect.EOF)
     finally:
@@ -244,3 +252,98 @@ def test_run_replays_a_scenario_with_a_stall_step(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     assert "black-knight-g8 answers nothing for 11 s" in done.stdout
     assert "accepted Nf6" in done.stdout and "1 restart" in done.stdout
+
+
+# --- a chess shell: moves, verdicts, targets, help, Ctrl-C, JSON -----------------------------
+
+
+def test_a_bare_move_is_played_and_a_refused_one_is_a_verdict_not_a_failure() -> None:
+    done = shell_script("e4\nNc6\ne2e4\nKe2\nO-O\nquit\n")
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert "✓ ply   1  1.     e4" in lines and "✓ ply   2  1...   Nc6" in lines
+    assert "✗ ply   3  2.     e2e4     illegal: there is no white piece on e2" in lines
+    assert "✓ ply   3  2.     Ke2" in lines
+    castling = "castling kingside needs f8 empty, but the bishop on f8 is there"
+    assert f"✗ ply   4  2...   O-O      illegal: {castling}" in lines
+    assert "expected" not in done.stdout and done.stderr == ""
+
+
+def test_a_move_from_a_position_is_numbered_from_it() -> None:
+    with Shell("4k3/8/8/8/8/8/8/4K2R b K - 0 40") as shell:
+        assert shell.execute("Kd7")[0] == MoveReport(1, 40, 1, "Kd7", "Kd7", "e8d7")
+        assert shell.execute("O-O")[0] == MoveReport(2, 41, 0, "O-O", "O-O", "e1g1")
+
+
+def test_legal_alone_shows_the_targets_and_is_saved_as_the_check_it_passes(tmp_path: Path) -> None:
+    path = tmp_path / "asked.scenario"
+    done = shell_script(f"e4\ne5\nlegal f1\nlegal e8\nlegal b1 a3 c3\nKe3\nsave {path}\n")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "chess> legal f1\nlegal from f1: a6 b5 c4 d3 e2\n" in done.stdout
+    assert "chess> legal e8\nlegal from e8: none\n" in done.stdout  # black's king, and white to move
+    assert "✓ line   5  legal b1 a3 c3" in done.stdout, "with targets, legal is still a check"
+    assert path.read_text(encoding="utf-8").splitlines()[1:] == [
+        "play e4", "play e5", "legal f1 a6 b5 c4 d3 e2", "legal e8", "legal b1 a3 c3", "reject Ke3"]
+    replay = subprocess.run([sys.executable, "-m", "actors.cli", "run", str(path)], capture_output=True,
+                            text=True, timeout=120, check=False)
+    assert replay.returncode == 0, replay.stdout + replay.stderr
+
+
+def test_help_lists_every_command_the_shell_takes() -> None:
+    from actors.scenario.shell import VERBS
+
+    with Shell() as shell:
+        [text] = shell.execute("help")
+    words = set(str(text).replace("|", " ").replace(":", " ").split())
+    assert [verb for verb in VERBS if verb not in words] == []
+    assert "Nc6" in words and "Ctrl-C" in words
+
+
+def test_json_prints_one_object_per_thing_shown_each_naming_its_command() -> None:
+    done = shell_script("e4\nKe7\nlegal g1\nsquare e4 white pawn\nbogus\nboard\n", "--json")
+    assert done.returncode == 1
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [record["command"] for record in records] == [
+        "e4", "Ke7", "legal g1", "square e4 white pawn", "bogus", "board"]
+    assert records[0] == {"command": "e4", "ply": 1, "move": "e4", "accepted": True, "san": "e4",
+                          "uci": "e2e4", "check": False, "outcome": None, "reason": None, "kind": None}
+    assert records[1]["accepted"] is False and records[1]["kind"] == "illegal"
+    assert records[2] == {"command": "legal g1", "square": "g1", "targets": []}  # black to move
+    assert records[3]["ok"] is True
+    assert records[4]["error"].startswith("<shell>, line 5: unknown step 'bogus'")
+    assert records[5]["fen"] == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    assert done.stderr.startswith("chess-actors shell: 1 of the commands failed; the first: bogus")
+
+
+def test_ctrl_c_cancels_the_line_and_a_second_at_the_empty_prompt_asks_before_leaving() -> None:
+    child = pexpect.spawn(SHELL[0], SHELL[1:], encoding="utf-8", timeout=30, dimensions=(40, 140))
+    try:
+        child.expect_exact("chess> ")
+        child.sendline("e4")
+        child.expect(r"ply   1  1\.\s+\S*e4")
+        child.expect_exact("chess> ")
+        child.send("Ke7")
+        child.sendintr()  # the line typed so far is dropped
+        child.expect_exact("^C")
+        child.expect_exact("chess> ")
+        child.sendintr()  # a second one, at the empty prompt
+        child.expect_exact("leave the shell? the game ends with it [y/N] ")
+        child.sendline("n")
+        child.expect_exact("chess> ")
+        child.sendline("board")
+        child.expect_exact("FEN rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")  # no Ke7
+        child.expect_exact("chess> ")
+        child.sendintr()  # once: cancels an empty line, and the shell stays
+        child.expect_exact("chess> ")
+        child.sendline("e5")  # a command in between: the next Ctrl-C is a first one again
+        child.expect(r"ply   2  1\.\.\.\s+\S*e5")
+        child.expect_exact("chess> ")
+        child.sendintr()
+        child.expect_exact("chess> ")
+        child.sendintr()
+        child.expect_exact("leave the shell?")
+        child.sendline("y")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0

@@ -380,3 +380,26 @@ def test_blockers_and_the_king_in_check_are_highlighted_from_the_replies(browser
     assert marks[king] == "king"
     assert {chess.square_name(square) for square in board.checkers()} <= set(marks)
     page.close()
+
+
+def test_the_notebook_view_steps_without_a_script_error(browser: Any, opera: Any) -> None:
+    from actors.studio import inline_html
+
+    _, events, _ = opera
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_content(inline_html(events))  # as a notebook shows it: the page in a srcdoc frame
+    frame = page.frame_locator("iframe")
+    frame.locator("body[data-ready='1']").wait_for(timeout=10_000)
+    body = frame.locator("body")
+    start = int(body.get_attribute("data-phase") or -1)
+    frame.locator("#prev-ply").click()
+    frame.locator("#next-msg").click()
+    frame.locator("#next-msg").click()
+    assert int(body.get_attribute("data-phase") or -1) == start - 1
+    assert body.get_attribute("data-msg") == "2"
+    # The frame opens on the last ply (Rd8#, the 33rd); one ply back is the 32nd.
+    assert frame.locator("#deep-link").get_attribute("href") == "#game=1&ply=32&msg=2"
+    assert errors == []
+    page.close()

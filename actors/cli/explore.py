@@ -25,20 +25,25 @@ def register(subparsers: Any) -> None:
     parser = add_command(
         subparsers, "explore",
         summary="run each ply under many delivery orders: does any order change what the actors decide?",
-        description="Replay a game (PGN, the first game unless --game) or a scenario's moves, and run each\n"
-                    "chosen ply (on one actor system, re-seated for every run) under N seeded random\n"
-                    "delivery orders, or under every order that can differ (--orders all: only messages\n"
-                    "racing to the same receiver, or replies racing to the same waiter, are reordered).\n"
-                    "When an order changes the verdict, the SAN, the position or the messages sent, the\n"
-                    "shortest such schedule is printed and its trace written (exit 1).",
+        description="Replay a game (PGN, the first game unless --game; no PGN: the Opera game, as replay\n"
+                    "plays it) or a scenario's moves, and run each chosen ply (on one actor system,\n"
+                    "re-seated for every run) under N seeded random delivery orders, or under every\n"
+                    "order that can differ (--orders all: only messages racing to the same receiver, or\n"
+                    "replies racing to the same waiter, are reordered). When an order changes the verdict,\n"
+                    "the SAN, the position or the messages sent, the shortest such schedule is printed\n"
+                    "and its trace written (exit 1).",
         examples=[
-            "chess-actors explore tests/data/opera-game.pgn --plies 33 --orders all",
-            "chess-actors explore game.pgn --orders 200 --json",
-            "chess-actors explore actors/examples/checkmate.scenario --orders all",
+            "chess-actors explore                                # every ply of the Opera game",
+            "chess-actors explore --plies 33 --orders all        # its mate, under every order",
+            "chess-actors explore --example checkmate --orders all --json",
         ],
     )
-    parser.add_argument("source", metavar="PGN|SCENARIO",
-                        help="a PGN file, or a scenario script (.scenario) whose play steps are the moves")
+    parser.add_argument("source", nargs="?", metavar="PGN|SCENARIO",
+                        help="a PGN file ('-' reads stdin), or a scenario script (.scenario) whose play "
+                             "steps are the moves; none: the Opera game")
+    parser.add_argument("--example", metavar="NAME",
+                        help="explore the moves of the example scenario NAME shipped with the package "
+                             "(chess-actors run --list-examples lists them)")
     parser.add_argument("--plies", metavar="A-B", help="explore only plies A to B (1-based, inclusive)")
     parser.add_argument("--orders", default=DEFAULT_ORDERS, metavar="N|all",
                         help=f"random orders per ply, or 'all' (default {DEFAULT_ORDERS})")
@@ -65,22 +70,40 @@ def parse_orders(text: str) -> int | None:
     raise InputError(f"--orders {text!r}: give a positive number of random orders, or all")
 
 
-def load_script(source: str, game_number: int) -> tuple[str, list[Lesson | str]]:
+def load_script(
+    source: str | None, game_number: int, example: str | None = None
+) -> tuple[str, list[Lesson | str]]:
     """The start position, and the moves (SAN or UCI) and lessons of a game or scenario, in order.
 
+    Args:
+        source: a PGN file, ``-`` for PGN on stdin, a ``.scenario`` file, or None for the embedded game.
+        game_number: which game of the PGN (1-based).
+        example: the name of a shipped example scenario, read instead of ``source``.
+
     Raises:
-        InputError: the file has no such game, the PGN or the scenario is malformed, or a lesson
-            names an unknown move function.
+        InputError: the file has no such game, the PGN or the scenario is malformed, both a source
+            and an example are given, or a lesson names an unknown move function.
     """
-    from actors.scenario.script import Learn, Play, Start, read_scenario
+    from actors.cli.inputs import PgnInput, embedded_game_blocks
+    from actors.client.replay import EMBEDDED_GAME
+    from actors.scenario.script import Learn, Play, Scenario, Start, parse_scenario, read_scenario
     from board.errors import InputError
     from board.fen import STARTING_FEN
     from board.geometries import geometry_named
     from board.pgn import read_games
     from board.squares import parse_standard_square
 
-    if source.endswith(".scenario"):
+    scenario: Scenario | None = None
+    if example is not None:
+        if source is not None:
+            raise InputError(f"give a PGN or scenario, or --example {example}, not both")
+        from actors.examples import example as shipped
+
+        chosen = shipped(example)
+        scenario = parse_scenario(chosen.text, source=chosen.source)
+    elif source is not None and source.endswith(".scenario"):
         scenario = read_scenario(source)
+    if scenario is not None:
         start = next((step.fen for step in scenario.steps if isinstance(step, Start)), scenario.start_fen)
         script: list[Lesson | str] = []
         for step in scenario.steps:
@@ -89,13 +112,17 @@ def load_script(source: str, game_number: int) -> tuple[str, list[Lesson | str]]
             elif isinstance(step, Learn):
                 script.append((parse_standard_square(step.square), geometry_named(step.geometry)))
         return start, script
-    with open(source, encoding="utf-8", errors="replace") as file:
-        for game in read_games(file):
-            if game.number == game_number:
-                if game.error is not None and not game.moves:
-                    raise InputError(f"{source}: game {game_number}: {game.error}")
-                return game.tags.get("FEN", STARTING_FEN), [token.text for token in game.moves]
-    raise InputError(f"{source}: there is no game {game_number}")
+    if source is None:
+        name, blocks = EMBEDDED_GAME, embedded_game_blocks()
+    else:
+        pgn = PgnInput(source)
+        name, blocks = pgn.name, pgn.blocks()
+    for game in read_games(blocks, name=name):
+        if game.number == game_number:
+            if game.error is not None and not game.moves:
+                raise InputError(f"{name}: game {game_number}: {game.error}")
+            return game.tags.get("FEN", STARTING_FEN), [token.text for token in game.moves]
+    raise InputError(f"{name}: there is no game {game_number}")
 
 
 def run_explore(args: argparse.Namespace) -> int:
@@ -108,7 +135,7 @@ def run_explore(args: argparse.Namespace) -> int:
 
     orders = parse_orders(args.orders)
     chosen = parse_ply_range(args.plies) if args.plies is not None else None
-    start, script = load_script(args.source, args.game)
+    start, script = load_script(args.source, args.game, args.example)
     moves = [item for item in script if isinstance(item, str)]
     taught = len(moves) < len(script)
     # With lessons, each ply is run after its whole history (the lessons re-taught on the way) and
@@ -197,8 +224,9 @@ def _record(number: int, move: str, report: Report, path: str | None) -> dict[st
 
 
 def _text(number: int, move: str, report: Report, path: str | None) -> str:
-    kind = "every order that can differ" if report.exhaustive else "orders"
-    head = f"ply {number} {move}: {counted(report.orders, 'order')} ({kind}) in {report.seconds:.2f} s: "
+    orders = (f"{counted(report.orders, 'order')} (every order that can differ)" if report.exhaustive
+              else counted(report.orders, "seeded random order"))
+    head = f"ply {number} {move}: {orders} in {report.seconds:.2f} s: "
     if report.differing is None:
         return head + "same verdict, SAN, position and messages under every order"
     lines = [head + f"the {', '.join(report.differences)} changed under this order (trace: {path}):"]

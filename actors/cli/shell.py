@@ -1,16 +1,19 @@
 """``chess-actors shell``: an interactive shell over a live game, in the spirit of the Erlang shell.
 
 On a terminal it prompts, with history and completion (readline); otherwise it reads one command a line
-from stdin and prints what a person would see, the command echoed after the prompt.
+from stdin and prints what a person would see, the command echoed after the prompt. With ``--json`` it
+prints one JSON object a thing shown instead, each naming the command it answers.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from typing import TYPE_CHECKING, Any
 
 from actors.cli.help import add_command
+from actors.cli.output import add_json_flag
 
 if TYPE_CHECKING:
     from actors.scenario.shell import Output, Shell
@@ -23,18 +26,20 @@ def register(subparsers: Any) -> None:
     parser = add_command(
         subparsers, "shell",
         summary="an interactive shell over a live game: play, message actors, deliver messages by hand",
-        description="A shell over a live game of actors. Its commands are the scenario steps (play e4,\n"
-                    "send white-knight-g1 move g1 f3, crash board, stall white-knight-g1, ...) and a\n"
-                    "few of its own: board, pending, step, deliver N, run, mode step|auto, order, trace,\n"
-                    "save, actors, help.\n"
+        description="A shell over a live game of actors. Type a move (Nc6, e2e4) to play it, legal e2 for\n"
+                    "where a piece may go, board to see the game. The scenario steps are commands too (send\n"
+                    "white-knight-g1 move g1 f3, crash board, stall white-knight-g1, ...), and a few of its\n"
+                    "own: pending, step, deliver N, run, mode step|auto, order, trace, save, actors, help.\n"
                     "Reads stdin one command a line when it is not a terminal.",
         examples=[
             "chess-actors shell",
-            "printf 'play e4\\nplay e5\\nboard\\nquit\\n' | chess-actors shell",
+            "printf 'e4\\ne5\\nKe2\\nlegal g8\\nboard\\n' | chess-actors shell",
+            "printf 'e4\\nKe2\\n' | chess-actors shell --json",
             "chess-actors shell --fen '4k3/8/8/8/8/8/8/4K2R w K - 0 1'",
         ],
     )
     parser.add_argument("--fen", default="startpos", help="the starting position (default startpos)")
+    add_json_flag(parser)
     parser.set_defaults(handler=run_shell)
 
 
@@ -47,16 +52,18 @@ def run_shell(args: argparse.Namespace) -> int:
     with Shell(args.fen) as shell:
         if interactive:
             _readline(shell)
-            print("chess-actors shell: type help for the commands, quit to leave")
+            if not args.json:
+                print("chess-actors shell: type a move (e4, Nf3), help for the commands, quit to leave")
+        reader = _Reader(interactive)
         while True:
-            line = _read(interactive)
+            line = reader.read()
             if line is None:
                 break
-            if not interactive:
+            if not interactive and not args.json:
                 print(PROMPT + line)
             if line.strip() in ("quit", "exit"):
                 break
-            problem = _show(shell, line, interactive)
+            problem = _show(shell, line, interactive, args.json)
             if problem is not None:
                 failures.append(problem)
     if failures and not interactive:
@@ -72,46 +79,114 @@ def _printable(text: str) -> str:
     return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
 
 
-def _read(interactive: bool) -> str | None:
-    if interactive:
+LEAVE_QUESTION = "leave the shell? the game ends with it [y/N] "
+
+
+class _Reader:
+    """Command lines from the terminal or stdin.
+
+    At a terminal, Ctrl-C cancels the line being typed and prompts again; a second Ctrl-C at the
+    empty prompt that follows asks before leaving (a game is easily lost to a stray key).
+    """
+
+    def __init__(self, interactive: bool) -> None:
+        self.interactive = interactive
+        self.interrupted = False  # the last prompt ended with Ctrl-C, and nothing was typed since
+
+    def read(self) -> str | None:
+        """The next command line; None at the end of input or when the user chose to leave."""
+        if not self.interactive:
+            line = sys.stdin.readline()
+            return None if not line else line.rstrip("\n")
+        while True:
+            try:
+                line = input(PROMPT)
+            except EOFError:
+                print()
+                return None
+            except KeyboardInterrupt:
+                print("^C")
+                if self.interrupted and self._confirm_leaving():
+                    return None
+                self.interrupted = not self.interrupted
+                continue
+            self.interrupted = False
+            return line
+
+    def _confirm_leaving(self) -> bool:
         try:
-            return input(PROMPT)
-        except EOFError:
+            answer = input(LEAVE_QUESTION)
+        except (EOFError, KeyboardInterrupt):
             print()
-            return None
-    line = sys.stdin.readline()
-    return None if not line else line.rstrip("\n")
+            return True
+        return answer.strip().lower() in ("y", "yes")
 
 
-def _show(shell: Shell, line: str, interactive: bool) -> str | None:
+def _show(shell: Shell, line: str, interactive: bool, as_json: bool = False) -> str | None:
     """Run a line and print what it shows; what went wrong, or None.
 
-    An error is one line: on stderr at a terminal, in the transcript (stdout) otherwise.
+    An error is one line: on stderr at a terminal, in the transcript (stdout) otherwise. A move the
+    referee refuses is a verdict, not an error; a check that fails (``reject``, ``expect``, ...) is.
     """
-    from actors.cli.display import BoardView, console, step_line
+    from actors.cli.display import BoardView, console, move_line, step_line
+    from actors.client.replay import MoveReport
     from actors.scenario.script import StepResult
     from actors.scenario.shell import Shown
     from board.errors import InputError
 
+    command = line.strip()
     try:
         shown: list[Output] = shell.execute(line)
     except InputError as error:
-        sys.stdout.flush()
-        console(stderr=interactive).print(f"error: {error}")
-        return f"{line.strip()}: {error}"
+        if as_json:
+            _print_json({"command": command, "error": str(error)})
+        else:
+            sys.stdout.flush()
+            console(stderr=interactive).print(f"error: {error}")
+        return f"{command}: {error}"
     out = console()
     problem = None
     for item in shown:
-        if isinstance(item, StepResult):
+        if isinstance(item, StepResult) and not item.ok and problem is None:
+            problem = f"{item.step}: expected {item.expected}; got {item.got}"
+        if isinstance(item, MoveReport) and item.kind == "failure" and problem is None:
+            problem = f"{command}: {item.reason}"
+        if as_json:
+            _print_json({"command": command, **_record(item)})
+        elif isinstance(item, StepResult):
             out.print(step_line(item))
-            if not item.ok and problem is None:
-                problem = f"{item.step}: expected {item.expected}; got {item.got}"
+        elif isinstance(item, MoveReport):
+            out.print(move_line(item))
         elif isinstance(item, Shown):
             out.print(BoardView(item.fen, item.last_move, item.check))
             out.print(f"FEN {item.fen}")
         else:
-            out.print(item)
+            out.print(str(item))
     return problem
+
+
+def _record(item: Output) -> dict[str, Any]:
+    """What one thing shown is, as the fields of a JSON object."""
+    from actors.client.replay import MoveReport
+    from actors.scenario.script import StepResult
+    from actors.scenario.shell import LegalMoves, Shown
+
+    if isinstance(item, StepResult):
+        return item.as_json()
+    if isinstance(item, MoveReport):
+        return {"ply": item.ply, "move": item.text, "accepted": item.accepted, "san": item.san,
+                "uci": item.uci, "check": item.check, "outcome": item.outcome, "reason": item.reason,
+                "kind": item.kind}
+    if isinstance(item, LegalMoves):
+        return {"square": item.square, "targets": list(item.targets)}
+    if isinstance(item, Shown):
+        return {"fen": item.fen, "last_move": item.last_move, "check": item.check}
+    return {"text": item.strip()}
+
+
+def _print_json(record: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(record) + "\n")
+    sys.stdout.flush()
 
 
 def _readline(shell: Shell) -> None:

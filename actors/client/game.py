@@ -357,7 +357,10 @@ class ActorGame(ProposalStream):
         self._check_open()
         if isinstance(message, (CrashOnNext, HangOnNext)):
             self._armed.add(name)
-        envelope = post(self.recorder, CLIENT, name, message, None, self.plies + 1)
+        # A proposal serves the ply it is tagged with; a question (the FEN, legal targets, a piece's
+        # answer) serves none: labelled with the next ply, the end of a game would gain a ply.
+        ply = message.ply if isinstance(message, ProposeText | ProposeSquares) else None
+        envelope = post(self.recorder, CLIENT, name, message, None, ply)
         return ask(self.supervisor.ref(name), name, envelope)
 
     def _wait(self, pending: Pending) -> Any:
@@ -505,6 +508,16 @@ def replay_moves(
     """Play ``moves`` through the actors until the first illegal one.
 
     Returns (plies, fen, outcome, error) where error is (1-based ply, move, reason) or None.
+
+    Args:
+        moves: SAN or UCI moves, in order.
+        fen: the starting position.
+        timeout: every ask's timeout, in seconds.
+        recorder: traces every message when given.
+
+    Returns:
+        (plies, fen, outcome, error): the legal plies played, the FEN reached, how the game stands
+        there, and (1-based ply, move, reason) of the first illegal move, or None.
     """
     with ActorGame(fen, timeout, recorder) as game:
         for number, move in enumerate(moves, start=1):
@@ -515,7 +528,15 @@ def replay_moves(
 
 
 def final_fen(game: ActorGame) -> str:
-    """The FEN from the actors; if they are past asking (the game failed), from the journal's moves."""
+    """The FEN of the position ``game`` has reached.
+
+    Args:
+        game: a started game, or one whose actors failed.
+
+    Returns:
+        The FEN the actors give; when they are past asking (the game failed), the FEN the journal's
+        moves lead to, played over the direct engine.
+    """
     try:
         return game.fen()
     except ChessActorsError:

@@ -48,7 +48,15 @@ def judge_for(engine: str) -> Judge:
 
 def replay_with_actors(game: PgnGame, pool: SystemPool | None = None) -> GameVerdict:
     """Replay one PGN game through the piece, board and referee actors, on a system borrowed from
-    ``pool`` (default: this process's pool, :func:`actors.client.pool.process_pool`)."""
+    ``pool`` (default: this process's pool, :func:`actors.client.pool.process_pool`).
+
+    Args:
+        game: a game read by :func:`board.pgn.read_games`.
+        pool: the pool to borrow an actor system from (None: this process's).
+
+    Returns:
+        The verdict, as :func:`board.replay.replay_direct` gives it for the same game.
+    """
     from actors.client.pool import process_pool
 
     return watch_game(game, "actors", pool=pool or process_pool())
@@ -125,6 +133,9 @@ def watch_game(
         pool: the actor engine borrows a system from it (with the pool's recorder, which ``recorder``
             must then be or leave out) instead of starting one for this game alone.
 
+    Returns:
+        The game's verdict.
+
     Raises:
         ValueError: an unknown engine, or a recorder with the direct engine.
     """
@@ -192,7 +203,7 @@ def _watch_actors(
     def stopped(failure: MoveError | None) -> GameVerdict:
         return verdict(game, actor_game.plies, fen(), actor_game.outcome, failure, actor_game.claimable)
 
-    with actor_game, closing(actor_game.propose_many(token.text for token in game.moves)) as replies:
+    with actor_game, closing(actor_game.stream_proposals(token.text for token in game.moves)) as replies:
         for ply, token in enumerate(game.moves, start=1):
             number, colour = _placed(start, ply)
             try:

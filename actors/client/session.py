@@ -15,6 +15,7 @@ from pykka import Future
 
 from actors.kernel.errors import ActorFailure, ActorUnavailable
 from actors.kernel.limits import GAMES
+from actors.kernel.mailbox import Reply
 from actors.kernel.messaging import DEFAULT_TIMEOUT, WINDOW, ask, post, wait_one
 from actors.kernel.policies import Policy
 from actors.kernel.schedule import Turnstile, make_turnstile, start_up
@@ -37,6 +38,9 @@ def pool_name(code: int, number: int) -> str:
 
 
 Case = tuple[Sequence[Placement], Placement]
+
+AWAIT_SEVERAL = 8
+"""How many cases in flight the client waits for at once, when it has to wait (see ``_await_several``)."""
 
 
 class CheckMoveSession:
@@ -117,8 +121,10 @@ class CheckMoveSession:
         if self.turnstile is not None:
             self.turnstile.close()
         self.turnstile = make_turnstile(self.schedule)
+        # The pieces only answer: they share one thread (actors.kernel.hive), so that seating a case's
+        # twenty pieces wakes one thread, not twenty.
         self.supervisor = Supervisor(
-            EMPTY_FEN, self.recorder, self.timeout, position_only=True, turnstile=self.turnstile
+            EMPTY_FEN, self.recorder, self.timeout, position_only=True, turnstile=self.turnstile, hive=True
         )
         with start_up(self.turnstile):
             self.supervisor.start()
@@ -188,6 +194,7 @@ class CheckMoveSession:
 
     def _receive(self, pending: deque[tuple[Case, list[tuple[str, Future[Any]]]]]) -> Answer:
         """The answer to the oldest case in flight (restarting the actors if they failed)."""
+        self._await_several(pending)
         case, futures = pending.popleft()
         try:
             replies = [wait_one(name, future, self.timeout) for name, future in futures]
@@ -205,6 +212,19 @@ class CheckMoveSession:
         if not isinstance(reply, MoveCheck) or not isinstance(replies[0], (Ready, MoveCheck)):
             raise ActorUnavailable(f"{REFEREE} answered {type(reply).__name__}, not MoveCheck")
         return Answer(reply.valid, reply.origins, reply.reasons)
+
+    def _await_several(self, pending: deque[tuple[Case, list[tuple[str, Future[Any]]]]]) -> None:
+        """When the oldest answer has not come yet, wait for one a few cases later instead: the
+        referee answers in order, so the client then sleeps and wakes once for those few cases, not
+        once a case (what it waits on is only a moment; each answer is still read in order, with its
+        own timeout, by :meth:`_receive`)."""
+        _, futures = pending[0]
+        oldest = futures[-1][1]
+        if type(oldest) is not Reply or oldest.settle(0.0):
+            return
+        later = pending[min(len(pending), AWAIT_SEVERAL) - 1][1][-1][1]
+        if type(later) is Reply:
+            later.settle(self.timeout)
 
     def _answer(self, pieces: Sequence[Placement], move: Placement) -> Answer:
         entries = self._seat(pieces)

@@ -42,8 +42,30 @@ class ProposalStream:
     _propose: Callable[[Proposal, Iterable[Pending | None]], Verdict]
     _played: Callable[[Verdict], Verdict]
 
-    def propose_many(self, texts: Iterable[str], window: int = WINDOW) -> Generator[Verdict, None, None]:
+    def propose_many(self, texts: Iterable[str], window: int = WINDOW) -> list[Verdict]:
         """Propose moves in order, as :meth:`propose` one by one would, with many in flight at once.
+
+        Every move is judged before this returns (:meth:`stream_proposals` is the lazy form, for a
+        stream too long to hold or read as it goes).
+
+        Args:
+            texts: the moves, in SAN or UCI, in the order they are to be played.
+            window: how many proposals may be in flight at once (at least 1).
+
+        Returns:
+            The verdicts in order: an Accepted for each move made, ending with the first Rejected if
+            a move was refused (the moves after it are not proposed).
+
+        Raises:
+            GameClosed: the game is not started, or closed.
+            ValueError: ``window`` is less than 1.
+            ActorFailure: as :meth:`propose`.
+        """
+        return list(self.stream_proposals(texts, window))
+
+    def stream_proposals(self, texts: Iterable[str], window: int = WINDOW) -> Generator[Verdict, None, None]:
+        """Propose moves in order as the returned iterator is read: nothing is sent before the first
+        reply is asked for.
 
         Yields the replies in order and ends after the first Rejected. The proposals go out a window
         at a time, and the next window is sent before this one is collected: the referee always has
@@ -55,7 +77,7 @@ class ProposalStream:
         Moves already sent are made even if the iterator is closed early; they are in :attr:`journal`.
 
         Raises:
-            GameClosed: the game is not started, or closed (checked when the first reply is asked for).
+            GameClosed: the game is not started, or closed (checked again when a reply is asked for).
             ValueError: ``window`` is less than 1.
             ActorFailure: as :meth:`propose`.
         """

@@ -1,7 +1,7 @@
 """Messages made readable: any message or reply as plain data with square, piece and colour names.
 
 Works on any frozen dataclass by field-name convention, so a new message needs no code here. Trace
-payloads and summaries use it, and so does every message's repr at the REPL.
+payloads and summaries use it (a message's repr is :mod:`actors.protocol.names`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ __all__ = [
     "ROUTING_FIELDS",
     "readable",
     "readable_reply",
-    "readable_repr",
     "summarize",
 ]
 
@@ -304,12 +303,3 @@ def summarize(kind: str, payload: Mapping[str, Any]) -> str:
         text = " ".join(parts)
     text = " ".join(text.split())
     return text if len(text) <= _SUMMARY_LIMIT else text[: _SUMMARY_LIMIT - 1] + "…"
-
-
-def readable_repr(message: object) -> str:
-    """``MoveQuery(start='g1', end='f3', colour='white')``: a message's repr with squares by name
-    (fields declared with ``repr=False`` left out)."""
-    shown = {field.name for field in dataclasses.fields(message) if field.repr}  # type: ignore[arg-type]
-    payload = readable(message)
-    args = ", ".join(f"{name}={value!r}" for name, value in payload.items() if name in shown)
-    return f"{type(message).__name__}({args})"

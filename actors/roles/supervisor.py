@@ -33,6 +33,7 @@ from board.fen import parse_fen, write_fen
 from board.geometries import Geometry
 
 if TYPE_CHECKING:
+    from actors.kernel.hive import Hive
     from actors.kernel.schedule import Turnstile
     from actors.tracing.recorder import TraceRecorder
 
@@ -87,6 +88,9 @@ class Supervisor:
             :class:`RestartIntensityExceeded`, and the game is over with that error.
         position_only: a ChessMoveQ session (any placement, a position referee, no journal).
         turnstile: the delivery turnstile every child runs under (None: free, pykka's own order).
+        hive: run the piece actors on one shared thread (actors.kernel.hive) instead of a thread
+            each: pieces only answer, and a question to many of them then wakes one thread. Not
+            under a turnstile, which schedules each actor's thread.
     """
 
     def __init__(
@@ -99,6 +103,7 @@ class Supervisor:
         *,
         position_only: bool = False,
         turnstile: Turnstile | None = None,
+        hive: bool = False,
     ) -> None:
         position = parse_fen(fen, strict=not position_only)  # setup: the starting state, never a judgement
         self.position_only = position_only
@@ -119,6 +124,8 @@ class Supervisor:
         self.failed: ActorFailure | None = None
         self._restart_times: deque[float] = deque()
         self._started: list[Ref] = []
+        self._hive_wanted = hive and turnstile is None
+        self._hive: Hive | None = None
 
     # -- looking things up
 
@@ -222,17 +229,17 @@ class Supervisor:
         self._remember(BOARD, ref)
 
     def _start_piece(self, entry: RosterEntry, geometry: Geometry | None) -> None:
-        ref = PieceActor.start(
-            entry.name,
-            entry.code,
-            entry.square,
-            entry.has_moved,
-            self.directory,
-            self.recorder,
-            self.timeout,
-            geometry,
-        )
-        self._remember(entry.name, ref)
+        arguments = (entry.name, entry.code, entry.square, entry.has_moved, self.directory, self.recorder,
+                     self.timeout, geometry)  # fmt: skip
+        if not self._hive_wanted:
+            self._remember(entry.name, PieceActor.start(*arguments))
+            return
+        if self._hive is None or not self._hive.is_alive():
+            from actors.kernel.hive import Hive  # only position sessions use one: replay never loads it
+
+            self._hive = Hive()
+            self._started.append(self._hive.ref)
+        self._remember(entry.name, self._hive.adopt(PieceActor(*arguments)))
 
     def _start_referee(self) -> None:
         if self.position_only:

@@ -66,6 +66,17 @@ def run_scenario(
     default timeout, from this process's pool. Returns the results of the steps run, in order.
     An actor that dies is healed by the supervisor and the step retried once, as the game facade
     does for moves.
+
+    Args:
+        scenario: the parsed script.
+        on_step: called with each result as it comes.
+        recorder: traces every message.
+        timeout: every ask's timeout in seconds (None: the actors' default).
+        teach: pieces (by square) that start moving as another geometry (by name).
+        pool: the pool to borrow the actor system from.
+
+    Returns:
+        The results of the steps run, in order (the last one failed if the run stopped early).
     """
     from actors.client.game import ActorGame
     from actors.client.pool import process_pool

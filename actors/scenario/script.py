@@ -17,6 +17,7 @@ from board.errors import InputError
 from board.fen import parse_fen, write_fen
 from board.geometries import geometry_named
 from board.pieces import COLOUR_NAMES, KIND_NAMES
+from board.san_syntax import parse_san, parse_uci
 from board.squares import SQUARE_NAMES, parse_standard_square
 
 if TYPE_CHECKING:
@@ -43,6 +44,7 @@ __all__ = [
     "Start",
     "Step",
     "StepResult",
+    "is_move_text",
     "parse_line",
     "parse_scenario",
 ]
@@ -80,7 +82,8 @@ class Start:
 
 @dataclass(frozen=True, slots=True)
 class Play:
-    """``play <move>``: the referee accepts the move; a written ``+`` or ``#`` must be in its SAN."""
+    """``play <move>``, or the move alone (``Nc6``, ``e2e4``): the referee accepts the move; a written
+    ``+`` or ``#`` must be in its SAN."""
 
     line: int
     written: str
@@ -265,6 +268,13 @@ def _words(text: str, source: str, line: int) -> list[_Word]:
 def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
     """Parse a scenario script (see actors/examples/README.md for the format).
 
+    Args:
+        text: the whole script.
+        source: how error messages name the script (a path, ``<stdin>``).
+
+    Returns:
+        The scenario: its source, the position it starts from and its steps in order.
+
     Raises:
         ScenarioError: naming ``source`` and the line: an unknown step, a missing or extra word,
             a malformed square, FEN, count or name, ``start`` after other steps, or ``expect``
@@ -389,8 +399,21 @@ def _parse_step(words: list[_Word], written: str, source: str, line: int) -> Ste
             if len(rest) != 1 or rest[0].text not in OUTCOMES:
                 raise fail(f"outcome needs one of {', '.join(OUTCOMES)}")
             return OutcomeCheck(line, written, None if rest[0].text == "none" else rest[0].text)
+        case _ if len(words) == 1 and not words[0].quoted and is_move_text(verb):
+            return Play(line, written, verb)  # a bare move: play it
         case _:
-            raise fail(f"unknown step {verb!r} (steps: {', '.join(STEP_NAMES)})")
+            raise fail(f"unknown step {verb!r} (steps: a move, {', '.join(STEP_NAMES)})")
+
+
+def is_move_text(text: str) -> bool:
+    """Whether ``text`` is written as a move, in SAN (``Nc6``, ``O-O``, ``e8=Q``) or UCI (``e2e4``)."""
+    for parse in (parse_san, parse_uci):
+        try:
+            parse(text)
+        except InputError:
+            continue
+        return True
+    return False
 
 
 def _parse_expect(rest: list[_Word], written: str, line: int, fail: Callable[[str], ScenarioError],

@@ -2,6 +2,8 @@
 
 Its grammar is the scenario grammar (every step is a command) plus a few shell verbs for looking and
 for choosing deliveries by hand; it prints nothing (actors/cli/shell.py does) and returns what to show.
+A move (``Nc6``, ``play e4``) is a question to the referee, and its answer is a verdict, not a check
+that passed or failed; so is ``legal <square>`` alone, whose answer is the targets.
 """
 
 from __future__ import annotations
@@ -11,13 +13,17 @@ import threading
 from dataclasses import dataclass
 
 from actors.client.game import ActorGame
+from actors.client.replay import MoveReport
+from actors.kernel.errors import ActorFailure
 from actors.kernel.messaging import DEFAULT_TIMEOUT
 from actors.kernel.policies import Fifo, Interactive, Ready, Script
 from actors.kernel.schedule import Turnstile, record_of
+from actors.protocol import Rejected
 from actors.scenario.runner import step_runner
 from actors.scenario.script import (
     STEP_NAMES,
     FenCheck,
+    Legal,
     Play,
     Reject,
     Start,
@@ -27,6 +33,7 @@ from actors.scenario.script import (
 )
 from actors.tracing.recorder import TraceRecorder, event_to_json
 from board.errors import ChessActorsError, InputError
+from board.fen import parse_fen
 from board.squares import SQUARE_NAMES
 
 SHELL_VERBS = ("board", "pending", "step", "deliver", "run", "mode", "order", "trace", "save", "actors",
@@ -36,20 +43,41 @@ WAIT = 30.0
 """Seconds to wait for a command's next delivery to come up (real time: a bound, never a hang)."""
 
 HELP = """\
-moves and checks (the scenario grammar, see actors/examples/README.md):
-  play e4 | reject Ke2 "check" | send white-knight-g1 move g1 f3 | expect yes | crash board [on Survey]
+playing and asking:
+  Nc6 | e2e4 | play e4   propose a move (SAN or UCI): the referee's verdict is shown
+  legal e2               where the piece on e2 may legally go now
+  board                  the board; actors: every actor's name
+checks (the scenario grammar, see actors/examples/README.md; each passes or fails):
+  reject Ke2 "check" | send white-knight-g1 move g1 f3 | expect yes | expect no "blocked"
+  legal e2 e3 e4 (exactly these targets) | square e4 white pawn | fen <FEN> | outcome none
+  restarts 0 | start <FEN> (scenarios only: the shell's game has started)
+changing the actors:
+  crash board [on Survey] | learn c1 archbishop
   stall white-knight-g1 [SECONDS]   it answers nothing that long (default 3 ask timeouts, in the
                                     schedule's time): watch the supervisor find it silent and restart it
-  learn c1 archbishop | square e4 white pawn | legal e2 e3 e4 | fen <FEN> | outcome none | restarts 0
 delivering by hand:
   mode step       later commands wait for you to choose each delivery (mode auto: arrival order)
   pending         the deliveries waiting, numbered (what each one's sender waits for)
   step            deliver the one that has waited longest; deliver N: the N-th of the list
   run             deliver the rest in arrival order
-  order A B ...   the next play or reject runs its deliveries in this order of actor names
-looking and keeping:
-  board | actors | trace [PATH] (the last command's messages) | save PATH (a scenario for run)
-  quit"""
+  order A B ...   the next move runs its deliveries in this order of actor names
+keeping and leaving:
+  trace [PATH] (the last command's messages; with PATH: the whole trace as JSON lines)
+  save PATH (the session as a scenario for run) | help | quit or exit (Ctrl-D)
+  Ctrl-C cancels the line being typed; a second Ctrl-C at an empty prompt asks before leaving"""
+
+
+@dataclass(frozen=True, slots=True)
+class LegalMoves:
+    """Where the piece on ``square`` may legally go now (no targets: it cannot move, or no piece is there)."""
+
+    square: str
+    targets: tuple[str, ...]
+
+    def __str__(self) -> str:
+        if not self.targets:
+            return f"legal from {self.square}: none"
+        return f"legal from {self.square}: {' '.join(self.targets)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +89,7 @@ class Shown:
     check: bool
 
 
-Output = str | StepResult | Shown
+Output = str | StepResult | Shown | MoveReport | LegalMoves
 
 
 class Shell:
@@ -83,7 +111,7 @@ class Shell:
         self.order: list[str] | None = None
         self.commands = 0
         self._worker: threading.Thread | None = None
-        self._result: StepResult | BaseException | None = None
+        self._result: Output | BaseException | None = None
         self._mark = (0, 0)  # trace events and steps before the last command
         self._stalled: set[str] = set()  # the actors stalled when the last command began
 
@@ -133,11 +161,41 @@ class Shell:
         self._begin()
         if not self.stepping:
             with self.turnstile.using(Fifo()):
-                result = self.run_step(step)
-            return [self._keep(step, result), *self._supervision()]
+                shown = self._perform(step)
+            return [shown, *self._supervision()]
         self._worker = threading.Thread(target=self._work, args=(step,), name="shell-command", daemon=True)
         self._worker.start()
         return self._settle()
+
+    def _perform(self, step: Step) -> Output:
+        """Run ``step`` against the game (on whichever thread delivers); return what to show, and keep
+        what it did for :meth:`_save`."""
+        if isinstance(step, Play):
+            return self._move(step.move)
+        if isinstance(step, Legal) and not step.targets:
+            try:
+                targets = tuple(sorted(self.game.legal_targets(step.square)))
+            except ActorFailure as failure:
+                raise InputError(f"the command failed: {failure}") from None
+            self.saved.append(" ".join(("legal", step.square, *targets)))  # saved as the check it passes
+            return LegalMoves(step.square, targets)
+        return self._keep(step, self.run_step(step))
+
+    def _move(self, move: str) -> MoveReport:
+        """Propose ``move``: the verdict, placed in the game (ply, move number, side)."""
+        ply = self.game.plies + 1
+        start = parse_fen(self.game.supervisor.start_fen)
+        half_moves = start.turn + ply - 1  # plies since white's move of the starting move number
+        number, colour = start.fullmove + half_moves // 2, half_moves % 2
+        try:
+            reply = self.game.propose(move)
+        except ActorFailure as failure:
+            return MoveReport(ply, number, colour, move, reason=f"actor failure: {failure}", kind="failure")
+        if isinstance(reply, Rejected):
+            self.saved.append(f"reject {move}")
+            return MoveReport(ply, number, colour, move, reason=reply.reason, kind=reply.kind)
+        self.saved.append(f"play {move}")
+        return MoveReport(ply, number, colour, move, reply.san, reply.uci, reply.check, reply.outcome)
 
     def _shell_verb(self, verb: str, rest: list[str]) -> list[Output]:
         match verb:
@@ -198,7 +256,7 @@ class Shell:
 
     def _work(self, step: Step) -> None:
         try:
-            self._result = self.run_step(step)
+            self._result = self._perform(step)
         except BaseException as error:
             self._result = error
 
@@ -216,10 +274,7 @@ class Shell:
         self._worker, result, self._result = None, self._result, None
         if isinstance(result, BaseException):
             raise InputError(f"the command failed: {result}")
-        assert isinstance(result, StepResult)
-        step = parse_line(result.step, "<shell>", result.line)
-        if step is not None:
-            self._keep(step, result)
+        assert result is not None
         return [*shown, result, *self._supervision()]
 
     def _pending(self) -> list[Output]:
@@ -295,8 +350,8 @@ class Shell:
                              f" deliveries, fewer than the {len(order)} names given; the game is unchanged")
         self._begin()
         with self.turnstile.using(Script(order)):
-            result = self.run_step(step)
-        return [self._keep(step, result), *self._supervision()]
+            shown = self._perform(step)
+        return [shown, *self._supervision()]
 
     # -- looking and keeping
 

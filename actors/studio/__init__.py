@@ -37,6 +37,14 @@ def page_html(
     moves the referee accepted, starting from the placement the board reported at start-up.
     ``opening`` is where the page opens when its address names no place (``"ply=12&msg=3"``).
 
+    Args:
+        events: the trace's events (every game of it).
+        title: the page's title.
+        opening: where it opens, e.g. ``"ply=12&msg=3"``; None opens on the first message.
+
+    Returns:
+        The HTML text, self-contained (no network).
+
     Raises:
         ValueError: ``events`` is empty (a page about nothing is never what was wanted).
     """
@@ -55,7 +63,20 @@ def page_html(
 
 
 def write_page(events: Sequence[TraceEvent], path: str | os.PathLike[str], title: str | None = None) -> int:
-    """Write the studio page for ``events`` to ``path``; return the number of bytes written."""
+    """Write the studio page for ``events`` to ``path``; return the number of bytes written.
+
+    Args:
+        events: the trace's events.
+        path: where the page goes (overwritten).
+        title: the page's title (None: the default).
+
+    Returns:
+        The number of bytes written.
+
+    Raises:
+        OSError: the file cannot be written.
+        ValueError: ``events`` is empty.
+    """
     text = page_html(events, title or "chess-actors studio")
     data = text.encode("utf-8")
     with open(path, "wb") as file:

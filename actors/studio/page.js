@@ -307,6 +307,9 @@
       rest -= phases[i].events.length;
     }
   }
+  // A page in a notebook lives in a srcdoc frame: it has no address of its own to keep the place in
+  // (and the browser refuses to change one), so only the deep link says where it is.
+  const addressable = location.protocol !== "about:";
   function hash() {
     const p = phase();
     const where = p.kind === "ply" && p.ply !== null ? `ply=${p.ply}` : `phase=${state.phase + 1}`;
@@ -350,7 +353,7 @@
     $("where").textContent = `${p.label} · message ${state.msg} of ${p.events.length} · ${globalIndex()} of ${total} in game ${game().number}`;
     const link = hash();
     $("deep-link").setAttribute("href", link);
-    if (location.hash !== link) history.replaceState(null, "", link);
+    if (addressable && location.hash !== link) history.replaceState(null, "", link);
     document.body.setAttribute("data-phase", String(state.phase));
     document.body.setAttribute("data-msg", String(state.msg));
   }

@@ -70,7 +70,19 @@ _TYPE_NAMES = {int: "an integer", str: "a string", dict: "an object", type(None)
 
 
 def read_jsonl(lines: Iterable[str | bytes], source: str = "<trace>") -> list[TraceEvent]:
-    """Parse trace JSON lines into a list of events (see :func:`iter_jsonl`)."""
+    """Parse trace JSON lines into a list of events (see :func:`iter_jsonl`).
+
+    Args:
+        lines: the trace's lines, as text or bytes (a file opened in either mode).
+        source: how error messages name the trace (a path).
+
+    Returns:
+        The events, in the order of the lines.
+
+    Raises:
+        TraceFormatError: a line that is not JSON, or an event that lacks a field or has a field of
+            the wrong type; the message names the source and the line.
+    """
     return list(iter_jsonl(lines, source))
 
 
@@ -234,7 +246,14 @@ def messages_per_ply(events: Iterable[TraceEvent]) -> dict[int, int]:
 
 
 def to_jsonl(events: Iterable[TraceEvent]) -> Iterator[str]:
-    """Yield each event as one JSON line ending in a newline, schema fields first."""
+    """Each event as one JSON line, schema fields first (the format ``replay --trace`` writes).
+
+    Args:
+        events: trace events, as recorded or as read back.
+
+    Returns:
+        An iterator of the lines, each ending in a newline.
+    """
     for event in events:
         yield event_to_json(event) + "\n"
 

@@ -129,6 +129,13 @@ def to_mermaid(events: Iterable[TraceEvent], plies: tuple[int, int] | None = Non
     carrying the reply kind. Each ply sits in a shaded ``rect`` opened by a ``Note`` naming the
     proposed move; a proposal sent ahead (replay keeps several in flight) is drawn when the referee
     takes it up. Message text is escaped so that the diagram renders on GitHub.
+
+    Args:
+        events: the trace's events.
+        plies: draw only plies A to B (inclusive, 1-based); None draws every ply.
+
+    Returns:
+        The diagram's text, ending in a newline.
     """
     chosen = select_plies(events, *plies) if plies is not None else list(events)
     points = timeline(chosen, roots_when_taken=True)
@@ -207,5 +214,13 @@ def to_mermaid(events: Iterable[TraceEvent], plies: tuple[int, int] | None = Non
 
 
 def to_markdown(events: Iterable[TraceEvent], plies: tuple[int, int] | None = None) -> str:
-    """Return the Mermaid diagram of :func:`to_mermaid` as a fenced Markdown block (GitHub draws it)."""
+    """Return the Mermaid diagram of :func:`to_mermaid` as a fenced Markdown block (GitHub draws it).
+
+    Args:
+        events: the trace's events.
+        plies: draw only plies A to B (inclusive, 1-based); None draws every ply.
+
+    Returns:
+        The block, from its opening fence to its closing one and a newline.
+    """
     return "```mermaid\n" + to_mermaid(events, plies) + "```\n"

@@ -73,6 +73,12 @@ def to_perfetto(events: Iterable[TraceEvent]) -> dict[str, Any]:
     sender's track at ``t_sent``) to the handling (``ph: "f"``, ``bp: "e"`` on the receiver's
     track at ``t_handled``) with the message id as flow id. Times are microseconds (floats) from
     the earliest send.
+
+    Args:
+        events: the trace's events.
+
+    Returns:
+        The trace as a JSON-ready dict (``{"traceEvents": [...], ...}``).
     """
     chosen = sorted(events, key=lambda item: (item["t_sent"], item["msg_id"]))
     pids: dict[int | None, int] = {}

@@ -426,6 +426,29 @@ class TraceRecorder:
                 latencies.setdefault(actor_role(receiver), []).append(t_replied - t_handled)
         return {role: sorted(samples) for role, samples in sorted(latencies.items())}
 
+    def __repr__(self) -> str:
+        """``<TraceRecorder 1,204 messages, plies 1-12, game 1; kinds: MoveQuery 310, Yes 288, ...>``:
+        what was recorded, without building any event."""
+        with self._lock:
+            items = list(self._items)
+        if not items:
+            return f"<TraceRecorder empty{'' if self._keep else ', streaming only'}>"
+        plies = {item.ply if isinstance(item, Delivery) else item.get("ply") for item in items}
+        games = {item.game if isinstance(item, Delivery) else item.get("game") for item in items}
+        numbered = sorted(ply for ply in plies if ply is not None)
+        games_played = sorted(game for game in games if game is not None)
+        parts = [f"{len(items):,} message{'' if len(items) == 1 else 's'}"]
+        if numbered:
+            parts.append(f"plies {numbered[0]}-{numbered[-1]}" if len(numbered) > 1 else f"ply {numbered[0]}")
+        if games_played:
+            parts.append(
+                f"game {games_played[0]}" if len(games_played) == 1 else f"{len(games_played)} games"
+            )
+        common = list(self.counts_by_kind().items())
+        shown = ", ".join(f"{kind} {count:,}" for kind, count in common[:3])
+        more = ", ..." if len(common) > 3 else ""
+        return f"<TraceRecorder {', '.join(parts)}; kinds: {shown}{more}>"
+
     def _repr_html_(self) -> str:
         """Jupyter: the studio page for the recorded messages, inline."""
         from actors.studio import inline_html

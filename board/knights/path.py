@@ -164,6 +164,14 @@ def _toward(start: Coord, end: Coord) -> list[tuple[int, int]]:
 def knight_distance(start: Coord, end: Coord, size: Size = STANDARD) -> int | None:
     """Return the least number of knight moves from ``start`` to ``end``, or None if unreachable.
 
+    Args:
+        start: a 1-based (file, rank).
+        end: another.
+        size: the board, (width, height).
+
+    Returns:
+        The number of moves, or None when ``end`` cannot be reached.
+
     Raises:
         SquareError: a square is off the board.
     """
@@ -186,6 +194,15 @@ def shortest_path(
 
     On huge boards the path is walked greedily, each step to a neighbour one move nearer by the
     closed form, so it is exact there too.
+
+    Args:
+        start: a 1-based (file, rank).
+        end: another.
+        size: the board, (width, height).
+        max_moves: refuse to list a path of more moves than this.
+
+    Returns:
+        The squares from ``start`` to ``end``, or None when ``end`` cannot be reached.
 
     Raises:
         SquareError: a square is off the board.

@@ -36,6 +36,14 @@ def knight_tour(
     The tour visits every square once, each step a knight move, beginning at ``start`` (default a1).
     With ``closed`` the last square is also a knight move from the first.
 
+    Args:
+        size: the board, (width, height).
+        start: the first square (default a1).
+        closed: the tour must end a knight move from its start.
+
+    Returns:
+        Every square of the board once, in the tour's order.
+
     Raises:
         SquareError: ``start`` is off the board.
         NoTourError: no such tour exists (from ``start``); the message gives the reason.

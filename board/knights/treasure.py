@@ -44,6 +44,14 @@ def treasure_hunt(
     treasures, and treasures on the start square, count once. None means some treasure cannot be
     reached from the start at all.
 
+    Args:
+        start: the knight's first square, a 1-based (file, rank).
+        treasures: the squares to visit, in any order.
+        size: the board, (width, height).
+
+    Returns:
+        The walk's squares, or None (see above).
+
     Raises:
         SquareError: a square is off the board.
         TreasureCountError: no treasures, or more than :data:`MAX_TREASURES` distinct ones.

@@ -1,0 +1,131 @@
+"""The public surface: every public name importable from ``actors`` and ``board``, documented, and
+loaded only when asked for, so that the command line starts no slower than its modules alone."""
+
+from __future__ import annotations
+
+import inspect
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import actors
+import board
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("package", [actors, board], ids=["actors", "board"])
+def test_every_public_name_is_importable_from_the_package_root(package: object) -> None:
+    names = package.__all__  # type: ignore[attr-defined]
+    assert names == sorted(set(names), key=names.index)
+    assert set(names) == set(package._SOURCES)  # type: ignore[attr-defined]
+    for name in names:
+        value = getattr(package, name)
+        assert value is not None, name
+
+
+def test_the_names_a_new_user_reaches_for_come_from_the_roots() -> None:
+    from actors import Accepted, ActorGame, CheckMoveSession, Rejected, SystemPool, TraceRecorder
+    from actors.client.game import ActorGame as DefinedGame
+    from board import STARTING_FEN, Game, Position
+
+    assert ActorGame is DefinedGame
+    assert [cls.__name__ for cls in (Accepted, Rejected, SystemPool, CheckMoveSession, TraceRecorder)] == [
+        "Accepted", "Rejected", "SystemPool", "CheckMoveSession", "TraceRecorder"
+    ]
+    game = Game()
+    assert isinstance(game.position, Position) and game.fen() == STARTING_FEN
+
+
+def test_an_unknown_name_is_an_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="no attribute 'Nonesuch'"):
+        actors.Nonesuch  # type: ignore[attr-defined]  # noqa: B018
+    with pytest.raises(ImportError):
+        from board import Nonesuch  # type: ignore[attr-defined]  # noqa: F401
+
+
+@pytest.mark.parametrize("package", [actors, board], ids=["actors", "board"])
+def test_every_public_class_and_function_says_what_it_does(package: object) -> None:
+    undocumented = []
+    for name in package.__all__:  # type: ignore[attr-defined]
+        value = getattr(package, name)
+        if not (inspect.isclass(value) or inspect.isfunction(value)):
+            continue  # constants and type aliases are documented where they are defined
+        text = inspect.getdoc(value) or ""
+        # A dataclass with no docstring of its own gets its signature as one.
+        if not text.strip() or text.startswith(f"{name}("):
+            undocumented.append(name)
+        if inspect.isclass(value):
+            for member, attribute in vars(value).items():
+                public = not member.startswith("_")
+                method = inspect.isfunction(attribute) or isinstance(attribute, property)
+                if public and method and not (attribute.__doc__ or "").strip():
+                    undocumented.append(f"{name}.{member}")
+    assert undocumented == []
+
+
+def _project_modules_after(code: str) -> set[str]:
+    result = subprocess.run(
+        [sys.executable, "-c", f"{code}\nimport sys\nprint(sorted(sys.modules))"],
+        cwd=ROOT, capture_output=True, text=True, check=True, timeout=60,
+    )
+    loaded = eval(result.stdout.splitlines()[-1])  # a list literal printed just above
+    return {name for name in loaded if name.split(".")[0] in {"actors", "board", "pykka", "structlog"}}
+
+
+def test_importing_the_command_line_loads_only_its_own_small_modules() -> None:
+    assert _project_modules_after("import actors.cli") == {
+        "actors", "actors.cli", "actors.cli.streams", "actors.cli.terminal_text", "board", "board.errors",
+    }
+
+
+def test_a_plain_replay_loads_none_of_the_modules_only_the_package_root_names() -> None:
+    loaded = _project_modules_after(
+        "import contextlib, io\nfrom actors.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n    main(['replay'])"
+    )
+    assert "actors.client.game" in loaded  # it did replay with the actors
+    for unused in ("actors.studio", "actors.scenario.runner", "actors.tracing.mermaid", "actors.kernel.hive",
+                   "board.knights.tour", "board.svg", "board.perft"):
+        assert unused not in loaded
+
+
+def test_propose_many_has_judged_every_move_when_it_returns() -> None:
+    with actors.ActorGame() as game:
+        replies = game.propose_many(["e4", "e5", "Ke3", "Nf3"])
+        assert game.plies == 2
+        assert [type(reply).__name__ for reply in replies] == ["Accepted", "Accepted", "Rejected"]
+
+
+def test_stream_proposals_sends_nothing_until_read() -> None:
+    with actors.ActorGame() as game:
+        replies = game.stream_proposals(["e4", "e5"])
+        assert game.plies == 0
+        assert [reply.san for reply in replies] == ["e4", "e5"]  # type: ignore[union-attr]
+        assert game.plies == 2
+
+
+def test_a_recorder_says_what_it_holds() -> None:
+    recorder = actors.TraceRecorder()
+    assert repr(recorder) == "<TraceRecorder empty>"
+    with actors.ActorGame(recorder=recorder) as game:
+        game.propose_many(["e4", "e5"])
+    text = repr(recorder)
+    kinds = recorder.counts_by_kind()
+    assert text.startswith(f"<TraceRecorder {len(recorder):,} messages, plies 1-2; kinds: ")
+    first = next(iter(kinds))
+    assert f"{first} {kinds[first]:,}" in text
+
+
+@pytest.mark.parametrize("package", [actors, board], ids=["actors", "board"])
+def test_every_public_function_with_arguments_says_what_they_are_and_what_it_returns(package: object) -> None:
+    vague = []
+    for name in package.__all__:  # type: ignore[attr-defined]
+        value = getattr(package, name)
+        if inspect.isfunction(value) and inspect.signature(value).parameters:
+            text = inspect.getdoc(value) or ""
+            if "Args:" not in text or ("Returns:" not in text and "Yields:" not in text):
+                vague.append(name)
+    assert vague == []
