@@ -55,6 +55,7 @@ __all__ = ["LIMITS", "RESULTS", "MoveToken", "PgnGame", "PgnLimits", "game_chunk
            "parse_game_text", "read_games"]
 
 _BOM: Final = b"\xef\xbb\xbf"
+_BLANKS: Final = frozenset(WHITESPACE.encode("ascii"))
 _TAG_LINE_BYTES_RE: Final = re.compile(TAG_LINE_RE.pattern.encode("ascii"))
 
 
@@ -111,7 +112,17 @@ def _read_text(reader: Reader, lines: Iterable[str]) -> Iterator[PgnGame]:
 def _read_bytes(reader: Reader, blocks: Iterable[bytes], at_start: bool) -> Iterator[PgnGame]:
     feed = reader.feed
     starts_line = True
+    # Blank lines not yet passed to the reader, and their characters: a run of them is passed at
+    # once, so that a file of blank lines reads as fast as the lines can be cut.
+    blank = characters = 0
     for piece, ends_line in line_pieces(blocks, reader.limits.piece_bytes, at_start):
+        if starts_line and ends_line and (not piece or (piece[0] in _BLANKS and not piece.strip())):
+            blank += 1
+            characters += len(piece.rstrip(b"\r")) + 1
+            continue
+        if blank:
+            reader.blank_lines(blank, characters)
+            blank = characters = 0
         text = piece.decode("latin-1")
         if ends_line:
             text = text.rstrip("\r")
@@ -122,6 +133,8 @@ def _read_bytes(reader: Reader, blocks: Iterable[bytes], at_start: bool) -> Iter
         starts_line = ends_line
         if finished:
             yield from finished
+    if blank:
+        reader.blank_lines(blank, characters)
 
 
 def _charset(piece: bytes) -> int:
