@@ -70,22 +70,25 @@ def load_moves(source: str, game_number: int) -> tuple[str, list[str]]:
     Raises:
         InputError: the file has no such game, the PGN or the scenario is malformed.
     """
-    from actors.scenario.script import Play, Start, read_scenario
+    from actors.cli.inputs import UserInput, check_readable
+    from actors.cli.run import read_scenario_input
+    from actors.scenario.script import Play, Start
     from board.errors import InputError
     from board.fen import STARTING_FEN
     from board.pgn import read_games
 
+    check_readable(source)
     if source.endswith(".scenario"):
-        scenario = read_scenario(source)
+        scenario = read_scenario_input(source)
         start = next((step.fen for step in scenario.steps if isinstance(step, Start)), scenario.start_fen)
         return start, [step.move for step in scenario.steps if isinstance(step, Play)]
-    with open(source, encoding="utf-8", errors="replace") as file:
-        for game in read_games(file):
-            if game.number == game_number:
-                if game.error is not None and not game.moves:
-                    raise InputError(f"{source}: game {game_number}: {game.error}")
-                return game.tags.get("FEN", STARTING_FEN), [token.text for token in game.moves]
-    raise InputError(f"{source}: there is no game {game_number}")
+    pgn = UserInput(source)
+    for game in read_games(pgn.blocks(), name=pgn.name):
+        if game.number == game_number:
+            if game.error is not None and not game.moves:
+                raise InputError(f"game {game_number}: {game.error}")  # the error names file and line
+            return game.tags.get("FEN", STARTING_FEN), [token.text for token in game.moves]
+    raise InputError(f"{pgn.name}: there is no game {game_number}")
 
 
 def run_explore(args: argparse.Namespace) -> int:

@@ -6,7 +6,6 @@ Exit 0 when every step passes, 1 at the first that fails (named on stderr), 2 fo
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable
 from contextlib import ExitStack, closing
 from typing import TYPE_CHECKING, Any, TextIO, cast
@@ -105,21 +104,13 @@ def run_scenario_command(args: argparse.Namespace) -> int:
 def _load_scenario(args: argparse.Namespace) -> Scenario:
     """The script to run: a shipped example, stdin, or a file."""
     from actors.scenario.script import parse_scenario
-    from board.errors import InputError
 
     if args.example is not None:
         from actors.examples import example
 
         chosen = example(args.example)
         return parse_scenario(chosen.text, source=chosen.source)
-    if args.scenario == "-":
-        return parse_scenario(_bounded_read(sys.stdin, "<stdin>"), source="<stdin>")
-    with open(args.scenario, encoding="utf-8") as file:
-        try:
-            text = _bounded_read(file, args.scenario)
-        except UnicodeDecodeError as error:
-            raise InputError(f"{args.scenario}: not UTF-8 text (byte {error.start})") from None
-    return parse_scenario(text, source=args.scenario)
+    return read_scenario_input(args.scenario)
 
 
 def _list_examples(args: argparse.Namespace) -> int:
@@ -154,15 +145,21 @@ def _closing_line(total: int, results: list[StepResult], failed: StepResult | No
     return f"{len(results) - 1} passed, the step on line {failed.line} failed{tail}"
 
 
-SCENARIO_CHARACTERS = 4_000_000
+def read_scenario_input(path: str) -> Scenario:
+    """Read and parse the scenario at ``path`` ('-': stdin) through the bounded reader (plain or
+    compressed, at most :data:`SCENARIO_BYTES`, no binary data).
+
+    Raises:
+        InputError: the script is too long, not UTF-8 text, or malformed.
+        OSError: the file cannot be read.
+    """
+    from actors.cli.inputs import UserInput
+    from actors.scenario.script import parse_scenario
+
+    scenario = UserInput(path, "scenario")
+    return parse_scenario(scenario.text(SCENARIO_BYTES, "scenario"), source=scenario.name)
+
+
+SCENARIO_BYTES = 4_000_000
 """The longest scenario script read (the examples are under 2 KB): a script is read whole, so a
 larger one, or a device that never ends, is refused before it can fill the memory."""
-
-
-def _bounded_read(file: TextIO, name: str) -> str:
-    from board.errors import InputError
-
-    text = file.read(SCENARIO_CHARACTERS + 1)
-    if len(text) > SCENARIO_CHARACTERS:
-        raise InputError(f"{name}: longer than the scenario limit of {SCENARIO_CHARACTERS:,} characters")
-    return text

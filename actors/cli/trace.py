@@ -12,7 +12,7 @@ import sys
 import tempfile
 from contextlib import ExitStack
 from itertools import islice
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any
 
 from actors.cli.help import add_command
 from actors.cli.output import add_json_flag
@@ -62,9 +62,10 @@ def run_trace(args: argparse.Namespace) -> int:
     ``--to jsonl`` spools each event as it is read, and only the messages a drawing or a page
     needs are kept (at most :data:`DRAWN_EVENTS`).
     """
+    from actors.cli.inputs import UserInput
     from actors.tracing.export import (
+        TRACE_LINE_BYTES,
         TraceFormatError,
-        bounded_lines,
         iter_jsonl,
         parse_ply_range,
         to_jsonl,
@@ -79,13 +80,14 @@ def run_trace(args: argparse.Namespace) -> int:
     if args.json and args.to not in ("mermaid", "markdown"):
         raise InputError(f"--json: --to {args.to} is already one document, not result lines")
     with ExitStack() as stack:
-        if args.path == "-":
-            file: BinaryIO = sys.stdin.buffer
-            source = "<stdin>"
-        else:
-            file = stack.enter_context(open(args.path, "rb"))
-            source = args.path
-        events = iter_jsonl(bounded_lines(file, source), source=source)
+        trace = UserInput(args.path, "trace")
+        source = trace.name
+
+        def too_long(number: int) -> TraceFormatError:
+            limit = f"the limit of {TRACE_LINE_BYTES:,} bytes for a trace line"
+            return TraceFormatError(f"{source}, line {number}: longer than {limit}")
+
+        events = iter_jsonl(trace.lines(TRACE_LINE_BYTES, too_long), source=source)
         held = _Span(plies, args.game)
         chosen = (event for event in events if held.keep(event))
         if args.to == "jsonl":

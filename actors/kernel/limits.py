@@ -6,6 +6,7 @@ past the limit a new game raises :class:`TooManyGames` instead of failing somewh
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from typing import Final
@@ -24,6 +25,21 @@ to 650 games). 500 games leave a fifth of the mappings to the rest of the proces
 
 THREADS_PER_GAME: Final = 35
 """Actor threads of a game in the starting position: 32 pieces, the board, the referee and the journal."""
+
+
+ACTOR_STACK_BYTES: Final = 2 << 20
+"""The stack of an actor thread. A thread otherwise takes the process's stack limit (8 MB by
+default), so that a game's 35 threads reserve 280 MB of address space before reading any input;
+actors recurse little (Python frames live on the heap), and 2 MB is far more than they use."""
+
+
+def size_thread_stacks() -> None:
+    """Give threads started from now on :data:`ACTOR_STACK_BYTES` of stack, unless the program
+    chose a size itself (``threading.stack_size(n)`` with n > 0 is left alone)."""
+    if threading.stack_size() == 0:
+        # A platform that cannot size them keeps its default.
+        with contextlib.suppress(ValueError, RuntimeError):
+            threading.stack_size(ACTOR_STACK_BYTES)
 
 
 class TooManyGames(ChessActorsError):
