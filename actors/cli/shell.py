@@ -11,6 +11,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from actors.cli.help import add_command
+from actors.cli.terminal_text import terminal_safe, terminal_safe_line
 
 if TYPE_CHECKING:
     from actors.scenario.shell import Output, Shell
@@ -53,7 +54,7 @@ def run_shell(args: argparse.Namespace) -> int:
             if line is None:
                 break
             if not interactive:
-                print(PROMPT + line)
+                print(PROMPT + terminal_safe_line(line))  # the transcript may reach a terminal later
             if line.strip() in ("quit", "exit"):
                 break
             problem = _show(shell, line, interactive)
@@ -97,7 +98,7 @@ def _show(shell: Shell, line: str, interactive: bool) -> str | None:
         shown: list[Output] = shell.execute(line)
     except InputError as error:
         sys.stdout.flush()
-        console(stderr=interactive).print(f"error: {error}")
+        console(stderr=interactive).print(f"error: {terminal_safe(str(error))}")
         return f"{line.strip()}: {error}"
     out = console()
     problem = None
@@ -110,7 +111,7 @@ def _show(shell: Shell, line: str, interactive: bool) -> str | None:
             out.print(BoardView(item.fen, item.last_move, item.check))
             out.print(f"FEN {item.fen}")
         else:
-            out.print(item)
+            out.print(terminal_safe(item) if isinstance(item, str) else item)
     return problem
 
 
