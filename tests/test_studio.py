@@ -3,6 +3,7 @@ the trace format's new fields end to end, and bad trace files refused in one lin
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import subprocess
@@ -192,3 +193,22 @@ def test_notebook_views_show_boards_and_readable_reprs() -> None:
         assert sent() == before, "looking at a game sends no message"
     frame = recorder._repr_html_()
     assert frame.startswith("<iframe srcdoc=") and "&quot;opening&quot;:&quot;ply=1&quot;" in frame
+
+
+@pytest.mark.parametrize("text", ["<!--", "</script><script>alert(1)</script>", "{{data}}", "/*{{script}}*/",
+                                  "{{title}} & /*{{style}}*/ -->", "\u2028\u2029"], ids=repr)
+def test_any_text_in_a_trace_or_a_title_is_embedded_as_itself(text: str) -> None:
+    # The page's JSON must parse back to exactly the model, and the template must fill each of its
+    # places once: nothing a trace or a path holds is taken for markup or for a place to fill.
+    lines = (DATA / "sample.trace.jsonl").read_text(encoding="utf-8").splitlines()
+    events = read_jsonl([json.dumps({**json.loads(line), "summary": text}) for line in lines])
+    page = page_html(events, title=f"chess-actors studio: {text}")
+    scripts = re.findall(r"<script\b[^>]*>(.*?)</script>", page, re.DOTALL)
+    assert len(scripts) == 2, "some text closed or opened a script element"
+    assert "<!--" not in scripts[0]
+    model = build_model(events, f"chess-actors studio: {text}")
+    model["opening"] = None
+    assert json.loads(scripts[0]) == model
+    shown_title = re.search(r"<title>(.*?)</title>", page, re.DOTALL)
+    assert shown_title is not None and html.unescape(shown_title[1]) == f"chess-actors studio: {text}"
+    assert scripts[1].startswith((ROOT / "actors" / "studio" / "page.js").read_text(encoding="utf-8")[:40])
