@@ -216,6 +216,21 @@ def test_escape_sequences_piped_into_the_shell_are_escaped_in_its_transcript() -
     assert "chess> foo \\x1b]52;c;SGVsbG8=\\x07" in ended.stdout
 
 
+@pytest.mark.parametrize("args", [
+    ["replay", str(OPERA), "--html", "{}"], ["replay", str(OPERA), "--trace", "{}"],
+    ["run", "--example", "pin", "--html", "{}"], ["run", "--example", "pin", "--trace", "{}"],
+    ["explore", str(OPERA), "--counterexample", "{}"],
+    ["trace", str(DATA / "sample.trace.jsonl"), "--to", "html", "-o", "{}"],
+], ids=lambda args: f"{args[0]} {args[-2]}")
+def test_an_output_path_that_cannot_be_written_is_refused_before_any_work(
+    tmp_path: Path, args: list[str]
+) -> None:
+    path = str(tmp_path / "missing" / "out")
+    ended = chess_actors(*[path if arg == "{}" else arg for arg in args])
+    one_error(ended, 2, f"{args[-2]} {path}: cannot write: no such directory {tmp_path / 'missing'}")
+    assert ended.stdout == ""
+
+
 # --- worker processes --------------------------------------------------------------------------
 
 

@@ -93,6 +93,7 @@ def load_moves(source: str, game_number: int) -> tuple[str, list[str]]:
 
 def run_explore(args: argparse.Namespace) -> int:
     """Explore the chosen plies; 0 if every order agreed on every ply, 1 if some order changed one."""
+    from actors.cli.streams import check_writable
     from actors.client.explore import explore
     from actors.client.orders import OrderedSystem, game_plies
     from actors.kernel.affinity import one_core
@@ -101,6 +102,8 @@ def run_explore(args: argparse.Namespace) -> int:
 
     orders = parse_orders(args.orders)
     chosen = parse_ply_range(args.plies) if args.plies is not None else None
+    # Where a counterexample would go, checked for the first ply before hours of exploring.
+    check_writable(args.counterexample.replace("{ply}", "1"), "--counterexample")
     start, moves = load_moves(args.source, args.game)
     plies = game_plies(start, moves)
     if chosen is not None:

@@ -124,6 +124,8 @@ def lessons(written: list[str]) -> dict[str, str]:
 
 def _check_options(args: argparse.Namespace) -> None:
     """Refuse combinations that cannot do what they say (usage errors, exit 2)."""
+    from actors.cli.streams import check_writable
+
     if args.workers < 1:
         raise InputError(f"--workers {args.workers}: needs at least 1 worker")
     if args.workers > 1 and (not args.ray or args.ray == "local"):  # one worker is always allowed
@@ -157,6 +159,10 @@ def _check_options(args: argparse.Namespace) -> None:
             raise InputError("--html needs the actor engine (the direct engine sends no messages)")
         if not in_process:
             raise InputError("--html needs the games judged in this process (drop --workers/--ray)")
+    if args.html is not None:
+        check_writable(args.html, "--html")
+    if args.trace is not None:
+        check_writable(args.trace, "--trace")
     if args.json and args.board in ("each", "end"):
         raise InputError(f"--board {args.board}: --json never prints boards")
     if args.json and args.moves:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from actors.cli.help import add_command
 from actors.cli.output import add_json_flag, add_trace_flags, emit, fail
-from actors.cli.streams import SideOutput, open_side_output
+from actors.cli.streams import SideOutput, check_writable, open_side_output
 
 if TYPE_CHECKING:
     from actors.scenario.script import Scenario, StepResult
@@ -59,6 +59,9 @@ def run_scenario_command(args: argparse.Namespace) -> int:
             raise InputError("--trace: listing the examples runs nothing to trace")
         return _list_examples(args)
     taught = lessons(args.teach)
+    for option, path in (("--html", args.html), ("--trace", args.trace)):
+        if path is not None and path != "-":
+            check_writable(path, option)
     scenario = _load_scenario(args)
     one_core()  # the actor threads hand off faster on one core (actors.kernel.affinity)
     with ExitStack() as stack:

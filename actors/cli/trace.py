@@ -63,6 +63,7 @@ def run_trace(args: argparse.Namespace) -> int:
     needs are kept (at most :data:`DRAWN_EVENTS`).
     """
     from actors.cli.inputs import UserInput
+    from actors.cli.streams import check_writable
     from actors.tracing.export import (
         TRACE_LINE_BYTES,
         TraceFormatError,
@@ -74,6 +75,8 @@ def run_trace(args: argparse.Namespace) -> int:
     from actors.tracing.perfetto import to_perfetto
     from board.errors import InputError
 
+    if args.output is not None and args.output != "-":
+        check_writable(args.output, "-o")
     plies = parse_ply_range(args.plies) if args.plies is not None else None
     if args.game is not None and args.game < 1:
         raise InputError(f"--game {args.game}: games count from 1")
