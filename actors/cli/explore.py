@@ -8,15 +8,20 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from typing import TYPE_CHECKING, Any
 
 from actors.cli.help import add_command
-from actors.cli.output import add_json_flag, counted, emit
+from actors.cli.output import add_json_flag, counted, emit, fail
 
 if TYPE_CHECKING:
     from actors.client.explore import Report, Run
 
 DEFAULT_ORDERS = "20"
+MOST_ORDERS = 1_000_000
+"""The most random orders asked for one ply (a run takes milliseconds: a million is hours)."""
+DEFAULT_BUDGET = 600.0
+"""Seconds of exploring before it stops with a line saying how far it got (``--budget``)."""
 
 
 def register(subparsers: Any) -> None:
@@ -41,6 +46,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--plies", metavar="A-B", help="explore only plies A to B (1-based, inclusive)")
     parser.add_argument("--orders", default=DEFAULT_ORDERS, metavar="N|all",
                         help=f"random orders per ply, or 'all' (default {DEFAULT_ORDERS})")
+    parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET, metavar="SECONDS",
+                        help="stop exploring after this many seconds, saying how far it got "
+                             f"(default {DEFAULT_BUDGET:g})")
     parser.add_argument("--seed", type=int, default=0, help="the first random order's seed (default 0)")
     parser.add_argument("--game", type=int, default=1, metavar="N", help="which game of the PGN (default 1)")
     parser.add_argument("--counterexample", metavar="PATH", default="explore-ply-{ply}.jsonl",
@@ -59,9 +67,9 @@ def parse_orders(text: str) -> int | None:
 
     if text == "all":
         return None
-    if text.isdigit() and int(text) > 0:
+    if text.isdigit() and 0 < int(text) <= MOST_ORDERS:
         return int(text)
-    raise InputError(f"--orders {text!r}: give a positive number of random orders, or all")
+    raise InputError(f"--orders {text!r}: give a number of random orders from 1 to {MOST_ORDERS:,}, or all")
 
 
 def load_moves(source: str, game_number: int) -> tuple[str, list[str]]:
@@ -101,6 +109,9 @@ def run_explore(args: argparse.Namespace) -> int:
     from board.errors import InputError
 
     orders = parse_orders(args.orders)
+    if not 0 < args.budget <= 10**7:  # NaN fails too
+        raise InputError(f"--budget {args.budget:g}: give a positive number of seconds, at most 10,000,000")
+    deadline = time.monotonic() + args.budget
     chosen = parse_ply_range(args.plies) if args.plies is not None else None
     # Where a counterexample would go, checked for the first ply before hours of exploring.
     check_writable(args.counterexample.replace("{ply}", "1"), "--counterexample")
@@ -112,9 +123,13 @@ def run_explore(args: argparse.Namespace) -> int:
             raise InputError(f"--plies {args.plies}: the game has {counted(len(moves), 'ply', 'plies')}")
     one_core()  # the actor threads hand off faster on one core (actors.kernel.affinity)
     total_orders, total_seconds, changed = 0, 0.0, 0
+    cut_at: int | None = None
     with OrderedSystem() as system:  # one actor system, re-seated for every run
         for number, fen, move in plies:
-            report = explore(system.ply(fen, move), orders, seed=args.seed)
+            if time.monotonic() >= deadline:
+                cut_at = number
+                break
+            report = explore(system.ply(fen, move), orders, seed=args.seed, deadline=deadline)
             total_orders += report.orders
             total_seconds += report.seconds
             path = None
@@ -123,13 +138,25 @@ def run_explore(args: argparse.Namespace) -> int:
                 path = args.counterexample.replace("{ply}", str(number))
                 _write_trace(report.differing, path)
             emit(args, _record(number, move, report, path), _text(number, move, report, path))
+            if report.cut_short:
+                cut_at = number
+                break
+    if cut_at is not None:
+        sys.stdout.flush()
+        fail(f"chess-actors explore: the budget of {args.budget:g} s was spent at ply {cut_at} "
+             f"(after {counted(total_orders, 'order')}); the plies from there were not all explored "
+             "(raise --budget, or choose fewer --plies or --orders)")
     rate = total_orders / total_seconds if total_seconds else 0.0
     summary = (f"{counted(len(plies), 'ply', 'plies')}, {counted(total_orders, 'order')}"
                f" in {total_seconds:.1f} s ({rate:.1f} orders/s): ")
-    summary += (f"{counted(changed, 'ply', 'plies')} changed by the order" if changed
-                else "every order gave the same outcome")
+    if changed:
+        summary += f"{counted(changed, 'ply', 'plies')} changed by the order"
+    elif cut_at is not None:
+        summary += f"no order changed an outcome before the budget stopped it at ply {cut_at}"
+    else:
+        summary += "every order gave the same outcome"
     (sys.stderr if args.json else sys.stdout).write(summary + "\n")
-    return 1 if changed else 0
+    return 1 if changed or cut_at is not None else 0
 
 
 def _write_trace(run: Run, path: str) -> None:
@@ -149,7 +176,7 @@ def _record(number: int, move: str, report: Report, path: str | None) -> dict[st
         "ply": number, "move": move, "orders": report.orders, "exhaustive": report.exhaustive,
         "same": {name: name not in report.differences for name in ("verdict", "san", "fen", "messages")},
         "verdict": reference.verdict, "san": reference.san, "fen": reference.fen,
-        "seconds": round(report.seconds, 3), "counterexample": None,
+        "seconds": round(report.seconds, 3), "counterexample": None, "cut_short": report.cut_short,
     }
     if report.differing is not None:
         record["counterexample"] = {
@@ -163,6 +190,8 @@ def _record(number: int, move: str, report: Report, path: str | None) -> dict[st
 
 def _text(number: int, move: str, report: Report, path: str | None) -> str:
     kind = "every order that can differ" if report.exhaustive else "orders"
+    if report.cut_short:
+        kind += ", cut short by the budget"
     head = f"ply {number} {move}: {counted(report.orders, 'order')} ({kind}) in {report.seconds:.2f} s: "
     if report.differing is None:
         return head + "same verdict, SAN, position and messages under every order"
