@@ -229,9 +229,11 @@ def game_chunks(
     (inside a comment or not), so ``read_games(run, first_line)`` on each run reads exactly the
     games, errors and line numbers that reading the whole stream would.
 
-    With ``max_bytes``, a run of at least that many bytes is also cut after a line that ends in a
-    result, when nothing since the run began could open a comment, a variation or a tag (games
-    without tags have no tag line to cut before); the reader is then between games.
+    With ``max_bytes``, a run of at least that many bytes is also cut at the end of a line where
+    the reader is between games (games without tags have no tag line to cut before): after a line
+    that ends in a result when nothing since the run began could open a comment, a variation or a
+    tag, and otherwise (comments, variations) where the lexer itself, fed the run's lines, stands
+    between games outside any comment. So games that open with a comment are cut like any others.
 
     Raises:
         PgnError: a run has grown past ``refuse_bytes`` bytes with no place to cut.
@@ -240,6 +242,7 @@ def game_chunks(
     first = number = 1
     boundaries, movetext, starts_line = 0, False, True
     size, plain = 0, True
+    lexer: _RunLexer | None = None  # where the plain test cannot tell, the lexer follows the run
     for piece, ends_line in line_pieces(source, piece_bytes):
         if starts_line:
             lead = piece.lstrip(b" \t")[:1]
@@ -250,7 +253,7 @@ def game_chunks(
                     boundaries += 1
                     if boundaries >= games and run:
                         yield first, run
-                        run, first, boundaries, size, plain = [], number, 0, 0, True
+                        run, first, boundaries, size, plain, lexer = [], number, 0, 0, True, None
                 movetext = False
             elif lead not in (b"", b"%", b"\r") and piece.strip(WHITESPACE.encode()):
                 movetext = True
@@ -261,10 +264,16 @@ def game_chunks(
         if max_bytes is None:
             continue
         size += len(piece) + ends_line
-        plain = plain and _OPENS_SOMETHING_RE.search(piece) is None
-        if ends_line and size >= max_bytes and plain and _ENDS_IN_RESULT_RE.search(piece):
+        if plain and _OPENS_SOMETHING_RE.search(piece) is not None:
+            plain = False
+            lexer = _RunLexer(piece_bytes)
+            lexer.feed_all(run[:-1])  # the run so far, this line's start included
+        if lexer is not None:
+            lexer.feed(piece, starts_line=len(run) == 1 or run[-2].endswith(b"\n"), ends_line=ends_line)
+        between = lexer.between_games() if lexer is not None else bool(_ENDS_IN_RESULT_RE.search(piece))
+        if ends_line and size >= max_bytes and between:
             yield first, run
-            run, first, boundaries, size, movetext = [], number, 0, 0, False
+            run, first, boundaries, size, movetext, plain, lexer = [], number, 0, 0, False, True, None
         elif refuse_bytes is not None and size > refuse_bytes:
             raise PgnError(
                 f"{size:,} bytes since line {first} with no place to cut between games "
@@ -274,6 +283,28 @@ def game_chunks(
             )
     if run:
         yield first, run
+
+
+class _RunLexer:
+    """The PGN lexer following a run's lines, to tell where it stands between games."""
+
+    def __init__(self, piece_bytes: int) -> None:
+        self.reader = Reader(limits=PgnLimits(piece_bytes=piece_bytes))
+
+    def feed_all(self, pieces: list[bytes]) -> None:
+        starts_line = True
+        for piece in pieces:
+            ends_line = piece.endswith(b"\n")
+            self.feed(piece[:-1] if ends_line else piece, starts_line, ends_line)
+            starts_line = ends_line
+
+    def feed(self, piece: bytes, starts_line: bool, ends_line: bool) -> None:
+        text = piece.decode("latin-1")
+        self.reader.feed(text.rstrip("\r") if ends_line else text, starts_line, ends_line, ASCII)
+
+    def between_games(self) -> bool:
+        """Whether the lexer is between games: no game begun, no comment open."""
+        return not self.reader.started and not self.reader.in_comment
 
 
 _OPENS_SOMETHING_RE: Final = re.compile(rb"[{}();%\[\]\\]|\xef\xbb\xbf")

@@ -231,6 +231,8 @@ class _Watcher:
         self.messages = _Messages()
         self.last: MoveReport | None = None
         self.studio: list[TraceEvent] | None = [] if args.html is not None else None
+        self.page_full_at: int | None = None
+        """The game whose messages took the page past what it shows (then no page is written)."""
         self.pool: SystemPool | None = None
         if args.engine == "actors":
             from actors.client.pool import SystemPool, process_pool
@@ -259,7 +261,11 @@ class _Watcher:
                                      positions=self.plan.board == "each", teach=self.args.lessons,
                                      pool=self.pool)
                 if recorder is not None and self.studio is not None:
+                    from actors.studio import PAGE_MESSAGES
+
                     self.studio.extend(recorder.events())
+                    if len(self.studio) > PAGE_MESSAGES:  # past what a page shows: keep no more
+                        self.studio, self.page_full_at = None, number
                 if recorder is not None and self.plan.summary:
                     self.messages.harvest(recorder)
                 elif recorder is not None:
@@ -326,6 +332,15 @@ def run(args: argparse.Namespace) -> int:
             totals = _report(args, plan, verdicts, out, watcher, progress)
             if trace_file is not None:
                 trace_file.check()  # a trace that could not be written is an error, after the verdicts
+    if watcher is not None and watcher.page_full_at is not None:
+        from actors.studio import PAGE_MESSAGES
+
+        _print_totals(args, plan, totals, progress is not None)
+        raise InputError(
+            f"--html {args.html}: more than {PAGE_MESSAGES:,} messages by game {watcher.page_full_at}, "
+            "more than one page shows; replay fewer games, or write --trace PATH and draw chosen games "
+            "or plies with 'chess-actors trace PATH --to html --game N --plies A-B'"
+        )
     if watcher is not None and watcher.studio is not None:
         shown = ", ".join(args.pgn) or "the Opera game"
         _write_studio(args.html, watcher.studio, f"chess-actors studio: {shown}")

@@ -15,9 +15,14 @@ from importlib import resources
 from actors.studio.model import build_model
 from actors.tracing.recorder import TraceEvent
 
-__all__ = ["build_model", "inline_html", "page_html", "write_page"]
+__all__ = ["PAGE_MESSAGES", "build_model", "inline_html", "page_html", "write_page"]
 
 _TEMPLATE_FILES = ("page.html", "page.css", "page.js")
+
+PAGE_MESSAGES = 15_000
+"""The most messages one studio page shows (about 20 long games; a page of that many is some
+13 MB, and building it takes some 160 MB): past it, a command asks for fewer plies or games
+rather than holding a trace of any size in memory."""
 
 
 def _template(name: str) -> str:
