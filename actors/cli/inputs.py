@@ -26,6 +26,10 @@ from board.errors import InputError
 BLOCK_BYTES: Final = 1 << 16
 """How much is read (and decompressed) at a time."""
 
+COMPRESSED_BYTES: Final = 1 << 13
+"""How much compressed input is read at a time: small, so that the expansion is measured against
+what the decoder was actually given (a bomb expands thousands of times per block read)."""
+
 STDIN_NAME: Final = "<stdin>"
 
 # The first bytes of each compressed format (RFC 1952, bzip2, the xz format, RFC 8878).
@@ -64,7 +68,7 @@ class DecompressionLimits:
 
     memory: int = 128 << 20
     ratio: int = 1_000
-    free: int = 64 << 20
+    free: int = 16 << 20
 
     @classmethod
     def from_environment(cls) -> DecompressionLimits:
@@ -231,7 +235,7 @@ def decoded_blocks(stream: IO[bytes], name: str, limits: DecompressionLimits = D
     kind = next((kind for magic, kind in _MAGIC if head.startswith(magic)), None)
     if kind is not None:
         counted = _Counted(replayed)
-        compressed = io.BufferedReader(counted, BLOCK_BYTES)
+        compressed = io.BufferedReader(counted, COMPRESSED_BYTES)
         blocks = _bounded_expansion(_decompressed(kind, compressed, limits), counted, name, kind, limits)
     elif head.startswith(_UTF16_MARKS):
         charsets = "UTF-8 or Latin-1" if kind_of_text == "PGN" else "UTF-8"
@@ -380,7 +384,7 @@ def _xz_blocks(source: io.BufferedReader[_Counted], memory: int) -> Iterator[byt
                 data = more.lstrip(b"\0")
             decompressor = lzma.LZMADecompressor(lzma.FORMAT_XZ, memlimit=memory)
         elif decompressor.needs_input:
-            data = source.read(BLOCK_BYTES)
+            data = source.read(COMPRESSED_BYTES)
             if not data:
                 raise EOFError("the data ends before the end of the stream")
         else:

@@ -158,11 +158,20 @@ def read_scenario_input(path: str) -> Scenario:
     """
     from actors.cli.inputs import UserInput
     from actors.scenario.script import parse_scenario
+    from board.errors import InputError
 
     scenario = UserInput(path, "scenario")
-    return parse_scenario(scenario.text(SCENARIO_BYTES, "scenario"), source=scenario.name)
+    text = scenario.text(SCENARIO_BYTES, "scenario")
+    # Checked before parsing: the parser holds a line many times over while it reads it.
+    for number, line in enumerate(text.split("\n"), 1):
+        if len(line) > SCENARIO_LINE:
+            raise InputError(f"{scenario.name}:{number}: a line longer than {SCENARIO_LINE:,} characters "
+                             "(the limit for a scenario line)")
+    return parse_scenario(text, source=scenario.name)
 
 
 SCENARIO_BYTES = 4_000_000
 """The longest scenario script read (the examples are under 2 KB): a script is read whole, so a
 larger one, or a device that never ends, is refused before it can fill the memory."""
+SCENARIO_LINE = 10_000
+"""The longest line of a scenario (a step with a FEN is under 100 characters)."""
