@@ -5,7 +5,7 @@
 
 Each case makes its input (files in a temporary folder, or stdin), runs ``chess-actors`` in a
 session of its own with ``RLIMIT_AS`` at 300,000,000 bytes and a time bound, and reports the exit
-status, the seconds, the peak RSS (the child's own, from ``wait4``) and the first line on stderr.
+status, the seconds, the peak RSS (the child's own high-water mark) and the first line on stderr.
 A case passes when it ends within :data:`SECONDS` (or within its explicit budget), with one of its
 expected statuses, without "unexpected error", a traceback or running out of memory, with no raw
 escape byte on stdout or stderr, and with no process of its session left behind. ``--quick`` runs
@@ -259,6 +259,18 @@ def _limit() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+def _high_water_kb(pid: int) -> int:
+    """The peak resident set of process ``pid`` so far (VmHWM), in kB; 0 once it has ended."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="utf-8") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
 def _session_alive(session: int) -> list[int]:
     alive = []
     for entry in os.listdir("/proc"):
@@ -288,10 +300,12 @@ def run_case(case: Case, folder: Path) -> Result:
                                  stdout=out, stderr=err, preexec_fn=_limit, start_new_session=True,
                                  env={**os.environ, "PYTHONPATH": str(ROOT)})
         killed = False
+        peak_kb = 0
         while True:
             pid, status, usage = os.wait4(child.pid, os.WNOHANG)
             if pid:
                 break
+            peak_kb = max(peak_kb, _high_water_kb(child.pid))
             if time.monotonic() - started > KILL_AFTER:
                 os.killpg(child.pid, signal.SIGKILL)
                 killed = True
@@ -300,8 +314,10 @@ def run_case(case: Case, folder: Path) -> Result:
         child.returncode = os.waitstatus_to_exitcode(status)
     stdout = out_path.read_bytes().decode("utf-8", "replace")
     stderr = err_path.read_bytes().decode("utf-8", "replace")
-    first = next(iter(stderr.splitlines()), "")
-    result = Result(case, child.returncode, seconds, usage.ru_maxrss / 1024, first)
+    first = next(iter(stderr.splitlines()), "").replace(str(path), "FILE")  # the temporary path, named
+    # The child's own high-water mark, read while it ran: wait4's maxrss would also count this
+    # process, which the child was forked from (the last few milliseconds may be missed).
+    result = Result(case, child.returncode, seconds, (peak_kb or usage.ru_maxrss) / 1024, first)
     problems = result.problems
     if killed:
         problems.append(f"killed after {KILL_AFTER:.0f} s")
