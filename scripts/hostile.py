@@ -244,6 +244,8 @@ def cases() -> list[Case]:
         Case("shell: escapes piped in", ("shell",),
              _write(f"play e4{EVIL}\nfoo{EVIL}\nquit\n".encode()), (1,),
              says="2 of the commands failed", stdin=True, quick=True),
+        Case("shell: /dev/zero piped in", ("shell",), None, says="a line longer than 10,000 characters",
+             stdin=True, quick=True),
         # perft, knight
         Case("perft: depth 16", ("perft", "startpos", "16"), says="at most 15 plies", quick=True),
         Case("knight tour: 2000x2000 as JSON", ("knight", "tour", "--size", "2000x2000", "--json"),
@@ -257,6 +259,13 @@ def cases() -> list[Case]:
 def _limit() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _stdin_of(case: Case, path: Path) -> str:
+    """What the case reads on stdin: its input, /dev/zero when it makes none, else nothing."""
+    if not case.stdin:
+        return os.devnull
+    return str(path) if case.make is not None else "/dev/zero"
 
 
 def _high_water_kb(pid: int) -> int:
@@ -294,7 +303,7 @@ def run_case(case: Case, folder: Path) -> Result:
     args = [arg.replace("{}", str(path)) for arg in case.args]
     out_path, err_path = folder / "stdout", folder / "stderr"
     with out_path.open("wb") as out, err_path.open("wb") as err, \
-            (path.open("rb") if case.stdin else open(os.devnull, "rb")) as given:
+            open(_stdin_of(case, path), "rb") as given:
         started = time.monotonic()
         child = subprocess.Popen([sys.executable, "-m", "actors.cli", *args], cwd=folder, stdin=given,
                                  stdout=out, stderr=err, preexec_fn=_limit, start_new_session=True,

@@ -80,8 +80,16 @@ def _read(interactive: bool) -> str | None:
         except EOFError:
             print()
             return None
-    line = sys.stdin.readline()
+    line = sys.stdin.readline(SHELL_LINE + 1)  # bounded: a pipe of endless text is not one command
+    if len(line) > SHELL_LINE:
+        from board.errors import InputError
+
+        raise InputError(f"<stdin>: a line longer than {SHELL_LINE:,} characters (the limit for a command)")
     return None if not line else line.rstrip("\n")
+
+
+SHELL_LINE = 10_000
+"""The longest command read from a pipe (as the longest scenario line)."""
 
 
 def _show(shell: Shell, line: str, interactive: bool) -> str | None:
