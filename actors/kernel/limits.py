@@ -57,25 +57,9 @@ def size_thread_stacks() -> None:
     if not _arenas_limited:
         _arenas_limited = True
         _limit_malloc_arenas()
-        _limit_stack_reservations()
 
 
 _arenas_limited = False
-
-
-def _limit_stack_reservations() -> None:
-    """Lower the soft stack limit to :data:`ACTOR_STACK_BYTES` when it is higher: glibc sizes
-    per-thread reservations by it (8 MB regions for half the threads of a game, measured, even with
-    the thread stacks sized), and the command line runs in 2 MB of stack as well (the hostile tests
-    run every command so)."""
-    try:
-        import resource
-    except ImportError:  # not a POSIX system: nothing to lower
-        return
-    soft, hard = resource.getrlimit(resource.RLIMIT_STACK)
-    if soft == resource.RLIM_INFINITY or soft > ACTOR_STACK_BYTES:
-        with contextlib.suppress(ValueError, OSError):
-            resource.setrlimit(resource.RLIMIT_STACK, (ACTOR_STACK_BYTES, hard))
 
 
 def _limit_malloc_arenas() -> None:
