@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from board.movegen import legal_moves
 from board.moves import Move
 from board.position import Position
@@ -25,9 +27,21 @@ def perft(position: Position, depth: int) -> int:
 
 def divide(position: Position, depth: int) -> list[tuple[Move, int]]:
     """Perft split by first move: each legal move with the leaf count below it."""
-    result = []
+    return sorted(divided(position, depth))
+
+
+def root_moves(position: Position) -> int:
+    """How many first moves :func:`divided` goes through (its progress is counted in these)."""
+    return len(legal_moves(position))
+
+
+def divided(position: Position, depth: int) -> Iterator[tuple[Move, int]]:
+    """Each legal first move with the leaf count below it, one at a time (in move-generation
+    order), so that a caller can show how far a long count has got."""
     for move in legal_moves(position):
         position.push(move)
-        result.append((Move.of(move), perft(position, depth - 1)))
-        position.pop()
-    return sorted(result)
+        try:
+            count = perft(position, depth - 1)
+        finally:
+            position.pop()
+        yield Move.of(move), count

@@ -55,6 +55,7 @@ __all__ = ["LIMITS", "RESULTS", "MoveToken", "PgnGame", "PgnLimits", "game_chunk
            "parse_game_text", "read_games"]
 
 _BOM: Final = b"\xef\xbb\xbf"
+_BLANKS: Final = frozenset(WHITESPACE.encode("ascii"))
 _TAG_LINE_BYTES_RE: Final = re.compile(TAG_LINE_RE.pattern.encode("ascii"))
 
 
@@ -120,7 +121,17 @@ def _read_text(reader: Reader, lines: Iterable[str]) -> Iterator[PgnGame]:
 def _read_bytes(reader: Reader, blocks: Iterable[bytes], at_start: bool) -> Iterator[PgnGame]:
     feed = reader.feed
     starts_line = True
+    # Blank lines not yet passed to the reader, and their characters: a run of them is passed at
+    # once, so that a file of blank lines reads as fast as the lines can be cut.
+    blank = characters = 0
     for piece, ends_line in line_pieces(blocks, reader.limits.piece_bytes, at_start):
+        if starts_line and ends_line and (not piece or (piece[0] in _BLANKS and not piece.strip())):
+            blank += 1
+            characters += len(piece.rstrip(b"\r")) + 1
+            continue
+        if blank:
+            reader.blank_lines(blank, characters)
+            blank = characters = 0
         text = piece.decode("latin-1")
         if ends_line:
             text = text.rstrip("\r")
@@ -131,6 +142,8 @@ def _read_bytes(reader: Reader, blocks: Iterable[bytes], at_start: bool) -> Iter
         starts_line = ends_line
         if finished:
             yield from finished
+    if blank:
+        reader.blank_lines(blank, characters)
 
 
 def _charset(piece: bytes) -> int:
@@ -225,9 +238,11 @@ def game_chunks(
     (inside a comment or not), so ``read_games(run, first_line)`` on each run reads exactly the
     games, errors and line numbers that reading the whole stream would.
 
-    With ``max_bytes``, a run of at least that many bytes is also cut after a line that ends in a
-    result, when nothing since the run began could open a comment, a variation or a tag (games
-    without tags have no tag line to cut before); the reader is then between games.
+    With ``max_bytes``, a run of at least that many bytes is also cut at the end of a line where
+    the reader is between games (games without tags have no tag line to cut before): after a line
+    that ends in a result when nothing since the run began could open a comment, a variation or a
+    tag, and otherwise (comments, variations) where the lexer itself, fed the run's lines, stands
+    between games outside any comment. So games that open with a comment are cut like any others.
 
     Raises:
         PgnError: a run has grown past ``refuse_bytes`` bytes with no place to cut.
@@ -236,6 +251,7 @@ def game_chunks(
     first = number = 1
     boundaries, movetext, starts_line = 0, False, True
     size, plain = 0, True
+    lexer: _RunLexer | None = None  # where the plain test cannot tell, the lexer follows the run
     for piece, ends_line in line_pieces(source, piece_bytes):
         if starts_line:
             lead = piece.lstrip(b" \t")[:1]
@@ -246,7 +262,7 @@ def game_chunks(
                     boundaries += 1
                     if boundaries >= games and run:
                         yield first, run
-                        run, first, boundaries, size, plain = [], number, 0, 0, True
+                        run, first, boundaries, size, plain, lexer = [], number, 0, 0, True, None
                 movetext = False
             elif lead not in (b"", b"%", b"\r") and piece.strip(WHITESPACE.encode()):
                 movetext = True
@@ -257,10 +273,16 @@ def game_chunks(
         if max_bytes is None:
             continue
         size += len(piece) + ends_line
-        plain = plain and _OPENS_SOMETHING_RE.search(piece) is None
-        if ends_line and size >= max_bytes and plain and _ENDS_IN_RESULT_RE.search(piece):
+        if plain and _OPENS_SOMETHING_RE.search(piece) is not None:
+            plain = False
+            lexer = _RunLexer(piece_bytes)
+            lexer.feed_all(run[:-1])  # the run so far, this line's start included
+        if lexer is not None:
+            lexer.feed(piece, starts_line=len(run) == 1 or run[-2].endswith(b"\n"), ends_line=ends_line)
+        between = lexer.between_games() if lexer is not None else bool(_ENDS_IN_RESULT_RE.search(piece))
+        if ends_line and size >= max_bytes and between:
             yield first, run
-            run, first, boundaries, size, movetext = [], number, 0, 0, False
+            run, first, boundaries, size, movetext, plain, lexer = [], number, 0, 0, False, True, None
         elif refuse_bytes is not None and size > refuse_bytes:
             raise PgnError(
                 f"{size:,} bytes since line {first} with no place to cut between games "
@@ -270,6 +292,28 @@ def game_chunks(
             )
     if run:
         yield first, run
+
+
+class _RunLexer:
+    """The PGN lexer following a run's lines, to tell where it stands between games."""
+
+    def __init__(self, piece_bytes: int) -> None:
+        self.reader = Reader(limits=PgnLimits(piece_bytes=piece_bytes))
+
+    def feed_all(self, pieces: list[bytes]) -> None:
+        starts_line = True
+        for piece in pieces:
+            ends_line = piece.endswith(b"\n")
+            self.feed(piece[:-1] if ends_line else piece, starts_line, ends_line)
+            starts_line = ends_line
+
+    def feed(self, piece: bytes, starts_line: bool, ends_line: bool) -> None:
+        text = piece.decode("latin-1")
+        self.reader.feed(text.rstrip("\r") if ends_line else text, starts_line, ends_line, ASCII)
+
+    def between_games(self) -> bool:
+        """Whether the lexer is between games: no game begun, no comment open."""
+        return not self.reader.started and not self.reader.in_comment
 
 
 _OPENS_SOMETHING_RE: Final = re.compile(rb"[{}();%\[\]\\]|\xef\xbb\xbf")

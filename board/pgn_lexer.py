@@ -66,6 +66,7 @@ class Reader:
         self.in_tag_line = False
         self.charset = TEXT
         self.raw = b""
+        self.counted = (0, 0)  # (position, characters before it) in the current UTF-8 piece
         self.in_comment = False
         self.comment_at = (0, 0)
         self.comment_start = 0
@@ -98,9 +99,18 @@ class Reader:
             self.error = PgnError(message, line, column, token, self.source)
 
     def _column(self, position: int) -> int:
-        """The 1-based column of ``position`` in the current piece, in characters of the line."""
+        """The 1-based column of ``position`` in the current piece, in characters of the line.
+
+        In a UTF-8 piece the characters are counted from the last position asked (positions come
+        in order along a piece), so a piece costs one pass however many columns it reports.
+        """
         if self.charset == UTF8:
-            position = len(self.raw[:position].decode("utf-8", "replace"))
+            counted_to, characters = self.counted
+            if position < counted_to:
+                counted_to, characters = 0, 0
+            characters += len(self.raw[counted_to:position].decode("utf-8", "replace"))
+            self.counted = (position, characters)
+            position = characters
         return self.column_offset + position + 1
 
     def _finish(self) -> PgnGame | None:
@@ -135,6 +145,7 @@ class Reader:
             self.column_offset = 0
             self.skip_line = self.in_tag_line = False
         self.charset, self.raw = charset, raw
+        self.counted = (0, 0)
         if self.started and charset > self.game_charset:
             self.game_charset = charset
         finished: list[PgnGame] = []
@@ -146,11 +157,26 @@ class Reader:
             else:
                 self.column_offset += len(text)
             self.consumed += len(text) + ends_line
+        self._check_game_size()
+        return tuple(finished) if finished else _NOTHING
+
+    def blank_lines(self, count: int, characters: int) -> None:
+        """Read ``count`` whole lines of nothing but whitespace, ``characters`` long with their
+        endings, at once: what :meth:`feed` does with each of them, in constant time."""
+        self.line_number += count
+        self.column_offset = 0
+        self.skip_line = self.in_tag_line = False
+        self.consumed += characters
+        if self.in_comment:
+            self._check_comment(self.consumed - 1)  # as feed: up to the last line, not its ending
+        # A game that grows past its limit in the run is named at the run's last line.
+        self._check_game_size()
+
+    def _check_game_size(self) -> None:
         if self.started and not self.full and self.consumed - self.game_start > self.limits.game_bytes:
             self.full = True
             self._fail(f"the game is longer than {self.limits.game_bytes:,} bytes (the limit)",
                        self.line_number, self.column_offset)
-        return tuple(finished) if finished else _NOTHING
 
     def _feed(self, text: str, starts_line: bool, ends_line: bool, finished: list[PgnGame]) -> None:
         if self.skip_line:
@@ -185,7 +211,10 @@ class Reader:
                 self._read_tags(text, ends_line)
                 return
             self.in_tags = False
-        while (position := self._lex(text, position, ends_line)) >= 0:
+        # Trailing blanks are left out: where the text ends every token fails, and the search would
+        # start again from each blank, scanning the rest each time (quadratic in the blanks).
+        end = len(text.rstrip(_NOT_NEWLINE_SPACE))
+        while (position := self._lex(text, position, end, ends_line)) >= 0:
             self._collect(finished)
 
     def finish(self) -> tuple[PgnGame, ...]:
@@ -254,9 +283,9 @@ class Reader:
         self._fail(f"tag {name}: the value is longer than {self.limits.tag_value:,} characters (the limit)",
                    self.line_number, self._column(position), "[")
 
-    def _lex(self, line: str, position: int, ends_line: bool) -> int:
-        """Lex movetext from ``position``: -1 when the piece is used up, else the position just
-        after a result that ended the game (the caller closes the game and lexes on from there).
+    def _lex(self, line: str, position: int, end: int, ends_line: bool) -> int:
+        """Lex movetext from ``position`` to ``end``: -1 when the piece is used up, else the position
+        just after a result that ended the game (the caller closes the game and lexes on from there).
         """
         line_number = self.line_number
         moves = self.moves
@@ -265,7 +294,7 @@ class Reader:
         token_limit = self.limits.token
         # Kept in a local because it is read for every move: mainline, no error yet.
         recording = self.started and not self.depth and self.error is None
-        for match in _TOKEN_RE.finditer(line, position):
+        for match in _TOKEN_RE.finditer(line, position, end):
             kind = match.lastgroup or "bad"  # never None: every alternative is a named group
             if kind == "word":
                 if not recording:

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Benchmarks, each measured side by side with a reference in one run and reported as ratios.
 
-    python scripts/bench.py perft|replay|lines|actors|pool|knight|bulk|checkmove|studio|orders|all [--quick]
+    python scripts/bench.py SECTION|all [--quick]
+
+    SECTION: perft|replay|lines|blanks|actors|pool|knight|bulk|checkmove|studio|orders
 
 Each section lives in ``scripts/benchmarks/<name>.py`` with a ``run(quick: bool) -> None``.
 """
@@ -13,7 +15,9 @@ import importlib
 import sys
 from pathlib import Path
 
-SECTIONS = ("perft", "replay", "lines", "actors", "pool", "knight", "bulk", "checkmove", "studio", "orders")
+SECTIONS = (
+    "perft", "replay", "lines", "blanks", "actors", "pool", "knight", "bulk", "checkmove", "studio", "orders"
+)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 

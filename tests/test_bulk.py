@@ -165,11 +165,23 @@ def test_games_without_tags_are_cut_by_size() -> None:
     assert longest < 10_100
 
 
+@pytest.mark.parametrize("game", [
+    "{a comment} 1. e4 e5 1-0\n", "1. e4 {a comment} e5 1-0\n",
+    "{an opening\ncomment} 1. d4 (1. e4) d5 0-1\n", "; a note\n1. e4 e5 *\n\n",
+    "1. e4 (1. d4 {x} d5) e5 {y}\n1/2-1/2\n",
+], ids=repr)
+def test_games_without_tags_that_comment_are_cut_by_size_too(game: str) -> None:
+    text = game * 2000
+    read, longest = _cut_by_size_and_read(text, 64, 2_000)
+    assert read == _read([text.encode()]) and len(read) == 2000
+    assert longest < 2_000 + 2 * len(game)
+
+
 def test_a_run_with_no_place_to_cut_past_the_limit_is_refused() -> None:
     from board.errors import PgnError
     from board.pgn import game_chunks
 
-    text = "1. e4 {a comment} e5 1-0\n" * 1000
+    text = "1. e4 {a comment never closed\n" + "1-0\n" * 2000
     with pytest.raises(PgnError) as caught:
         list(game_chunks([text.encode()], 64, max_bytes=100, refuse_bytes=5000))
     assert "no place to cut" in str(caught.value)

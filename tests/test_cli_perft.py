@@ -114,3 +114,25 @@ def test_a_missing_depth_is_a_usage_error() -> None:
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     assert len(result.stderr.splitlines()) == 1, result.stderr
+
+
+def test_a_depth_past_the_limit_is_one_line_naming_it() -> None:
+    result = chess_actors("perft", "startpos", "16")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith("chess-actors perft: DEPTH 16: at most 15 plies")
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_a_long_count_on_a_terminal_shows_a_progress_bar_of_first_moves_then_the_count() -> None:
+    import pexpect
+
+    # The bar appears once counting has taken PROGRESS_AFTER seconds; here that is set to at once.
+    script = ("import sys, actors.cli.perft as p; p.PROGRESS_AFTER = -1.0; from actors.cli import main; "
+              "sys.exit(main(['perft', 'startpos', '3']))")
+    child = pexpect.spawn(sys.executable, ["-c", script], cwd=str(ROOT), encoding="utf-8", timeout=60,
+                          dimensions=(24, 100))
+    child.expect(r"perft 3: first moves")
+    child.expect(r"8902\r\n")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

@@ -125,3 +125,12 @@ def test_bad_input_exits_2_with_one_line_and_no_traceback(
     assert len(result.stderr.splitlines()) == 1, result.stderr
     assert expected in result.stderr
     assert result.stdout == ""
+
+
+@pytest.mark.parametrize("phase", [" ", "#", "", "\t ply"], ids=repr)
+@pytest.mark.parametrize("to", ["mermaid", "markdown", "perfetto", "jsonl", "html"])
+def test_any_phase_text_is_drawn_in_every_format(tmp_path: Path, phase: str, to: str) -> None:
+    lines = [json.dumps({**json.loads(line), "phase": phase}) for line in SAMPLE_LINES]
+    result = chess_actors("trace", _write(tmp_path, lines), "--to", to)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == "" and result.stdout

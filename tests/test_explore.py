@@ -234,7 +234,7 @@ def test_explore_command_reads_a_scenario() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("--orders", "0"), "--orders '0': give a positive number"),
+        (("--orders", "0"), "--orders '0': give a number of random orders from 1 to 1,000,000"),
         (("--plies", "40-41"), "--plies 40-41: the game has 33 plies"),
         (("--game", "2"), "there is no game 2"),
     ],
@@ -335,3 +335,23 @@ def test_explore_help_names_no_file_an_installed_package_lacks() -> None:
     for command in commands:
         words = command.split("#")[0].split()
         assert not [word for word in words if word.endswith((".pgn", ".scenario", ".jsonl"))], command
+
+
+def test_a_spent_budget_stops_exploring_with_one_line_saying_where() -> None:
+    result = run_cli("explore", "tests/data/opera-game.pgn", "--plies", "1-3", "--budget", "1e-9")
+    assert result.returncode == 1
+    assert result.stderr == (
+        "chess-actors explore: the budget of 1e-09 s was spent at ply 1 (after 0 orders); the plies from "
+        "there were not all explored (raise --budget, or choose fewer --plies or --orders)\n"
+    )
+    assert "before the budget stopped it at ply 1" in result.stdout
+    assert "every order gave the same outcome" not in result.stdout
+
+
+@pytest.mark.parametrize("orders", ["0", "1000001", "999999999999999999", "-3", "lots"])
+def test_orders_past_the_cap_are_refused(orders: str) -> None:
+    from actors.cli.explore import parse_orders
+    from board.errors import InputError
+
+    with pytest.raises(InputError, match="from 1 to 1,000,000, or all"):
+        parse_orders(orders)

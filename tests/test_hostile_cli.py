@@ -205,6 +205,32 @@ def test_escape_sequences_in_a_scenario_are_escaped(tmp_path: Path) -> None:
     assert "\\x1b[2J" in ended.stdout + ended.stderr
 
 
+def test_escape_sequences_piped_into_the_shell_are_escaped_in_its_transcript() -> None:
+    # OSC 52 would set the clipboard, OSC 0 the title, CSI 2J clear the screen of whoever reads it.
+    commands = f"play e4{EVIL_TAG}\nfoo \x1b]52;c;SGVsbG8=\x07\nsend board \"\x1b[2J\nplay e4\nquit\n"
+    ended = chess_actors("shell", stdin=commands)
+    assert ended.status == 1, ended.stderr
+    for shown in (ended.stdout, ended.stderr):
+        assert "\x1b" not in shown and "\x07" not in shown
+    assert "chess> play e4\\x1b]0;pwned\\x07\\x1b[2J" in ended.stdout
+    assert "chess> foo \\x1b]52;c;SGVsbG8=\\x07" in ended.stdout
+
+
+@pytest.mark.parametrize("args", [
+    ["replay", str(OPERA), "--html", "{}"], ["replay", str(OPERA), "--trace", "{}"],
+    ["run", "--example", "pin", "--html", "{}"], ["run", "--example", "pin", "--trace", "{}"],
+    ["explore", str(OPERA), "--counterexample", "{}"],
+    ["trace", str(DATA / "sample.trace.jsonl"), "--to", "html", "-o", "{}"],
+], ids=lambda args: f"{args[0]} {args[-2]}")
+def test_an_output_path_that_cannot_be_written_is_refused_before_any_work(
+    tmp_path: Path, args: list[str]
+) -> None:
+    path = str(tmp_path / "missing" / "out")
+    ended = chess_actors(*[path if arg == "{}" else arg for arg in args])
+    one_error(ended, 2, f"{args[-2]} {path}: cannot write: no such directory {tmp_path / 'missing'}")
+    assert ended.stdout == ""
+
+
 # --- worker processes --------------------------------------------------------------------------
 
 
@@ -338,6 +364,8 @@ def test_a_long_knight_shuffle_ends_at_the_fivefold_repetition(tmp_path: Path, e
     ["knight", "path", "a1", "zz99"], ["replay", "/nonexistent.pgn"],
     ["trace", "/nonexistent", "--to", "jsonl"],
     ["run", "/nonexistent.scenario"], ["replay", str(OPERA), "--workers", "0"], ["replay", "--engine", "x"],
+    ["replay", "--ray", "127.0.0.1:1", "--ray-timeout", "1e300"],
+    ["replay", "--ray", "127.0.0.1:1", "--ray-timeout", "nan"],
 ])
 def test_malformed_arguments_are_one_line_and_status_2(args: list[str]) -> None:
     one_error(chess_actors(*args), 2)

@@ -8,6 +8,7 @@ no traceback, and where the input goes on, the next game judged as usual.
 from __future__ import annotations
 
 import json
+import re
 import resource
 import subprocess
 import sys
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from board import pgn_lexer
 from board.pgn import LIMITS, PgnLimits, line_pieces, read_games
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -208,3 +210,69 @@ def test_many_tagless_games_stream_through_with_a_verdict_each(tmp_path: Path) -
     result, _ = replay_limited(path, "--workers", "2")
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.count('"error": null') == 30_000
+
+
+# Linear time, shown by counting the lexer's work rather than by timing it
+
+
+class _RecordingPattern:
+    """Stands in for the lexer's token pattern and records the span each search is given."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern = pattern
+        self.spans: list[tuple[int, int, int]] = []
+
+    def finditer(self, text: str, position: int = 0, end: int = sys.maxsize) -> Iterator[re.Match[str]]:
+        self.spans.append((position, min(end, len(text)), len(text)))
+        return self.pattern.finditer(text, position, end)
+
+
+def test_trailing_blanks_are_never_searched_for_tokens(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Where a line ends every token fails, and a search that reached the blanks there started
+    # again from each of them: quadratic in the blanks. No search may be given them.
+    recording = _RecordingPattern(pgn_lexer._TOKEN_RE)
+    monkeypatch.setattr(pgn_lexer, "_TOKEN_RE", recording)
+    blanks = 50_000
+    games = list(read_games([b"1. e4 e5" + b" \t" * blanks + b"\n2. Nf3 Nc6" + b" " * blanks + b"\n*\n"]))
+    assert [move.text for move in games[0].moves] == ["e4", "e5", "Nf3", "Nc6"]
+    assert games[0].error is None
+    searched = sum(end - start for start, end, _ in recording.spans)
+    assert searched <= len("1. e4 e5") + len("2. Nf3 Nc6") + len("*"), recording.spans
+
+
+def test_a_run_of_blank_lines_is_passed_to_the_lexer_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    lines: list[str] = []
+    original = pgn_lexer.Reader.feed
+
+    def counting_feed(self: pgn_lexer.Reader, text: str, *args: object, **kwargs: object) -> object:
+        lines.append(text)
+        return original(self, text, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pgn_lexer.Reader, "feed", counting_feed)
+    blank = 200_000
+    data = b"1. e4 e5\n" + b"\n \r\n\t\n" * (blank // 3) + b"2. Nf3 Nc6 *\n"
+    [game] = read_games([data[i : i + 65536] for i in range(0, len(data), 65536)], name="x.pgn")
+    assert lines == ["1. e4 e5", "2. Nf3 Nc6 *"]
+    assert [(move.text, move.line) for move in game.moves] == [
+        ("e4", 1), ("e5", 1), ("Nf3", 2 + blank // 3 * 3), ("Nc6", 2 + blank // 3 * 3)
+    ]
+
+
+def test_columns_of_a_utf8_line_are_counted_in_one_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each column was counted from the start of its line: quadratic in a line of many tokens.
+    decoded = 0
+    original = pgn_lexer.Reader._column
+
+    def counting_column(self: pgn_lexer.Reader, position: int) -> int:
+        nonlocal decoded
+        before = self.counted[0]
+        column = original(self, position)
+        decoded += position - before if position >= before else position
+        return column
+
+    monkeypatch.setattr(pgn_lexer.Reader, "_column", counting_column)
+    pairs = 20_000
+    line = "1. e4 {é}" + " ()" * pairs + " )"
+    [game] = read_games([(line + "\n*\n").encode()])
+    assert game.error is not None and game.error.column == len(line)  # found where it is, in characters
+    assert decoded <= len(line.encode())

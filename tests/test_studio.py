@@ -3,6 +3,7 @@ the trace format's new fields end to end, and bad trace files refused in one lin
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import subprocess
@@ -192,3 +193,62 @@ def test_notebook_views_show_boards_and_readable_reprs() -> None:
         assert sent() == before, "looking at a game sends no message"
     frame = recorder._repr_html_()
     assert frame.startswith("<iframe srcdoc=") and "&quot;opening&quot;:&quot;ply=1&quot;" in frame
+
+
+@pytest.mark.parametrize("text", ["<!--", "</script><script>alert(1)</script>", "{{data}}", "/*{{script}}*/",
+                                  "{{title}} & /*{{style}}*/ -->", "\u2028\u2029"], ids=repr)
+def test_any_text_in_a_trace_or_a_title_is_embedded_as_itself(text: str) -> None:
+    # The page's JSON must parse back to exactly the model, and the template must fill each of its
+    # places once: nothing a trace or a path holds is taken for markup or for a place to fill.
+    lines = (DATA / "sample.trace.jsonl").read_text(encoding="utf-8").splitlines()
+    events = read_jsonl([json.dumps({**json.loads(line), "summary": text}) for line in lines])
+    page = page_html(events, title=f"chess-actors studio: {text}")
+    scripts = re.findall(r"<script\b[^>]*>(.*?)</script>", page, re.DOTALL)
+    assert len(scripts) == 2, "some text closed or opened a script element"
+    assert "<!--" not in scripts[0]
+    model = build_model(events, f"chess-actors studio: {text}")
+    model["opening"] = None
+    assert json.loads(scripts[0]) == model
+    shown_title = re.search(r"<title>(.*?)</title>", page, re.DOTALL)
+    assert shown_title is not None and html.unescape(shown_title[1]) == f"chess-actors studio: {text}"
+    assert scripts[1].startswith((ROOT / "actors" / "studio" / "page.js").read_text(encoding="utf-8")[:40])
+
+
+def test_a_replay_past_what_a_page_shows_keeps_no_more_and_says_how_to_choose(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import actors.studio
+    from actors.cli import main
+
+    monkeypatch.setattr(actors.studio, "PAGE_MESSAGES", 300)  # the Opera game alone sends 240
+    page = tmp_path / "page.html"
+    status = main(["replay", str(DATA / "famous.pgn"), "--html", str(page), "--json"])
+    out, err = capsys.readouterr()
+    assert status == 2 and not page.exists()
+    assert len(out.splitlines()) == 7  # every verdict is still printed
+    assert err == (f"chess-actors replay: --html {page}: more than 300 messages by game 2, more than one "
+                   "page shows; replay fewer games, or write --trace PATH and draw chosen games or plies "
+                   "with 'chess-actors trace PATH --to html --game N --plies A-B'\n")
+
+
+def test_trace_to_jsonl_copies_its_spool_out_in_blocks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import actors.cli.trace
+    from actors.cli import main
+
+    monkeypatch.setattr(actors.cli.trace, "COPY_CHARACTERS", 100)
+    written: list[int] = []
+    original = sys.stdout.write
+
+    def counting(text: str) -> int:
+        written.append(len(text))
+        return original(text)
+
+    monkeypatch.setattr(sys.stdout, "write", counting)
+    assert main(["trace", str(DATA / "sample.trace.jsonl"), "--to", "jsonl"]) == 0
+    out, _ = capsys.readouterr()
+    assert len(out) > 1000 and max(written) <= 100
+    assert [json.loads(line)["msg_id"] for line in out.splitlines()] == [
+        json.loads(line)["msg_id"] for line in (DATA / "sample.trace.jsonl").read_text().splitlines()
+    ]

@@ -10,8 +10,7 @@ import argparse
 import json
 import sys
 from contextlib import ExitStack
-from functools import partial
-from typing import IO, TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any
 
 from actors.cli.help import add_command
 from actors.cli.output import add_json_flag, emit
@@ -127,39 +126,41 @@ refused before it can fill the memory."""
 
 
 def _run_batch(args: argparse.Namespace) -> int:
+    from actors.cli.inputs import UserInput
     from board.chessmoveq import ChessMoveQError, parse_json_case
 
     with ExitStack() as stack:
-        if args.batch == "-":
-            source: IO[bytes] = sys.stdin.buffer
-            where = "stdin"
-        else:
-            source = stack.enter_context(open(args.batch, "rb"))
-            where = args.batch
+        batch = UserInput(args.batch, "check-move batch")
+        where = "stdin" if args.batch == "-" else args.batch
+
+        def too_long(number: int) -> ChessMoveQError:
+            return ChessMoveQError(
+                f"{where} line {number}: longer than the limit of {CASE_LINE_BYTES:,} bytes for a case"
+            )
+
         out = sys.stdout
         # Someone typing cases wants each answer at once; a pipe or file gets buffered output.
-        interactive = source.isatty()
+        interactive = batch.is_terminal()
         answer_all = _answer_all(args.engine, stack, interactive)
-        malformed: list[ChessMoveQError] = []
+        malformed: list[InputError] = []
 
         def cases() -> Iterator[Case]:
             # Stops at the first malformed line; the cases before it are still answered.
-            for number, raw in enumerate(iter(partial(source.readline, CASE_LINE_BYTES + 1), b""), 1):
-                if len(raw) > CASE_LINE_BYTES:
-                    problem = f"longer than the limit of {CASE_LINE_BYTES:,} bytes for a case"
-                    malformed.append(ChessMoveQError(f"{where} line {number}: {problem}"))
-                    return
-                try:
-                    # A byte-order mark may open a file written on Windows; it is not part of the case.
-                    text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
-                    yield parse_json_case(text, args.zero_based)
-                except UnicodeDecodeError as error:
-                    problem = f"not UTF-8 text (byte {error.start + 1} of the line)"
-                    malformed.append(ChessMoveQError(f"{where} line {number}: {problem}"))
-                    return
-                except ChessMoveQError as error:
-                    malformed.append(ChessMoveQError(f"{where} line {number}: {error}"))
-                    return
+            try:
+                for number, raw in enumerate(batch.lines(CASE_LINE_BYTES, too_long), 1):
+                    try:
+                        # A byte-order mark may open a file written on Windows; it is not part of the case.
+                        text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+                        yield parse_json_case(text, args.zero_based)
+                    except UnicodeDecodeError as error:
+                        problem = f"not UTF-8 text (byte {error.start + 1} of the line)"
+                        malformed.append(ChessMoveQError(f"{where} line {number}: {problem}"))
+                        return
+                    except ChessMoveQError as error:
+                        malformed.append(ChessMoveQError(f"{where} line {number}: {error}"))
+                        return
+            except InputError as error:  # the reading itself: a line too long, binary data, a bomb
+                malformed.append(error)
 
         for result in answer_all(cases()):
             if args.json:

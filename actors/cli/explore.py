@@ -8,16 +8,21 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from typing import TYPE_CHECKING, Any
 
 from actors.cli.help import add_command
-from actors.cli.output import add_json_flag, counted, emit
+from actors.cli.output import add_json_flag, counted, emit, fail
 
 if TYPE_CHECKING:
     from actors.client.explore import Report, Run
     from actors.client.orders import Lesson
 
 DEFAULT_ORDERS = "20"
+MOST_ORDERS = 1_000_000
+"""The most random orders asked for one ply (a run takes milliseconds: a million is hours)."""
+DEFAULT_BUDGET = 600.0
+"""Seconds of exploring before it stops with a line saying how far it got (``--budget``)."""
 
 
 def register(subparsers: Any) -> None:
@@ -47,6 +52,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--plies", metavar="A-B", help="explore only plies A to B (1-based, inclusive)")
     parser.add_argument("--orders", default=DEFAULT_ORDERS, metavar="N|all",
                         help=f"random orders per ply, or 'all' (default {DEFAULT_ORDERS})")
+    parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET, metavar="SECONDS",
+                        help="stop exploring after this many seconds, saying how far it got "
+                             f"(default {DEFAULT_BUDGET:g})")
     parser.add_argument("--seed", type=int, default=0, help="the first random order's seed (default 0)")
     parser.add_argument("--game", type=int, default=1, metavar="N", help="which game of the PGN (default 1)")
     parser.add_argument("--counterexample", metavar="PATH", default="explore-ply-{ply}.jsonl",
@@ -65,9 +73,9 @@ def parse_orders(text: str) -> int | None:
 
     if text == "all":
         return None
-    if text.isdigit() and int(text) > 0:
+    if text.isdigit() and 0 < int(text) <= MOST_ORDERS:
         return int(text)
-    raise InputError(f"--orders {text!r}: give a positive number of random orders, or all")
+    raise InputError(f"--orders {text!r}: give a number of random orders from 1 to {MOST_ORDERS:,}, or all")
 
 
 def load_script(
@@ -84,9 +92,10 @@ def load_script(
         InputError: the file has no such game, the PGN or the scenario is malformed, both a source
             and an example are given, or a lesson names an unknown move function.
     """
-    from actors.cli.inputs import PgnInput, embedded_game_blocks
+    from actors.cli.inputs import UserInput, check_readable, embedded_game_blocks
+    from actors.cli.run import read_scenario_input
     from actors.client.replay import EMBEDDED_GAME
-    from actors.scenario.script import Learn, Play, Scenario, Start, parse_scenario, read_scenario
+    from actors.scenario.script import Learn, Play, Scenario, Start, parse_scenario
     from board.errors import InputError
     from board.fen import STARTING_FEN
     from board.geometries import geometry_named
@@ -102,7 +111,8 @@ def load_script(
         chosen = shipped(example)
         scenario = parse_scenario(chosen.text, source=chosen.source)
     elif source is not None and source.endswith(".scenario"):
-        scenario = read_scenario(source)
+        check_readable(source)
+        scenario = read_scenario_input(source)
     if scenario is not None:
         start = next((step.fen for step in scenario.steps if isinstance(step, Start)), scenario.start_fen)
         script: list[Lesson | str] = []
@@ -115,18 +125,20 @@ def load_script(
     if source is None:
         name, blocks = EMBEDDED_GAME, embedded_game_blocks()
     else:
-        pgn = PgnInput(source)
+        check_readable(source)
+        pgn = UserInput(source)
         name, blocks = pgn.name, pgn.blocks()
     for game in read_games(blocks, name=name):
         if game.number == game_number:
             if game.error is not None and not game.moves:
-                raise InputError(f"{name}: game {game_number}: {game.error}")
+                raise InputError(f"game {game_number}: {game.error}")  # the error names file and line
             return game.tags.get("FEN", STARTING_FEN), [token.text for token in game.moves]
     raise InputError(f"{name}: there is no game {game_number}")
 
 
 def run_explore(args: argparse.Namespace) -> int:
     """Explore the chosen plies; 0 if every order agreed on every ply, 1 if some order changed one."""
+    from actors.cli.streams import check_writable
     from actors.client.explore import explore
     from actors.client.orders import OrderedSystem, game_plies
     from actors.kernel.affinity import one_core
@@ -134,7 +146,12 @@ def run_explore(args: argparse.Namespace) -> int:
     from board.errors import InputError
 
     orders = parse_orders(args.orders)
+    if not 0 < args.budget <= 10**7:  # NaN fails too
+        raise InputError(f"--budget {args.budget:g}: give a positive number of seconds, at most 10,000,000")
+    deadline = time.monotonic() + args.budget
     chosen = parse_ply_range(args.plies) if args.plies is not None else None
+    # Where a counterexample would go, checked for the first ply before hours of exploring.
+    check_writable(args.counterexample.replace("{ply}", "1"), "--counterexample")
     start, script = load_script(args.source, args.game, args.example)
     moves = [item for item in script if isinstance(item, str)]
     taught = len(moves) < len(script)
@@ -147,14 +164,18 @@ def run_explore(args: argparse.Namespace) -> int:
             raise InputError(f"--plies {args.plies}: the game has {counted(len(moves), 'ply', 'plies')}")
     one_core()  # the actor threads hand off faster on one core (actors.kernel.affinity)
     total_orders, total_seconds, changed = 0, 0.0, 0
+    cut_at: int | None = None
     with OrderedSystem() as system:  # one actor system, re-seated for every run
         for number, fen, move in plies:
+            if time.monotonic() >= deadline:
+                cut_at = number
+                break
             if taught:
                 history, lessons = _history(script, number)
                 run_once = system.ply_after(start, history, lessons, move)
             else:
                 run_once = system.ply(fen, move)
-            report = explore(run_once, orders, seed=args.seed)
+            report = explore(run_once, orders, seed=args.seed, deadline=deadline)
             total_orders += report.orders
             total_seconds += report.seconds
             path = None
@@ -163,13 +184,25 @@ def run_explore(args: argparse.Namespace) -> int:
                 path = args.counterexample.replace("{ply}", str(number))
                 _write_trace(report.differing, path)
             emit(args, _record(number, move, report, path), _text(number, move, report, path))
+            if report.cut_short:
+                cut_at = number
+                break
+    if cut_at is not None:
+        sys.stdout.flush()
+        fail(f"chess-actors explore: the budget of {args.budget:g} s was spent at ply {cut_at} "
+             f"(after {counted(total_orders, 'order')}); the plies from there were not all explored "
+             "(raise --budget, or choose fewer --plies or --orders)")
     rate = total_orders / total_seconds if total_seconds else 0.0
     summary = (f"{counted(len(plies), 'ply', 'plies')}, {counted(total_orders, 'order')}"
                f" in {total_seconds:.1f} s ({rate:.1f} orders/s): ")
-    summary += (f"{counted(changed, 'ply', 'plies')} changed by the order" if changed
-                else "every order gave the same outcome")
+    if changed:
+        summary += f"{counted(changed, 'ply', 'plies')} changed by the order"
+    elif cut_at is not None:
+        summary += f"no order changed an outcome before the budget stopped it at ply {cut_at}"
+    else:
+        summary += "every order gave the same outcome"
     (sys.stderr if args.json else sys.stdout).write(summary + "\n")
-    return 1 if changed else 0
+    return 1 if changed or cut_at is not None else 0
 
 
 def _taught_plies(start: str, script: list[Lesson | str]) -> list[tuple[int, str, str]]:
@@ -211,7 +244,7 @@ def _record(number: int, move: str, report: Report, path: str | None) -> dict[st
         "ply": number, "move": move, "orders": report.orders, "exhaustive": report.exhaustive,
         "same": {name: name not in report.differences for name in ("verdict", "san", "fen", "messages")},
         "verdict": reference.verdict, "san": reference.san, "fen": reference.fen,
-        "seconds": round(report.seconds, 3), "counterexample": None,
+        "seconds": round(report.seconds, 3), "counterexample": None, "cut_short": report.cut_short,
     }
     if report.differing is not None:
         record["counterexample"] = {
@@ -226,6 +259,8 @@ def _record(number: int, move: str, report: Report, path: str | None) -> dict[st
 def _text(number: int, move: str, report: Report, path: str | None) -> str:
     orders = (f"{counted(report.orders, 'order')} (every order that can differ)" if report.exhaustive
               else counted(report.orders, "seeded random order"))
+    if report.cut_short:
+        orders += " (cut short by the budget)"
     head = f"ply {number} {move}: {orders} in {report.seconds:.2f} s: "
     if report.differing is None:
         return head + "same verdict, SAN, position and messages under every order"

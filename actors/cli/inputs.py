@@ -1,7 +1,10 @@
-"""Opening PGN input for the command line: files and stdin, plain or compressed, as byte blocks.
+"""The one reader of user text for the command line: PGN, scenarios, traces and check-move batches,
+from files and stdin, plain or compressed, as byte blocks, as bounded lines or as bounded text.
 
-The byte-level half of reading PGN (board.pgn reads the bytes): compression is found by its
-magic bytes, so stdin works like a file, and everything streams in blocks of 64 KB.
+Compression is found by its magic bytes, so stdin works like a file; everything streams in blocks
+of 64 KB; a NUL byte is binary data, named by its line. Decompression is bounded in memory (the
+xz dictionary, the zstd window) and in expansion (output against compressed input), each limit
+named in its error with the variable that raises it (:class:`DecompressionLimits`).
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import lzma
 import os
 import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from importlib import resources
 from typing import IO, Final, Protocol
@@ -22,6 +25,10 @@ from board.errors import InputError
 
 BLOCK_BYTES: Final = 1 << 16
 """How much is read (and decompressed) at a time."""
+
+COMPRESSED_BYTES: Final = 1 << 13
+"""How much compressed input is read at a time: small, so that the expansion is measured against
+what the decoder was actually given (a bomb expands thousands of times per block read)."""
 
 STDIN_NAME: Final = "<stdin>"
 
@@ -41,14 +48,57 @@ class _Readable(Protocol):
 
 
 class UnreadableInput(InputError):
-    """Input that is not PGN text at all: binary data, a broken compressed stream."""
+    """Input that is not text at all: binary data, a broken compressed stream, or one that
+    decompresses past a limit."""
+
+
+RATIO_VARIABLE: Final = "CHESS_ACTORS_MAX_RATIO"
+MEMORY_VARIABLE: Final = "CHESS_ACTORS_DECOMPRESSION_MB"
 
 
 @dataclass(frozen=True, slots=True)
-class PgnInput:
-    """One PGN input as the user named it: a path, or '-' for stdin."""
+class DecompressionLimits:
+    """How far a compressed input may take the reader.
+
+    ``memory``: the most a decoder may allocate (an xz dictionary, a zstd window; ``xz -9`` needs
+    65 MB, and a header asking for more is refused before anything is allocated). ``ratio``: past
+    the first ``free`` bytes, the output may be at most this many times the compressed bytes read
+    (PGN compresses 5-20 times; a file of one repeated byte, a few thousand times).
+    """
+
+    memory: int = 128 << 20
+    ratio: int = 1_000
+    free: int = 16 << 20
+
+    @classmethod
+    def from_environment(cls) -> DecompressionLimits:
+        """The limits, with ``CHESS_ACTORS_MAX_RATIO`` and ``CHESS_ACTORS_DECOMPRESSION_MB`` when set.
+
+        Raises:
+            InputError: a variable is set to something other than a positive whole number.
+        """
+        default = cls()
+        ratio = _positive(RATIO_VARIABLE, default.ratio)
+        megabytes = _positive(MEMORY_VARIABLE, default.memory >> 20)
+        return cls(memory=megabytes << 20, ratio=ratio)
+
+
+def _positive(variable: str, default: int) -> int:
+    text = os.environ.get(variable)
+    if text is None or text == "":
+        return default
+    if not text.isdigit() or int(text) < 1 or len(text) > 12:
+        raise InputError(f"{variable}={text!r}: give a positive whole number")
+    return int(text)
+
+
+@dataclass(frozen=True, slots=True)
+class UserInput:
+    """One input as the user named it: a path, or '-' for stdin; ``kind`` names its format in
+    messages (``PGN``, ``scenario``, ``trace``, ``batch``)."""
 
     path: str
+    kind: str = "PGN"
 
     @property
     def name(self) -> str:
@@ -59,14 +109,92 @@ class PgnInput:
         """The input's bytes, decompressed when compressed, in blocks; closes what it opened.
 
         Raises:
-            UnreadableInput: binary data (a NUL byte), or a compressed stream that is broken.
+            UnreadableInput: binary data (a NUL byte), a compressed stream that is broken or
+                that decompresses past a limit.
             OSError: the file cannot be read.
         """
+        limits = DecompressionLimits.from_environment()
         if self.path == "-":
-            yield from decoded_blocks(sys.stdin.buffer, self.name)
+            yield from decoded_blocks(sys.stdin.buffer, self.name, limits, self.kind)
             return
         with open(self.path, "rb") as handle:
-            yield from decoded_blocks(handle, self.name)
+            yield from decoded_blocks(handle, self.name, limits, self.kind)
+
+    def lines(self, limit: int, too_long: Callable[[int], Exception]) -> Iterator[bytes]:
+        """The input's lines (with their line feed), none longer than ``limit`` bytes.
+
+        Raises:
+            Exception: ``too_long(line_number)``, for the first line past ``limit``.
+            UnreadableInput, OSError: as :meth:`blocks`.
+        """
+        return bounded_lines(self.blocks(), limit, too_long)
+
+    def text(self, limit: int, what: str) -> str:
+        """The whole input as UTF-8 text (a byte-order mark dropped), at most ``limit`` bytes.
+
+        Raises:
+            InputError: longer than ``limit`` (naming ``what`` the limit is for), or not UTF-8.
+            UnreadableInput, OSError: as :meth:`blocks`.
+        """
+        held: list[bytes] = []
+        size = 0
+        for block in self.blocks():
+            size += len(block)
+            if size > limit:
+                raise InputError(f"{self.name}: longer than the {what} limit of {limit:,} bytes")
+            held.append(block)
+        data = b"".join(held)
+        try:
+            return data.decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            line = data.count(b"\n", 0, error.start) + 1
+            raise InputError(f"{self.name}:{line}: not UTF-8 text (byte {error.start + 1})") from None
+
+    def is_terminal(self) -> bool:
+        """Whether the input is a terminal (someone typing), checked without reading it."""
+        if self.path == "-":
+            return sys.stdin.isatty()
+        try:
+            return stat.S_ISCHR(os.stat(self.path).st_mode) and self.path.startswith("/dev/tty")
+        except OSError:
+            return False
+
+
+PgnInput = UserInput
+"""The name PGN readers know it by."""
+
+
+def bounded_lines(blocks: Iterable[bytes], limit: int,
+                  too_long: Callable[[int], Exception]) -> Iterator[bytes]:
+    """The lines of a stream given in blocks (each with its line feed, the last maybe without),
+    none longer than ``limit`` bytes: memory is one block and one line however long a line is.
+
+    Raises:
+        Exception: ``too_long(line_number)``, as soon as a line grows past ``limit``.
+    """
+    held: list[bytes] = []
+    size = number = 0
+    for block in blocks:
+        start = 0
+        while (end := block.find(b"\n", start)) >= 0:
+            number += 1
+            if held:
+                held.append(block[start : end + 1])
+                line, held = b"".join(held), []
+                size = 0
+            else:
+                line = block[start : end + 1]
+            if len(line) > limit:
+                raise too_long(number)
+            yield line
+            start = end + 1
+        if start < len(block):
+            held.append(block[start:])
+            size += len(block) - start
+            if size > limit:
+                raise too_long(number + 1)
+    if held:
+        yield b"".join(held)
 
 
 def embedded_game_blocks() -> Iterator[bytes]:
@@ -93,33 +221,83 @@ def check_readable(path: str) -> None:
         raise PermissionError(13, os.strerror(13), path)
 
 
-def decoded_blocks(stream: IO[bytes], name: str) -> Iterator[bytes]:
+def decoded_blocks(stream: IO[bytes], name: str, limits: DecompressionLimits = DecompressionLimits(),
+                   kind_of_text: str = "PGN") -> Iterator[bytes]:
     """Blocks of ``stream``, decompressed when its first bytes say it is compressed.
 
+    A plain stream is handed on as it arrives (a pipe's lines are not held back to fill a block).
+
     Raises:
-        UnreadableInput: binary data, or a compressed stream that is broken.
+        UnreadableInput: binary data, a compressed stream that is broken, or one past a limit.
     """
     head = _read_at_least(stream, _LONGEST_MAGIC)
     replayed = io.BufferedReader(_Replayed(head, stream), BLOCK_BYTES)
-    source: _Readable = replayed
     kind = next((kind for magic, kind in _MAGIC if head.startswith(magic)), None)
     if kind is not None:
-        source = _decompressor(kind, replayed)
+        counted = _Counted(replayed)
+        compressed = io.BufferedReader(counted, COMPRESSED_BYTES)
+        blocks = _bounded_expansion(_decompressed(kind, compressed, limits), counted, name, kind, limits)
     elif head.startswith(_UTF16_MARKS):
-        raise UnreadableInput(f"{name}: UTF-16 text; PGN is read as UTF-8 or Latin-1 (convert it first)")
+        charsets = "UTF-8 or Latin-1" if kind_of_text == "PGN" else "UTF-8"
+        raise UnreadableInput(f"{name}: UTF-16 text; {kind_of_text} is read as {charsets} (convert it first)")
+    else:
+        blocks = iter(lambda: replayed.read1(BLOCK_BYTES), b"")
     lines = 0
     try:
-        while block := source.read(BLOCK_BYTES):
+        for block in blocks:
             nul = block.find(b"\0")
             if nul >= 0:
                 line = lines + block.count(b"\n", 0, nul) + 1
-                raise UnreadableInput(f"{name}:{line}: binary data (a NUL byte), not PGN text")
+                raise UnreadableInput(f"{name}:{line}: binary data (a NUL byte), not {kind_of_text} text")
             lines += block.count(b"\n")
             yield block
     except (OSError, EOFError, lzma.LZMAError, _ZstdError) as error:
         if kind is None:
             raise
-        raise UnreadableInput(f"{name}: broken {kind} data: {error}") from None
+        raise UnreadableInput(f"{name}: {_broken(kind, error, limits)}") from None
+
+
+def _broken(kind: str, error: BaseException, limits: DecompressionLimits) -> str:
+    """Say why compressed data could not be read: past the memory limit, or broken."""
+    text = str(error)
+    if "memory" in text.lower() or "window" in text.lower():
+        needs = "a dictionary" if kind == "xz" else "a window"
+        return (f"the {kind} data needs {needs} of more than {limits.memory >> 20:,} MB to decompress "
+                f"(the limit; set {MEMORY_VARIABLE}=MB to raise it)")
+    return f"broken {kind} data: {text}"
+
+
+class _Counted(io.RawIOBase):
+    """A stream that counts the bytes read through it (the compressed side of a decoder)."""
+
+    def __init__(self, source: io.BufferedReader[_Replayed]) -> None:
+        super().__init__()
+        self.source = source
+        self.count = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        data = self.source.read1(len(buffer))
+        buffer[: len(data)] = data
+        self.count += len(data)
+        return len(data)
+
+
+def _bounded_expansion(blocks: Iterator[bytes], counted: _Counted, name: str, kind: str,
+                       limits: DecompressionLimits) -> Iterator[bytes]:
+    """``blocks`` (decompressed), stopped when they outgrow the compressed bytes read by the ratio."""
+    produced = 0
+    for block in blocks:
+        produced += len(block)
+        if produced > limits.free and produced > limits.ratio * counted.count:
+            raise UnreadableInput(
+                f"{name}: the {kind} data expands more than {limits.ratio:,} times "
+                f"({counted.count:,} bytes gave {produced:,}; the limit against decompression bombs; "
+                f"set {RATIO_VARIABLE}=N to raise it)"
+            )
+        yield block
 
 
 def _read_at_least(stream: IO[bytes], size: int) -> bytes:
@@ -147,7 +325,9 @@ class _Replayed(io.RawIOBase):
             buffer[:count] = self._head[:count]
             self._head = self._head[count:]
             return count
-        data = self._rest.read(len(buffer))
+        # What is there, without waiting to fill the buffer: a pipe fed a line at a time is read so.
+        read = getattr(self._rest, "read1", self._rest.read)
+        data = read(len(buffer))
         buffer[: len(data)] = data
         return len(data)
 
@@ -168,14 +348,47 @@ except ImportError:  # pragma: no cover - zstandard is a dependency; this keeps 
         """Stands in when zstandard is missing."""
 
 
-def _decompressor(kind: str, source: io.BufferedReader[_Replayed]) -> _Readable:
-    if kind == "gzip":
-        return gzip.GzipFile(fileobj=source, mode="rb")
-    if kind == "bzip2":
-        return bz2.BZ2File(source, mode="rb")
+def _decompressed(kind: str, source: io.BufferedReader[_Counted],
+                  limits: DecompressionLimits) -> Iterator[bytes]:
+    """The decompressed blocks of ``source`` (gzip and bzip2 need little memory whatever the file
+    says: a 32 KB window, 900 KB blocks; xz and zstd are held to ``limits.memory``)."""
     if kind == "xz":
-        return lzma.LZMAFile(source, mode="rb")
-    import zstandard
+        yield from _xz_blocks(source, limits.memory)
+        return
+    reader: _Readable
+    if kind == "gzip":
+        reader = gzip.GzipFile(fileobj=source, mode="rb")
+    elif kind == "bzip2":
+        reader = bz2.BZ2File(source, mode="rb")
+    else:
+        import zstandard
 
-    reader = zstandard.ZstdDecompressor().stream_reader(source, read_across_frames=True)
-    return io.BufferedReader(reader, BLOCK_BYTES)
+        decompressor = zstandard.ZstdDecompressor(max_window_size=limits.memory)
+        reader = io.BufferedReader(decompressor.stream_reader(source, read_across_frames=True), BLOCK_BYTES)
+    while block := reader.read(BLOCK_BYTES):
+        yield block
+
+
+def _xz_blocks(source: io.BufferedReader[_Counted], memory: int) -> Iterator[bytes]:
+    """Decompress xz (one stream or several, with their padding), the decoder held to ``memory``:
+    lzma.LZMAFile takes no memory limit, so a header asking for a 2 GB dictionary would get it."""
+    decompressor = lzma.LZMADecompressor(lzma.FORMAT_XZ, memlimit=memory)
+    data = b""
+    while True:
+        if decompressor.eof:
+            data = decompressor.unused_data.lstrip(b"\0")
+            while not data:  # stream padding, then another stream or the end
+                more = source.read(BLOCK_BYTES)
+                if not more:
+                    return
+                data = more.lstrip(b"\0")
+            decompressor = lzma.LZMADecompressor(lzma.FORMAT_XZ, memlimit=memory)
+        elif decompressor.needs_input:
+            data = source.read(COMPRESSED_BYTES)
+            if not data:
+                raise EOFError("the data ends before the end of the stream")
+        else:
+            data = b""
+        block = decompressor.decompress(data, BLOCK_BYTES)
+        if block:
+            yield block

@@ -6,10 +6,16 @@ The last line printed is the node count; ``--divide`` first prints each root mov
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from actors.cli.help import add_command
 from actors.cli.output import add_json_flag, emit
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from board.moves import Move
+    from board.position import Position
 
 
 def register(subparsers: Any) -> None:
@@ -47,30 +53,72 @@ def parse_depth(text: str) -> int:
         raise InputError(f"DEPTH {text!r} is not a whole number of plies (0 or more)")
     from board.numbers import whole_number
 
-    return whole_number(stripped, "DEPTH")
+    depth = whole_number(stripped, "DEPTH")
+    if depth > MAX_DEPTH:
+        raise InputError(f"DEPTH {depth}: at most {MAX_DEPTH} plies (the count grows some 30 times a ply; "
+                         "from the start, depth 7 is already 3.2 billion positions)")
+    return depth
+
+
+MAX_DEPTH = 15
+"""The deepest perft asked for: no published count from the starting position goes further."""
+PROGRESS_AFTER = 1.0
+"""Seconds of counting before a progress bar appears (on a terminal only)."""
 
 
 def run_perft(args: argparse.Namespace) -> int:
     """Print the perft node count (and with ``--divide`` the count under each root move)."""
     from board.fen import parse_fen, write_fen
-    from board.perft import divide, perft
+    from board.perft import perft
 
     depth = parse_depth(args.depth)
     position = parse_fen(args.fen)
     # The position counted, written out in full: 'startpos' and optional fields become explicit.
     record: dict[str, Any] = {"fen": write_fen(position), "depth": depth}
-    if args.divide and depth > 0:
-        counts = sorted((move.uci(), count) for move, count in divide(position, depth))
+    counts: list[tuple[str, int]] = []
+    if depth > 1 or (args.divide and depth > 0):  # counted first move by first move, to show progress
+        counts = sorted((move.uci(), count) for move, count in _counted_with_progress(position, depth))
         nodes = sum(count for _, count in counts)
-        record["nodes"] = nodes
-        record["divide"] = dict(counts)
-        lines = [f"{uci}: {count}" for uci, count in counts]
     else:
         nodes = perft(position, depth)
-        record["nodes"] = nodes
-        if args.divide:
-            record["divide"] = {}
-        lines = []
+    record["nodes"] = nodes
+    if args.divide:
+        record["divide"] = dict(counts)
+    lines = [f"{uci}: {count}" for uci, count in counts] if args.divide else []
     lines.append(str(nodes))
     emit(args, record, "\n".join(lines))
     return 0
+
+
+def _counted_with_progress(position: Position, depth: int) -> Iterator[tuple[Move, int]]:
+    """The count under each first move; on a terminal, once counting has taken more than
+    :data:`PROGRESS_AFTER` seconds, a progress bar on stderr of the first moves done."""
+    import sys
+    import time
+
+    from board.perft import divided, root_moves
+
+    if not sys.stderr.isatty():
+        yield from divided(position, depth)
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from actors.cli.display import console
+
+    total = root_moves(position)
+    started = time.monotonic()
+    progress: Progress | None = None
+    try:
+        for done, counted in enumerate(divided(position, depth), 1):
+            yield counted
+            if progress is None and time.monotonic() - started > PROGRESS_AFTER:
+                progress = Progress(TextColumn(f"perft {depth}: first moves"), BarColumn(),
+                                    MofNCompleteColumn(), TimeElapsedColumn(),
+                                    console=console(stderr=True), transient=True)
+                progress.start()
+                task = progress.add_task("", total=total)
+            if progress is not None:
+                progress.update(task, completed=done)
+    finally:
+        if progress is not None:
+            progress.stop()

@@ -6,6 +6,8 @@ Handlers import the pure solvers lazily, so that these commands start without th
 from __future__ import annotations
 
 import argparse
+import json
+import sys
 from typing import TYPE_CHECKING, Any
 
 from actors.cli.help import add_command
@@ -180,15 +182,27 @@ def run_knight_tour(args: argparse.Namespace) -> int:
     except NoTourError as error:
         fail(f"chess-actors knight tour: {error}")
         return 1
-    names = index_names(tour, width, height)
+    # Written in slices, so that a tour of millions of squares never has all its names in memory at once.
+    slices = (index_names(tour[at : at + TOUR_SLICE], width, height)
+              for at in range(0, len(tour), TOUR_SLICE))
+    out = sys.stdout
     if args.json:
-        emit(args, {"size": [width, height], "closed": args.closed, "path": names}, "")
+        head = json.dumps({"size": [width, height], "closed": args.closed, "path": []})
+        out.write(head[: -len("]}")])
+        for number, names in enumerate(slices):
+            out.write((", " if number else "") + ", ".join(json.dumps(name) for name in names))
+        out.write("]}\n")
         return 0
-    text = " ".join(names)
+    for number, names in enumerate(slices):
+        out.write((" " if number else "") + " ".join(names))
     if width <= GRID_LIMIT and height <= GRID_LIMIT:
-        text += "\n\n" + _move_grid(tour, width, height)
-    emit(args, {}, text)
+        out.write("\n\n" + _move_grid(tour, width, height))
+    out.write("\n")
     return 0
+
+
+TOUR_SLICE = 1 << 16
+"""Squares of a tour named and written at a time."""
 
 
 def _move_grid(tour: list[int], width: int, height: int) -> str:

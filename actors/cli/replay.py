@@ -124,6 +124,8 @@ def lessons(written: list[str]) -> dict[str, str]:
 
 def _check_options(args: argparse.Namespace) -> None:
     """Refuse combinations that cannot do what they say (usage errors, exit 2)."""
+    from actors.cli.streams import check_writable
+
     if args.workers < 1:
         raise InputError(f"--workers {args.workers}: needs at least 1 worker")
     if args.workers > 1 and (not args.ray or args.ray == "local"):  # one worker is always allowed
@@ -157,6 +159,10 @@ def _check_options(args: argparse.Namespace) -> None:
             raise InputError("--html needs the actor engine (the direct engine sends no messages)")
         if not in_process:
             raise InputError("--html needs the games judged in this process (drop --workers/--ray)")
+    if args.html is not None:
+        check_writable(args.html, "--html")
+    if args.trace is not None:
+        check_writable(args.trace, "--trace")
     if args.json and args.board in ("each", "end"):
         raise InputError(f"--board {args.board}: --json never prints boards")
     if args.json and args.moves:
@@ -225,6 +231,8 @@ class _Watcher:
         self.messages = _Messages()
         self.last: MoveReport | None = None
         self.studio: list[TraceEvent] | None = [] if args.html is not None else None
+        self.page_full_at: int | None = None
+        """The game whose messages took the page past what it shows (then no page is written)."""
         self.pool: SystemPool | None = None
         if args.engine == "actors":
             from actors.client.pool import SystemPool, process_pool
@@ -253,7 +261,11 @@ class _Watcher:
                                      positions=self.plan.board == "each", teach=self.args.lessons,
                                      pool=self.pool)
                 if recorder is not None and self.studio is not None:
+                    from actors.studio import PAGE_MESSAGES
+
                     self.studio.extend(recorder.events())
+                    if len(self.studio) > PAGE_MESSAGES:  # past what a page shows: keep no more
+                        self.studio, self.page_full_at = None, number
                 if recorder is not None and self.plan.summary:
                     self.messages.harvest(recorder)
                 elif recorder is not None:
@@ -320,6 +332,15 @@ def run(args: argparse.Namespace) -> int:
             totals = _report(args, plan, verdicts, out, watcher, progress)
             if trace_file is not None:
                 trace_file.check()  # a trace that could not be written is an error, after the verdicts
+    if watcher is not None and watcher.page_full_at is not None:
+        from actors.studio import PAGE_MESSAGES
+
+        _print_totals(args, plan, totals, progress is not None)
+        raise InputError(
+            f"--html {args.html}: more than {PAGE_MESSAGES:,} messages by game {watcher.page_full_at}, "
+            "more than one page shows; replay fewer games, or write --trace PATH and draw chosen games "
+            "or plies with 'chess-actors trace PATH --to html --game N --plies A-B'"
+        )
     if watcher is not None and watcher.studio is not None:
         shown = ", ".join(args.pgn) or "the Opera game"
         _write_studio(args.html, watcher.studio, f"chess-actors studio: {shown}")

@@ -6,14 +6,13 @@ Exit 0 when every step passes, 1 at the first that fails (named on stderr), 2 fo
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable
 from contextlib import ExitStack, closing
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from actors.cli.help import add_command
 from actors.cli.output import add_json_flag, add_trace_flags, emit, fail
-from actors.cli.streams import SideOutput, open_side_output
+from actors.cli.streams import SideOutput, check_writable, open_side_output
 
 if TYPE_CHECKING:
     from actors.scenario.script import Scenario, StepResult
@@ -60,6 +59,9 @@ def run_scenario_command(args: argparse.Namespace) -> int:
             raise InputError("--trace: listing the examples runs nothing to trace")
         return _list_examples(args)
     taught = lessons(args.teach)
+    for option, path in (("--html", args.html), ("--trace", args.trace)):
+        if path is not None and path != "-":
+            check_writable(path, option)
     scenario = _load_scenario(args)
     one_core()  # the actor threads hand off faster on one core (actors.kernel.affinity)
     with ExitStack() as stack:
@@ -105,21 +107,13 @@ def run_scenario_command(args: argparse.Namespace) -> int:
 def _load_scenario(args: argparse.Namespace) -> Scenario:
     """The script to run: a shipped example, stdin, or a file."""
     from actors.scenario.script import parse_scenario
-    from board.errors import InputError
 
     if args.example is not None:
         from actors.examples import example
 
         chosen = example(args.example)
         return parse_scenario(chosen.text, source=chosen.source)
-    if args.scenario == "-":
-        return parse_scenario(_bounded_read(sys.stdin, "<stdin>"), source="<stdin>")
-    with open(args.scenario, encoding="utf-8") as file:
-        try:
-            text = _bounded_read(file, args.scenario)
-        except UnicodeDecodeError as error:
-            raise InputError(f"{args.scenario}: not UTF-8 text (byte {error.start})") from None
-    return parse_scenario(text, source=args.scenario)
+    return read_scenario_input(args.scenario)
 
 
 def _list_examples(args: argparse.Namespace) -> int:
@@ -154,15 +148,30 @@ def _closing_line(total: int, results: list[StepResult], failed: StepResult | No
     return f"{len(results) - 1} passed, the step on line {failed.line} failed{tail}"
 
 
-SCENARIO_CHARACTERS = 4_000_000
-"""The longest scenario script read (the examples are under 2 KB): a script is read whole, so a
-larger one, or a device that never ends, is refused before it can fill the memory."""
+def read_scenario_input(path: str) -> Scenario:
+    """Read and parse the scenario at ``path`` ('-': stdin) through the bounded reader (plain or
+    compressed, at most :data:`SCENARIO_BYTES`, no binary data).
 
-
-def _bounded_read(file: TextIO, name: str) -> str:
+    Raises:
+        InputError: the script is too long, not UTF-8 text, or malformed.
+        OSError: the file cannot be read.
+    """
+    from actors.cli.inputs import UserInput
+    from actors.scenario.script import parse_scenario
     from board.errors import InputError
 
-    text = file.read(SCENARIO_CHARACTERS + 1)
-    if len(text) > SCENARIO_CHARACTERS:
-        raise InputError(f"{name}: longer than the scenario limit of {SCENARIO_CHARACTERS:,} characters")
-    return text
+    scenario = UserInput(path, "scenario")
+    text = scenario.text(SCENARIO_BYTES, "scenario")
+    # Checked before parsing: the parser holds a line many times over while it reads it.
+    for number, line in enumerate(text.split("\n"), 1):
+        if len(line) > SCENARIO_LINE:
+            raise InputError(f"{scenario.name}:{number}: a line longer than {SCENARIO_LINE:,} characters "
+                             "(the limit for a scenario line)")
+    return parse_scenario(text, source=scenario.name)
+
+
+SCENARIO_BYTES = 4_000_000
+"""The longest scenario script read (the examples are under 2 KB): a script is read whole, so a
+larger one, or a device that never ends, is refused before it can fill the memory."""
+SCENARIO_LINE = 10_000
+"""The longest line of a scenario (a step with a FEN is under 100 characters)."""

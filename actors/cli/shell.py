@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from actors.cli.help import add_command
 from actors.cli.output import add_json_flag
+from actors.cli.terminal_text import terminal_safe, terminal_safe_line
 
 if TYPE_CHECKING:
     from actors.scenario.shell import Output, Shell
@@ -60,7 +61,7 @@ def run_shell(args: argparse.Namespace) -> int:
             if line is None:
                 break
             if not interactive and not args.json:
-                print(PROMPT + line)
+                print(PROMPT + terminal_safe_line(line))  # the transcript may reach a terminal later
             if line.strip() in ("quit", "exit"):
                 break
             problem = _show(shell, line, interactive, args.json)
@@ -96,7 +97,13 @@ class _Reader:
     def read(self) -> str | None:
         """The next command line; None at the end of input or when the user chose to leave."""
         if not self.interactive:
-            line = sys.stdin.readline()
+            line = sys.stdin.readline(SHELL_LINE + 1)  # bounded: a pipe of endless text is not one command
+            if len(line) > SHELL_LINE:
+                from board.errors import InputError
+
+                raise InputError(
+                    f"<stdin>: a line longer than {SHELL_LINE:,} characters (the limit for a command)"
+                )
             return None if not line else line.rstrip("\n")
         while True:
             try:
@@ -122,6 +129,10 @@ class _Reader:
         return answer.strip().lower() in ("y", "yes")
 
 
+SHELL_LINE = 10_000
+"""The longest command read from a pipe (as the longest scenario line)."""
+
+
 def _show(shell: Shell, line: str, interactive: bool, as_json: bool = False) -> str | None:
     """Run a line and print what it shows; what went wrong, or None.
 
@@ -142,7 +153,7 @@ def _show(shell: Shell, line: str, interactive: bool, as_json: bool = False) -> 
             _print_json({"command": command, "error": str(error)})
         else:
             sys.stdout.flush()
-            console(stderr=interactive).print(f"error: {error}")
+            console(stderr=interactive).print(f"error: {terminal_safe(str(error))}")
         return f"{command}: {error}"
     out = console()
     problem = None
@@ -161,7 +172,7 @@ def _show(shell: Shell, line: str, interactive: bool, as_json: bool = False) -> 
             out.print(BoardView(item.fen, item.last_move, item.check))
             out.print(f"FEN {item.fen}")
         else:
-            out.print(str(item))
+            out.print(terminal_safe(str(item)))
     return problem
 
 

@@ -271,3 +271,25 @@ def open_side_output(path: str, option: str) -> SideOutput:
     except OSError as error:
         raise InputError(f"{option} {path}: cannot write: {error.strerror}") from None
     return SideOutput(file, f"{option} {path}")
+
+
+def check_writable(path: str, option: str) -> None:
+    """Fail before any work when the file of ``option`` (e.g. '--html') could not be written,
+    without creating it: its folder must exist and be writable, and the path must not be a folder
+    or a file that cannot be written. (A write can still fail later, a full disk say; that is
+    reported then, naming the file too.)
+
+    Raises:
+        InputError: naming ``option``, ``path`` and why.
+    """
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        problem = "is a directory"
+    elif not os.path.isdir(folder):
+        problem = f"no such directory {folder}"
+    elif os.path.exists(path):
+        problem = "" if os.access(path, os.W_OK) else "permission denied"
+    else:
+        problem = "" if os.access(folder, os.W_OK | os.X_OK) else f"permission denied in {folder}"
+    if problem:
+        raise InputError(f"{option} {path}: cannot write: {problem}")

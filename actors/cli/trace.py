@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 import tempfile
 from contextlib import ExitStack
 from itertools import islice
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import IO, TYPE_CHECKING, Any
 
 from actors.cli.help import add_command
 from actors.cli.output import add_json_flag
@@ -50,9 +51,10 @@ def register(subparsers: Any) -> None:
 
 
 SPOOL_BYTES = 8_000_000
-DRAWN_EVENTS = 500_000
-"""The most messages a Mermaid diagram or a Perfetto trace is drawn from (a whole long replay is
-read as a stream; a drawing needs its messages in memory, so a larger one asks for --plies)."""
+DRAWN_EVENTS = 15_000
+"""The most messages a diagram, a Perfetto trace or a studio page is drawn from (the studio's
+``PAGE_MESSAGES``): a trace of any length is read as a stream, but a drawing needs its messages in
+memory (some 10 KB each while it is drawn), so a larger one asks for --plies or --game."""
 
 
 def run_trace(args: argparse.Namespace) -> int:
@@ -62,9 +64,11 @@ def run_trace(args: argparse.Namespace) -> int:
     ``--to jsonl`` spools each event as it is read, and only the messages a drawing or a page
     needs are kept (at most :data:`DRAWN_EVENTS`).
     """
+    from actors.cli.inputs import UserInput
+    from actors.cli.streams import check_writable
     from actors.tracing.export import (
+        TRACE_LINE_BYTES,
         TraceFormatError,
-        bounded_lines,
         iter_jsonl,
         parse_ply_range,
         to_jsonl,
@@ -73,19 +77,22 @@ def run_trace(args: argparse.Namespace) -> int:
     from actors.tracing.perfetto import to_perfetto
     from board.errors import InputError
 
+    if args.output is not None and args.output != "-":
+        check_writable(args.output, "-o")
     plies = parse_ply_range(args.plies) if args.plies is not None else None
     if args.game is not None and args.game < 1:
         raise InputError(f"--game {args.game}: games count from 1")
     if args.json and args.to not in ("mermaid", "markdown"):
         raise InputError(f"--json: --to {args.to} is already one document, not result lines")
     with ExitStack() as stack:
-        if args.path == "-":
-            file: BinaryIO = sys.stdin.buffer
-            source = "<stdin>"
-        else:
-            file = stack.enter_context(open(args.path, "rb"))
-            source = args.path
-        events = iter_jsonl(bounded_lines(file, source), source=source)
+        trace = UserInput(args.path, "trace")
+        source = trace.name
+
+        def too_long(number: int) -> TraceFormatError:
+            limit = f"the limit of {TRACE_LINE_BYTES:,} bytes for a trace line"
+            return TraceFormatError(f"{source}, line {number}: longer than {limit}")
+
+        events = iter_jsonl(trace.lines(TRACE_LINE_BYTES, too_long), source=source)
         held = _Span(plies, args.game)
         chosen = (event for event in events if held.keep(event))
         if args.to == "jsonl":
@@ -106,7 +113,7 @@ def run_trace(args: argparse.Namespace) -> int:
         held.check(kept, args.path, args.plies)
         if args.to == "jsonl":
             spool.seek(0)
-            _write(args, spool.read())
+            _copy(args, spool)
             return 0
     if args.to == "html":
         from actors.studio import page_html
@@ -128,6 +135,23 @@ def run_trace(args: argparse.Namespace) -> int:
         else:
             _write(args, diagram)
     return 0
+
+
+def _copy(args: argparse.Namespace, spool: IO[str]) -> None:
+    """Copy the spooled lines out a block at a time (a spool of any size, in constant memory)."""
+    from board.errors import InputError
+
+    if args.output is None or args.output == "-":
+        shutil.copyfileobj(spool, sys.stdout, COPY_CHARACTERS)
+        return
+    try:
+        with open(args.output, "w", encoding="utf-8") as file:
+            shutil.copyfileobj(spool, file, COPY_CHARACTERS)
+    except OSError as error:
+        raise InputError(f"-o {args.output}: cannot write: {error.strerror}") from None
+
+
+COPY_CHARACTERS = 1 << 16
 
 
 def _write(args: argparse.Namespace, text: str) -> None:

@@ -14,7 +14,7 @@ import socket
 import subprocess
 import sys
 import time
-from typing import Any
+from typing import Any, Final
 
 from board.errors import InputError
 
@@ -73,9 +73,14 @@ def ray_timeout(given: float | None) -> float:
             given = float(text)
         except ValueError:
             raise InputError(f"{where}={text}: expected a number of seconds") from None
-    if not 0 < given < float("inf"):
-        raise InputError(f"{where} {given:g}: expected a positive number of seconds")
+    if not 0 < given <= LONGEST_RAY_TIMEOUT:  # NaN fails too; past a day the clocks' waits overflow
+        raise InputError(f"{where} {given:g}: expected a positive number of seconds, "
+                         f"at most {LONGEST_RAY_TIMEOUT:,}")
     return given
+
+
+LONGEST_RAY_TIMEOUT: Final = 86_400
+"""A day: longer than any cluster takes to answer, and far inside what a wait accepts."""
 
 
 def ray_logs_wanted() -> bool:

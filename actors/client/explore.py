@@ -64,6 +64,8 @@ class Report:
     reference: Run
     differing: Run | None = None
     differences: list[str] = field(default_factory=list)
+    cut_short: bool = False
+    """Whether the time budget ended the search before the orders asked for were run."""
 
     @property
     def same(self) -> bool:
@@ -166,9 +168,13 @@ class SleepSetSearch(Policy):
 # --- exploring --------------------------------------------------------------------------------
 
 
-def explore(run_once: RunOnce, orders: int | None, seed: int = 0, limit: int = 100_000) -> Report:
+def explore(run_once: RunOnce, orders: int | None, seed: int = 0, limit: int = 100_000,
+            deadline: float | None = None) -> Report:
     """Run ``run_once`` in arrival order, then under ``orders`` random orders (seeds ``seed``,
     ``seed + 1``, ...), or every order that can differ (``orders`` None, at most ``limit`` runs).
+
+    ``deadline`` (a ``time.monotonic()`` value) ends the search early, between two runs; the
+    report then says it was cut short.
 
     Returns a report whose ``differing`` run, if any, is the shortest order found that changes the
     outcome (see :func:`shortest_counterexample`).
@@ -178,9 +184,16 @@ def explore(run_once: RunOnce, orders: int | None, seed: int = 0, limit: int = 1
     differing: Run | None = None
     count = 0
     exhaustive = False
+    cut_short = False
+
+    def out_of_time() -> bool:
+        nonlocal cut_short
+        cut_short = cut_short or (deadline is not None and time.monotonic() >= deadline)
+        return cut_short
+
     if orders is None:
         search = SleepSetSearch()
-        while not search.finished and count < limit:
+        while not search.finished and count < limit and not out_of_time():
             search.begin()
             try:
                 run = run_once(search)
@@ -195,12 +208,14 @@ def explore(run_once: RunOnce, orders: int | None, seed: int = 0, limit: int = 1
     else:
         seen: set[tuple[str, ...]] = set()
         for number in range(orders):
+            if out_of_time():
+                break
             run = run_once(Random(seed + number))
             seen.add(tuple(run.schedule))
             if differing is None and run.outcome != reference.outcome:
                 differing = run
         count = len(seen)
-    report = Report(count, exhaustive, 0.0, reference)
+    report = Report(count, exhaustive, 0.0, reference, cut_short=cut_short)
     if differing is not None:
         report.differing = shortest_counterexample(run_once, reference.outcome, differing.schedule)
         report.differences = reference.outcome.differences(report.differing.outcome)

@@ -14,6 +14,7 @@ from functools import partial
 from types import TracebackType
 from typing import Any
 
+from actors.client.arguments import checked_text, checked_timeout
 from actors.client.handle import PieceHandle, Teachable, as_geometry
 from actors.client.pool import SystemPool
 from actors.client.stream import CLIENT, Proposal, ProposalStream
@@ -108,7 +109,7 @@ class ActorGame(ProposalStream):
         self.recorder = recorder
         if pool is not None and schedule is not None:
             raise ValueError("a scheduled game runs actors of its own: give pool= or schedule=, not both")
-        self.timeout = DEFAULT_TIMEOUT if timeout is None else timeout
+        self.timeout = DEFAULT_TIMEOUT if timeout is None else checked_timeout(timeout)
         self.pool = pool
         self.turnstile = make_turnstile(schedule)
         self.supervisor = Supervisor(
@@ -260,16 +261,23 @@ class ActorGame(ProposalStream):
         neither SAN nor UCI is Rejected with kind 'syntax' and the syntax error as reason.
 
         Raises:
+            TypeError: ``text`` is not a string.
             GameClosed: the game is not started, or closed.
             ActorFailure: the supervisor gave up healing (RestartIntensityExceeded; a stuck board or
                 referee that would not stop), or ``max_restarts + 1`` attempts failed.
         """
+        checked_text(text, "the move")
         self._check_open()
         ply = self.plies + 1
         return self._played(self._propose(ProposeText(text, ply)))
 
     def propose_squares(self, origin: str, target: str, promotion: int | None = None) -> Verdict:
         """Propose the move of the piece on ``origin`` to ``target`` (square names)."""
+        checked_text(origin, "the origin square")
+        checked_text(target, "the target square")
+        if promotion is not None and (isinstance(promotion, bool) or not isinstance(promotion, int)):
+            kind = type(promotion).__name__
+            raise TypeError(f"promotion must be a piece kind (an int) or None, not {kind}")
         self._check_open()
         ply = self.plies + 1
         message = ProposeSquares(

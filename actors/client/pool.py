@@ -11,6 +11,7 @@ import weakref
 from types import TracebackType
 from typing import TYPE_CHECKING
 
+from actors.client.arguments import checked_timeout
 from actors.kernel.errors import ActorFailure, GameClosed
 from actors.kernel.limits import GAMES
 from actors.kernel.messaging import DEFAULT_TIMEOUT
@@ -44,7 +45,7 @@ class SystemPool:
             raise ValueError(f"keep={keep}: a pool keeps at least one idle system")
         self.keep = keep
         self.recorder = recorder
-        self.timeout = timeout
+        self.timeout = checked_timeout(timeout)
         self.started = 0
         """Systems started (threads paid for)."""
         self.reused = 0

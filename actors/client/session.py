@@ -13,7 +13,8 @@ from typing import Any
 
 from pykka import Future
 
-from actors.kernel.errors import ActorFailure, ActorUnavailable
+from actors.client.arguments import checked_timeout
+from actors.kernel.errors import ActorFailure, ActorUnavailable, GameClosed
 from actors.kernel.limits import GAMES
 from actors.kernel.mailbox import Reply
 from actors.kernel.messaging import DEFAULT_TIMEOUT, WINDOW, ask, post, wait_one
@@ -64,7 +65,7 @@ class CheckMoveSession:
         recorder: TraceRecorder | None = None,
         schedule: str | Policy | Turnstile | None = None,
     ) -> None:
-        self.timeout = timeout
+        self.timeout = checked_timeout(timeout)
         self.schedule = schedule
         self.turnstile: Turnstile | None = None
         self.recorder = recorder
@@ -74,6 +75,7 @@ class CheckMoveSession:
         self._pools: list[list[str]] = [[] for _ in range(16)]
         self._seated: tuple[RosterEntry, ...] | None = None
         self._counted = False
+        self._closed = False
 
     # -- lifetime
 
@@ -91,7 +93,10 @@ class CheckMoveSession:
 
         Raises:
             TooManyGames: the process already runs its limit of actor games (actors.kernel.limits).
+            GameClosed: the session was closed (a closed session starts no threads again).
         """
+        if self._closed:
+            raise GameClosed("the session is closed: make a new CheckMoveSession")
         if self.supervisor is not None:
             return
         GAMES.acquire()
@@ -103,7 +108,8 @@ class CheckMoveSession:
             raise
 
     def close(self) -> None:
-        """Stop every actor of the session and wait for each."""
+        """Stop every actor of the session and wait for each; the session cannot start again."""
+        self._closed = True
         try:
             if self.turnstile is not None:
                 self.turnstile.close()
@@ -144,6 +150,7 @@ class CheckMoveSession:
 
         Raises:
             ActorFailure: the actors failed on this case twice.
+            GameClosed: the session was closed.
         """
         self.start()
         self.cases += 1
@@ -165,6 +172,7 @@ class CheckMoveSession:
 
         Raises:
             ActorFailure: the actors failed on the same case twice.
+            GameClosed: the session was closed.
         """
         self.start()
         pending: deque[tuple[Case, list[tuple[str, Future[Any]]]]] = deque()

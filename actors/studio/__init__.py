@@ -8,24 +8,47 @@ from __future__ import annotations
 import html
 import json
 import os
+import re
 from collections.abc import Iterable, Sequence
 from importlib import resources
 
 from actors.studio.model import build_model
 from actors.tracing.recorder import TraceEvent
 
-__all__ = ["build_model", "inline_html", "page_html", "write_page"]
+__all__ = ["PAGE_MESSAGES", "build_model", "inline_html", "page_html", "write_page"]
 
 _TEMPLATE_FILES = ("page.html", "page.css", "page.js")
+
+PAGE_MESSAGES = 15_000
+"""The most messages one studio page shows (about 20 long games; a page of that many is some
+13 MB, and building it takes some 160 MB): past it, a command asks for fewer plies or games
+rather than holding a trace of any size in memory."""
 
 
 def _template(name: str) -> str:
     return resources.files("actors.studio").joinpath(name).read_text(encoding="utf-8")
 
 
-def _script_safe(data: str) -> str:
+def _script_safe(code: str) -> str:
     # Inside <script> only "</" can end the element early; "<!--" can start a comment state.
-    return data.replace("</", "<\\/").replace("<!--", "<\\!--")
+    return code.replace("</", "<\\/").replace("<!--", "<\\!--")
+
+
+def _json_in_script(data: object) -> str:
+    """``data`` as JSON that no text inside it can take out of its ``<script>`` element: ``<``,
+    ``>`` and ``&`` are written as JSON escapes (``\\u003c`` ...), which JSON.parse reads back as
+    themselves, so neither ``</script>`` nor ``<!--`` can appear and the JSON stays valid."""
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+_PLACEHOLDER = re.compile(r"\{\{title\}\}|/\*\{\{style\}\}\*/|\{\{data\}\}|/\*\{\{script\}\}\*/")
+"""The template's four places, filled in one pass: what is put in one is never searched again, so
+a ``{{data}}`` in a title or a trace's text stays text."""
+
+
+def _fill(page: str, values: dict[str, str]) -> str:
+    return _PLACEHOLDER.sub(lambda match: values[match.group()], page)
 
 
 def page_html(
@@ -53,13 +76,12 @@ def page_html(
     page, style, script = (_template(name) for name in _TEMPLATE_FILES)
     model = build_model(events, title)
     model["opening"] = opening
-    data = json.dumps(model, separators=(",", ":"), ensure_ascii=False)
-    return (
-        page.replace("{{title}}", html.escape(title))
-        .replace("/*{{style}}*/", style)
-        .replace("{{data}}", _script_safe(data))
-        .replace("/*{{script}}*/", _script_safe(script))
-    )
+    return _fill(page, {
+        "{{title}}": html.escape(title),
+        "/*{{style}}*/": style,
+        "{{data}}": _json_in_script(model),
+        "/*{{script}}*/": _script_safe(script),
+    })
 
 
 def write_page(events: Sequence[TraceEvent], path: str | os.PathLike[str], title: str | None = None) -> int:

@@ -92,7 +92,7 @@ def _start_placement(events: Iterable[TraceEvent]) -> str:
 def _phase_kind(label: str | None) -> str:
     if label is None:
         return "other"
-    head = label.split()[0]
+    head = label.split(maxsplit=1)[0] if label.strip() else ""
     return head if head in ("startup", "ply", "step", "heal") else "other"
 
 

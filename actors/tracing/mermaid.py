@@ -193,7 +193,8 @@ def to_mermaid(events: Iterable[TraceEvent], plies: tuple[int, int] | None = Non
             if phase is not None:
                 root = roots.get(phase, event)
                 shade += 1
-                colour = _PHASE_COLOURS.get(str(phase_of(event)).split()[0], _PLY_COLOURS[shade % 2])
+                words = str(phase_of(event)).split(maxsplit=1)  # a phase may be blank in a trace
+                colour = _PHASE_COLOURS.get(words[0] if words else "", _PLY_COLOURS[shade % 2])
                 lines.append(f"    rect {colour}")
                 over = aliases[root["sender"]]
                 if root["receiver"] != root["sender"]:

@@ -1,0 +1,397 @@
+#!/usr/bin/env python3
+"""Hostile inputs for every command, each run as a whole command under a 300 MB address-space limit.
+
+    python scripts/hostile.py [--quick] [--only WORD] [--markdown]
+
+Each case makes its input (files in a temporary folder, or stdin), runs ``chess-actors`` in a
+session of its own with ``RLIMIT_AS`` at 300,000,000 bytes and a time bound, and reports the exit
+status, the seconds, the peak RSS (the child's own high-water mark) and the first line on stderr.
+A case passes when it ends within :data:`SECONDS` (or within its explicit budget), with one of its
+expected statuses, without "unexpected error", a traceback or running out of memory, with no raw
+escape byte on stdout or stderr, and with no process of its session left behind. ``--quick`` runs
+the fast subset the test suite runs (tests/test_hostile_corpus.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import bz2
+import gzip
+import json
+import lzma
+import os
+import resource
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data"
+OPERA = DATA / "opera-game.pgn"
+SAMPLE_TRACE = DATA / "sample.trace.jsonl"
+ADDRESS_SPACE = 300_000_000
+SECONDS = 10.0
+"""The bound every case must end within (a case with an explicit budget: its budget plus this)."""
+KILL_AFTER = 120.0
+EVIL = "\x1b]0;pwned\x07\x1b]52;c;SGVsbG8=\x07\x1b[2J"
+"""A title, the clipboard (OSC 52) and a screen clear: none may reach stdout or stderr raw."""
+RAW_ESCAPES = ("\x1b", "\x07", "\x9b", "\u202e")
+
+Maker = Callable[[Path], None]
+
+
+@dataclass(frozen=True)
+class Case:
+    """One hostile command: ``{}`` in ``args`` is the input file ``made`` writes (or stdin)."""
+
+    name: str
+    args: tuple[str, ...]
+    make: Maker | None = None
+    statuses: tuple[int, ...] = (2,)
+    says: str = ""
+    """Text the first line on stderr must hold (empty: anything, or nothing)."""
+    stdin: bool = False
+    quick: bool = False
+    budget: float = 0.0
+    """Seconds the case may take beyond :data:`SECONDS`: an explicit budget, or a workload (the
+    workers case judges 80,000 games to show that they are spread, not that it is quick)."""
+
+
+@dataclass
+class Result:
+    case: Case
+    status: int
+    seconds: float
+    peak_mb: float
+    first_line: str
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+# --- inputs -------------------------------------------------------------------------------------
+
+
+def _write(data: bytes) -> Maker:
+    return lambda path: path.write_bytes(data)
+
+
+def _stream(*parts: tuple[bytes, int]) -> Maker:
+    """Write each ``(chunk, times)`` in turn, without holding the whole file in memory."""
+    def make(path: Path) -> None:
+        with path.open("wb") as out:
+            for chunk, times in parts:
+                for _ in range(times):
+                    out.write(chunk)
+    return make
+
+
+def _compressed(compress: Callable[[bytes], bytes], data: bytes) -> Maker:
+    return lambda path: path.write_bytes(compress(data))
+
+
+def _xz_stream(chunk: bytes, times: int, dictionary: int | None = None) -> Maker:
+    def make(path: Path) -> None:
+        filters = [{"id": lzma.FILTER_LZMA2, "dict_size": dictionary}] if dictionary else None
+        packer = lzma.LZMACompressor(filters=filters) if filters else lzma.LZMACompressor()
+        with path.open("wb") as out:
+            for _ in range(times):
+                out.write(packer.compress(chunk))
+            out.write(packer.flush())
+    return make
+
+
+def _gzip_stream(chunk: bytes, times: int) -> Maker:
+    def make(path: Path) -> None:
+        with gzip.open(path, "wb", compresslevel=9) as out:
+            for _ in range(times):
+                out.write(chunk)
+    return make
+
+
+def _zstd_huge_window(path: Path) -> None:
+    import zstandard
+
+    parameters = zstandard.ZstdCompressionParameters(window_log=31, enable_ldm=True, write_content_size=False)
+    packer = zstandard.ZstdCompressor(compression_params=parameters).compressobj()
+    path.write_bytes(packer.compress(OPERA.read_bytes()) + packer.flush())
+
+
+def _trace_lines(make_line: Callable[[dict[str, object], int], dict[str, object]], copies: int = 1) -> Maker:
+    def make(path: Path) -> None:
+        records = [json.loads(line) for line in SAMPLE_TRACE.read_text(encoding="utf-8").splitlines()]
+        with path.open("w", encoding="utf-8") as out:
+            number = 0
+            for _ in range(copies):
+                for record in records:
+                    number += 1
+                    out.write(json.dumps(make_line(dict(record), number)) + "\n")
+    return make
+
+
+def _with_phase(phase: str) -> Callable[[dict[str, object], int], dict[str, object]]:
+    return lambda record, number: {**record, "phase": phase}
+
+
+def _renumbered(record: dict[str, object], number: int) -> dict[str, object]:
+    return {**record, "msg_id": number, "parent_id": None, "ply": 1 + number // 12}
+
+
+CASE_LINE = b'{"position": [["W","K",5,1],["B","K",5,8],["W","R",1,1]], "move": ["W","R",1,7]}\n'
+HOSTILE_SUMMARY = "<!-- {{data}} /*{{script}}*/ </script>"
+TAGLESS_COMMENTED = b"{a game without tags} 1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0\n"
+
+
+def cases() -> list[Case]:
+    """Every hostile case, the quick ones first."""
+    pgn = ("replay", "{}", "--engine", "direct", "--json")
+    return [
+        # PGN through replay: the lexer, the reader, decompression
+        Case("replay: a line ending in 900,000 blanks", pgn,
+             _stream((b"1. e4 e5", 1), (b" " * 100_000, 9), (b"\n2. Nf3 Nc6 *\n", 1)), (0,), quick=True),
+        Case("replay: 5,000,000 blank lines", pgn, _stream((b"\n" * 100_000, 50), (b"1. e4 *\n", 1)), (0,),
+             quick=True),
+        Case("replay: 2 GB of newlines as 300 KB of xz", pgn, _xz_stream(b"\n" * 1_000_000, 2000),
+             says="expands more than 1,000 times"),
+        Case("replay: 1 GB of blanks as 1 MB of gzip", pgn, _gzip_stream(b" " * 1_000_000, 1000),
+             says="expands more than 1,000 times"),
+        Case("replay: xz asking for a 1.5 GiB dictionary", pgn,
+             _xz_stream(OPERA.read_bytes(), 1, dictionary=3 << 29),
+             says="needs a dictionary of more than 128 MB",
+             quick=True),
+        Case("replay: zstd asking for a 2 GiB window", pgn, _zstd_huge_window,
+             says="needs a window of more than 128 MB", quick=True),
+        Case("replay: /dev/zero", ("replay", "/dev/zero", "--engine", "direct"),
+             says="binary data (a NUL byte)",
+             quick=True),
+        Case("replay: UTF-16 text", pgn, _write(OPERA.read_text(encoding="utf-8").encode("utf-16")),
+             says="UTF-16 text"),
+        Case("replay: random bytes", pgn, _write(bytes(range(256)) * 4000), says="binary data"),
+        Case("replay: a 20 MB tag value", pgn,
+             _stream((b'[Event "', 1), (b"x" * 1_000_000, 20), (b'"]\n*\n', 1)),
+             (1,)),
+        Case("replay: a 30 MB token", pgn,
+             _stream((b"1. e4 ", 1), (b"N" * 1_000_000, 30), (b" *\n", 1)), (1,)),
+        Case("replay: 1,000,000 nested variations", pgn,
+             _stream((b"1. e4 ", 1), (b"(" * 1_000_000, 1)), (0, 1)),
+        Case("replay: a UTF-8 line of 300,000 '()'", pgn,
+             _stream(('1. e4 {é}'.encode(), 1), (b" ()" * 100_000, 1), (b"\n*\n", 1)), (0,)),
+        Case("replay: escapes in tags and moves", ("replay", "{}"),
+             _write(f'[White "{EVIL}"]\n\n1. e4 e5{EVIL} *\n'.encode()), (1,), quick=True),
+        Case("replay: a huge --ray-timeout", ("replay", "--ray", "127.0.0.1:1", "--ray-timeout", "1e300"),
+             says="at most 86,400", quick=True),
+        Case("replay: --html into a missing folder", ("replay", str(OPERA), "--html", "/nonexistent/p.html"),
+             says="--html /nonexistent/p.html: cannot write", quick=True),
+        Case("replay --workers 2: tagless games opening with a comment",
+             ("replay", "{}", "--engine", "direct", "--json", "--workers", "2"),
+             _stream((TAGLESS_COMMENTED * 1000, 80)), (0,), budget=50.0),
+        Case("replay --html: 60 games, past what a page shows",
+             ("replay", *[str(DATA / "famous.pgn")] * 9, "--html", "{}.html", "--quiet"), _write(b""),
+             says="more than 15,000 messages"),
+        # explore
+        Case("explore: a 20 MB tag value", ("explore", "{}", "--orders", "1"),
+             _stream((b'[Event "', 1), (b"x" * 1_000_000, 20), (b'"]\n1. e4 *\n', 1)), says="the limit"),
+        Case("explore: --orders 999999999999999999",
+             ("explore", str(OPERA), "--orders", "999999999999999999"),
+             says="from 1 to 1,000,000", quick=True),
+        Case("explore: NUL in the PGN", ("explore", "{}"), _write(b"1. e4\0"), says="binary data",
+             quick=True),
+        Case("explore: --budget 2 on a million orders of ply 33",
+             ("explore", str(OPERA), "--plies", "33", "--orders", "1000000", "--budget", "2"), statuses=(1,),
+             says="the budget of 2 s",
+             budget=2.0),
+        # run: scenarios
+        Case("run: an unclosed quote over 3.9 MB", ("run", "{}"),
+             _stream((b'start startpos\nsend board "', 1), (b"x" * 100_000, 39), (b"\n", 1)),
+             says=":2: a line longer than 10,000 characters", quick=True),
+        Case("run: a 5 MB scenario", ("run", "{}"), _stream((b"# a comment line\n" * 1000, 300)),
+             says="longer than the scenario limit", quick=True),
+        Case("run: escapes in a step", ("run", "{}"),
+             _write(f"start startpos\nplay e4{EVIL}\n".encode()), (1, 2)),
+        Case("run: a bzip2 scenario with NUL", ("run", "{}"),
+             _compressed(bz2.compress, b"start startpos\n\0"),
+             says="binary data"),
+        # trace
+        Case("trace: phase ' ' as mermaid", ("trace", "{}", "--to", "mermaid"),
+             _trace_lines(_with_phase(" ")),
+             (0,), quick=True),
+        Case("trace: phase '#' as html", ("trace", "{}", "--to", "html"),
+             _trace_lines(_with_phase("#")), (0,),
+             quick=True),
+        Case("trace: a 2 MB line", ("trace", "{}", "--to", "jsonl"), _stream((b"x" * 1_000_000, 2)),
+             says="longer than the limit of 1,000,000 bytes"),
+        Case("trace: 24,000 messages as html", ("trace", "{}", "--to", "html"),
+             _trace_lines(_renumbered, 2000),
+             says="more than 15,000 messages"),
+        Case("trace: '<!--' and '{{data}}' in its text, as html", ("trace", "{}", "--to", "html"),
+             _trace_lines(lambda record, number: {**record, "summary": HOSTILE_SUMMARY}),
+             (0,), quick=True),
+        # check-move
+        Case("check-move: a 200 KB case line", ("check-move", "--batch", "{}", "--engine", "direct"),
+             _write(b"[" * 200_000 + b"\n"), says="longer than the limit of 100,000 bytes", quick=True),
+        Case("check-move: NUL in a batch", ("check-move", "--batch", "{}", "--engine", "direct"),
+             _write(CASE_LINE + b"\0\n"), says="binary data"),
+        Case("check-move: 20,000 cases on the actors", ("check-move", "--batch", "{}"),
+             _write(CASE_LINE * 20_000), (0,)),
+        # shell
+        Case("shell: escapes piped in", ("shell",),
+             _write(f"play e4{EVIL}\nfoo{EVIL}\nquit\n".encode()), (1,),
+             says="1 of the commands failed", stdin=True, quick=True),
+        Case("shell: /dev/zero piped in", ("shell",), None, says="a line longer than 10,000 characters",
+             stdin=True, quick=True),
+        # perft, knight
+        Case("perft: depth 16", ("perft", "startpos", "16"), says="at most 15 plies", quick=True),
+        Case("knight tour: 2000x2000 as JSON", ("knight", "tour", "--size", "2000x2000", "--json"),
+             statuses=(0,)),
+    ]
+
+
+# --- running --------------------------------------------------------------------------------------
+
+
+def _limit() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _stdin_of(case: Case, path: Path) -> str:
+    """What the case reads on stdin: its input, /dev/zero when it makes none, else nothing."""
+    if not case.stdin:
+        return os.devnull
+    return str(path) if case.make is not None else "/dev/zero"
+
+
+def _high_water_kb(pid: int) -> int:
+    """The peak resident set of process ``pid`` so far (VmHWM), in kB; 0 once it has ended."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="utf-8") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def _session_alive(session: int) -> list[int]:
+    alive = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="utf-8") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[3]) == session and fields[0] != "Z":
+            alive.append(int(entry))
+    return alive
+
+
+def run_case(case: Case, folder: Path) -> Result:
+    """Make the case's input, run its command to the end under the limits, and judge it."""
+    path = folder / "input"
+    if case.make is not None:
+        case.make(path)
+    args = [arg.replace("{}", str(path)) for arg in case.args]
+    out_path, err_path = folder / "stdout", folder / "stderr"
+    with out_path.open("wb") as out, err_path.open("wb") as err, \
+            open(_stdin_of(case, path), "rb") as given:
+        started = time.monotonic()
+        child = subprocess.Popen([sys.executable, "-m", "actors.cli", *args], cwd=folder, stdin=given,
+                                 stdout=out, stderr=err, preexec_fn=_limit, start_new_session=True,
+                                 env={**os.environ, "PYTHONPATH": str(ROOT)})
+        killed = False
+        peak_kb = 0
+        while True:
+            pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+            if pid:
+                break
+            peak_kb = max(peak_kb, _high_water_kb(child.pid))
+            if time.monotonic() - started > KILL_AFTER:
+                os.killpg(child.pid, signal.SIGKILL)
+                killed = True
+            time.sleep(0.01)
+        seconds = time.monotonic() - started
+        child.returncode = os.waitstatus_to_exitcode(status)
+    stdout = out_path.read_bytes().decode("utf-8", "replace")
+    stderr = err_path.read_bytes().decode("utf-8", "replace")
+    first = next(iter(stderr.splitlines()), "").replace(str(path), "FILE")  # the temporary path, named
+    # The child's own high-water mark, read while it ran: wait4's maxrss would also count this
+    # process, which the child was forked from (the last few milliseconds may be missed).
+    result = Result(case, child.returncode, seconds, (peak_kb or usage.ru_maxrss) / 1024, first)
+    problems = result.problems
+    if killed:
+        problems.append(f"killed after {KILL_AFTER:.0f} s")
+    elif seconds > SECONDS + case.budget:
+        problems.append(f"took {seconds:.1f} s")
+    if child.returncode not in case.statuses:
+        problems.append(f"status {child.returncode}, expected {' or '.join(map(str, case.statuses))}")
+    if case.says and case.says not in first:
+        problems.append(f"stderr does not say {case.says!r}")
+    for bad in ("unexpected error", "Traceback", "out of memory", "MemoryError"):
+        if bad in stderr:
+            problems.append(f"stderr holds {bad!r}")
+    if any(escape in stdout or escape in stderr for escape in RAW_ESCAPES):
+        problems.append("a raw escape reached stdout or stderr")
+    deadline = time.monotonic() + 5
+    while _session_alive(child.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if _session_alive(child.pid):
+        problems.append(f"processes left behind: {_session_alive(child.pid)}")
+        for pid in _session_alive(child.pid):
+            os.kill(pid, signal.SIGKILL)
+    return result
+
+
+def run_all(chosen: list[Case]) -> list[Result]:
+    """Run each case in a folder of its own (removed afterwards)."""
+    results = []
+    for case in chosen:
+        with tempfile.TemporaryDirectory(prefix="chess-actors-hostile-") as folder:
+            results.append(run_case(case, Path(folder)))
+    return results
+
+
+def _shown(text: str, width: int = 90) -> str:
+    text = text.replace("|", "\\|")
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="only the fast cases the test suite runs")
+    parser.add_argument("--only", metavar="WORD", help="only the cases whose name holds WORD")
+    parser.add_argument("--markdown", action="store_true", help="print the table as Markdown (for README)")
+    args = parser.parse_args()
+    chosen = [case for case in cases() if (case.quick or not args.quick)
+              and (args.only is None or args.only in case.name)]
+    failed = 0
+    if args.markdown:
+        print("| case | exit | seconds | peak RSS | first line on stderr |")
+        print("| --- | --- | --- | --- | --- |")
+    for case in chosen:
+        [result] = run_all([case])
+        failed += not result.ok
+        verdict = "ok" if result.ok else "FAIL: " + "; ".join(result.problems)
+        if args.markdown:
+            print(f"| {_shown(case.name, 70)} | {result.status} | {result.seconds:.1f} "
+                  f"| {result.peak_mb:.0f} MB | {_shown(result.first_line) or '(none)'} |", flush=True)
+            if not result.ok:
+                print(f"<!-- {verdict} -->", flush=True)
+        else:
+            print(f"{case.name:<60} exit {result.status:>3} {result.seconds:>6.1f} s "
+                  f"{result.peak_mb:>6.0f} MB  {verdict}\n    {_shown(result.first_line, 150)}", flush=True)
+    print(f"{len(chosen) - failed} of {len(chosen)} cases passed", file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,27 @@
+"""The fast part of the hostile corpus (scripts/hostile.py --quick): each case a whole command under a
+300 MB address-space limit, ending in time with its documented status and one clear line, no
+"unexpected error", no raw escape and nothing left running. The full corpus is the script itself."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+
+import hostile  # a script, found on the path just set
+
+QUICK = [case for case in hostile.cases() if case.quick]
+
+
+def test_the_quick_subset_covers_every_command() -> None:
+    commands = {case.args[0] for case in QUICK}
+    assert commands >= {"replay", "explore", "run", "trace", "check-move", "shell", "perft"}
+
+
+@pytest.mark.parametrize("case", QUICK, ids=[case.name for case in QUICK])
+def test_a_hostile_case_ends_cleanly_within_its_bounds(case: hostile.Case, tmp_path: Path) -> None:
+    result = hostile.run_case(case, tmp_path)
+    assert result.ok, f"{case.name}: {'; '.join(result.problems)} (stderr: {result.first_line!r})"
