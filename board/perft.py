@@ -26,8 +26,10 @@ def perft(position: Position, depth: int) -> int:
 def divide(position: Position, depth: int) -> list[tuple[Move, int]]:
     """Perft split by first move: each legal move with the leaf count below it."""
     result = []
+    table = position.castling_table
     for move in legal_moves(position):
         position.push(move)
-        result.append((Move.of(move), perft(position, depth - 1)))
+        shown = Move(move & 63, table.uci_target(move), move >> 12 & 7)  # Chess960 castling: king takes rook
+        result.append((shown, perft(position, depth - 1)))
         position.pop()
     return sorted(result)

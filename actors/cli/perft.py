@@ -56,7 +56,7 @@ def run_perft(args: argparse.Namespace) -> int:
     from board.perft import divide, perft
 
     depth = parse_depth(args.depth)
-    position = parse_fen(args.fen)
+    position = parse_fen(args.fen, chess960=None)  # X-FEN and Shredder-FEN too
     # The position counted, written out in full: 'startpos' and optional fields become explicit.
     record: dict[str, Any] = {"fen": write_fen(position), "depth": depth}
     if args.divide and depth > 0:
