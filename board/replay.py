@@ -135,8 +135,8 @@ def replay_direct(game: PgnGame) -> GameVerdict:
     """Replay one PGN game with direct calls over the rules core."""
     try:
         board = start_game(game)
-    except FenError as error:
-        return bad_start(game, error)
+    except FenError as unreadable:  # a name of its own: compiled, one name holds one type
+        return bad_start(game, unreadable)
     for token in game.moves:
         try:
             board.play(token.text, want_san=False)
