@@ -23,7 +23,7 @@ DATA = ROOT / "tests" / "data" / "chess960.perft"
 LIMIT = 1_000_000
 HEADER = """\
 # Chess960 perft: the 960 start positions (Scharnagl numbering, 'id'), each with its X-FEN ('epd')
-# and its perft counts ('perft DEPTH NODES') at depths 1-3, and at depth 4 for every {every}th position
+# and its perft counts ('perft DEPTH NODES') at depths 1-3, and at depth 4 for {which}
 # (depth 4 is the deepest whose counts are all under 1,000,000; depth 5 runs to millions).
 # Written by scripts/chess960_perft.py make --every {every}, counting with python-chess (the oracle),
 # whose counts are the published Chess960 perft suite's (chess960.perft as distributed with chess
@@ -49,7 +49,8 @@ def make(every: int, path: Path = DATA) -> None:
     """Write the data file with python-chess's counts (depth 4 for every ``every``-th position)."""
     import chess
 
-    lines = [HEADER.format(every=every)]
+    which = "every position" if every == 1 else f"every {every}th position"
+    lines = [HEADER.format(every=every, which=which)]
     for number in range(960):
         board = chess.Board.from_chess960_pos(number)
         lines.append(f"id {number}\nepd {board.fen()}\n")
