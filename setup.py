@@ -35,9 +35,7 @@ def _compiled_modules() -> list[Any]:
         _note("mypyc is not available: the rules core stays pure Python")
         return []
     sources = sorted(
-        str(path.relative_to(ROOT))
-        for path in (ROOT / "board").rglob("*.py")
-        if path.name != "__init__.py"  # the packages' __init__ choose the build at import
+        str(path.relative_to(ROOT)) for path in (ROOT / "board").rglob("*.py") if _compilable(path)
     )
     try:
         # One shared library named after the package (board__mypyc), which board's __init__ looks for.
@@ -45,6 +43,18 @@ def _compiled_modules() -> list[Any]:
     except Exception as error:  # mypyc refusing a module must not stop the install
         _note(f"mypyc could not translate the rules core ({error}); it stays pure Python")
         return []
+
+
+def _compilable(path: Path) -> bool:
+    """Whether a module of board/ is compiled: not a package's ``__init__`` (they pick the build at
+    import), and none that defines values or errors which cross processes. Bulk replay's workers and
+    Ray's nodes pickle verdicts, games, moves and errors, and mypyc's frozen dataclasses cannot be
+    unpickled (their state is set back through the frozen ``__setattr__``), so the modules defining
+    dataclasses, the errors and ``board.frozen`` (which rewrites dataclasses) stay Python. The move
+    generator, positions, FEN, SAN and the PGN lexer, where the time goes, are compiled."""
+    if path.name in ("__init__.py", "errors.py", "frozen.py"):
+        return False
+    return "@dataclass" not in path.read_text(encoding="utf-8")
 
 
 class OptionalBuildExt(build_ext):

@@ -73,3 +73,24 @@ def test_chess_actors_pure_asks_for_the_source_even_when_compiled_modules_are_fr
 def test_a_package_without_compiled_modules_is_pure(tmp_path: Path) -> None:
     (tmp_path / "movegen.py").write_text("")
     assert compiled_state(str(tmp_path)) == "pure"
+
+
+def test_values_that_cross_processes_survive_pickling_in_either_build() -> None:
+    # Bulk replay's workers and Ray's nodes send verdicts, games, moves and errors between processes.
+    import io
+    import pickle
+
+    from board.errors import IllegalMoveError
+    from board.judge import Intent
+    from board.moves import Move
+    from board.pgn import read_games
+    from board.replay import replay_direct
+
+    (game,) = read_games(io.StringIO("1. e4 e5 2. Ke3 *\n"))
+    verdict = replay_direct(game)
+    assert verdict.error is not None and verdict.plies == 2
+    error = IllegalMoveError("Ke3", "no king can reach e3")
+    values: list[object] = [game, verdict, verdict.error, Move.from_uci("e7e8q"), Intent(0, 6, 20)]
+    for value in values:
+        assert pickle.loads(pickle.dumps(value)) == value
+    assert str(pickle.loads(pickle.dumps(error))) == str(error)

@@ -88,7 +88,10 @@ def _run(command: Sequence[str], side: str) -> tuple[str, float, float]:
     if result.returncode not in (0, 1):
         raise SystemExit(f"{' '.join(command[:4])} failed: {result.stderr.strip()}")
     words = result.stdout.split()
-    inner = float(words[1]) if len(words) > 1 else whole
+    try:
+        inner = float(words[1])
+    except (IndexError, ValueError):  # a whole command prints its own output, not a timing
+        inner = whole
     return words[0] if words else "", inner, whole
 
 
