@@ -205,8 +205,9 @@ def _decode(text: str, what: str) -> object:
         raise ChessMoveQError(f"{what} is not JSON: {error.msg} at {where}") from None
     except RecursionError:
         raise ChessMoveQError(f"{what} is nested too deeply to be a ChessMoveQ {what}") from None
-    except ValueError as error:  # e.g. a number past Python's digit limit for int()
-        raise ChessMoveQError(f"{what} is not usable JSON: {error}") from None
+    except ValueError as unusable:  # e.g. a number past Python's digit limit for int(); compiled, a
+        # name holds one type, and the name above holds a JSONDecodeError
+        raise ChessMoveQError(f"{what} is not usable JSON: {unusable}") from None
 
 
 def parse_json_position(text: str, zero_based: bool = False) -> tuple[Placement, ...]:

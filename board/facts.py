@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 from board.bitboards import BIT, squares_of
-from board.castling import castling_for
 from board.geometry import move_function
 from board.judge import CandidateFacts, CastlingFacts, Intent, Sighting
 from board.movegen import attackers
@@ -72,15 +71,19 @@ def castling_facts(position: Position, intent: Intent) -> CastlingFacts:
     """The facts about castling to the side the intent names."""
     colour = intent.colour
     assert intent.castle is not None, "castling facts need a castling intent"
-    castling = castling_for(colour, intent.castle)
+    castling = position.castling_table.row(colour, intent.castle)
+    if castling is None:  # a Chess960 layout without a rook on that side
+        return CastlingFacts(position.kings[colour], False, None, (), ())
     king = castling.king_from
     squares = position.squares
     blocker = next(((s, squares[s]) for s in castling.between if squares[s]), None)
     occupied = position.occupancy[0] | position.occupancy[1]
     checkers = sightings(position, attackers(position, colour ^ 1, king, occupied))
     attacked = []
+    # As the move generator judges it: king and rook lifted, the rook set down where it lands.
+    after = occupied & ~castling.lifted_mask | BIT[castling.rook_to]
     for square in castling.king_crossed:
-        found = sightings(position, attackers(position, colour ^ 1, square, occupied))
+        found = sightings(position, attackers(position, colour ^ 1, square, after))
         if found:
             attacked.append((square, found[0]))
     return CastlingFacts(king, bool(position.castling & castling.right), blocker, checkers, tuple(attacked))

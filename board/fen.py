@@ -11,27 +11,34 @@ from __future__ import annotations
 from typing import Final
 
 from board.bitboards import BIT
-from board.castling import BY_LETTER
+from board.castling import BY_LETTER, STANDARD, CastlingTable, castling_table
 from board.errors import FenError
 from board.fen_text import format_fen
 from board.movegen import is_attacked, legal_en_passant
 from board.numbers import whole_number
 from board.pieces import BLACK, KING, PAWN, ROOK, WHITE
 from board.position import Position
-from board.squares import SQUARE_INDEX, SQUARE_NAMES
+from board.squares import FILE_LETTERS, SQUARE_INDEX, SQUARE_NAMES
 
 STARTING_FEN: Final = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 _LETTERS: Final = {letter: kind for kind, letter in enumerate(" pnbrqk") if kind}
 _ALIASES: Final = {"startpos": STARTING_FEN, "start": STARTING_FEN}
+_NO_CASTLING_960: Final = castling_table((None, None, None, None), (4, 60), chess960=True)
 
 
-def parse_fen(text: str, *, strict: bool = True) -> Position:
+def parse_fen(text: str, *, strict: bool = True, chess960: bool | None = False) -> Position:
     """Build a position from FEN (``startpos`` names the initial position).
 
     The halfmove clock and fullmove number may be left out (they default to 0 and 1). With
     ``strict=False`` the placement need not be a chess position: any number of kings (none too),
     pawns on any rank, more than 16 pieces a side, the side not to move in check. The syntax of every
     field, and the castling and en passant fields' agreement with the placement, are still checked.
+
+    The castling field may be standard ('KQkq'), X-FEN or Shredder-FEN. With ``chess960=False``
+    (the default) K and Q mean the rooks of standard chess, and file letters (Shredder-FEN, or X-FEN's
+    letter for an inner rook) make the position Chess960; with ``chess960=True`` the position is
+    Chess960 and K and Q mean the outermost rook on that side of the king (X-FEN); with ``None``
+    a field that standard chess refuses is read as X-FEN.
 
     Args:
         text: the FEN, or ``startpos``.
@@ -57,7 +64,7 @@ def parse_fen(text: str, *, strict: bool = True) -> Position:
     if fields[1] not in ("w", "b"):
         raise FenError(f"FEN side to move {fields[1]!r} is not w or b")
     position.turn = WHITE if fields[1] == "w" else BLACK
-    position.castling = _parse_castling(position, fields[2])
+    position.castling, position.castling_table = _parse_castling(position, fields[2], chess960)
     position.en_passant = _parse_en_passant(position, fields[3])
     if len(fields) == 6:
         position.halfmove = _parse_counter(fields[4], "halfmove clock", minimum=0)
@@ -113,20 +120,48 @@ def _check_plausible(position: Position) -> None:
             raise FenError(f"FEN placement has a {name} pawn on {square}, on the first or last rank")
 
 
-def _parse_castling(position: Position, field: str) -> int:
+def _parse_castling(position: Position, field: str, chess960: bool | None) -> tuple[int, CastlingTable]:
+    """The rights and the castling table of a FEN castling field (see :func:`parse_fen`)."""
     if field == "-":
-        return 0
-    rights = 0
-    letters = ", ".join(BY_LETTER)
+        return 0, _NO_CASTLING_960 if chess960 else STANDARD
     for letter in field:
-        castling = BY_LETTER.get(letter)
-        if castling is None:
-            raise FenError(f"FEN castling field {field!r}: {letter!r} is not one of {letters} (or - alone)")
-        if castling.right <= rights:
+        if letter not in BY_LETTER and letter.lower() not in FILE_LETTERS:
+            raise FenError(
+                f"FEN castling field {field!r}: {letter!r} is not one of {', '.join(BY_LETTER)} "
+                "(or - alone), nor a Chess960 rook's file letter (A-H, a-h)"
+            )
+    files = [letter for letter in field if letter not in BY_LETTER]
+    if not files:
+        _check_order(field)
+    if chess960 or files:
+        return _parse_chess960_castling(position, field, shredder=len(files) == len(field))
+    try:
+        return _parse_standard_castling(position, field), STANDARD
+    except FenError:
+        if chess960 is None:
+            try:
+                return _parse_chess960_castling(position, field, shredder=False)
+            except FenError:
+                pass
+        raise
+
+
+def _check_order(field: str) -> None:
+    rights = 0
+    for letter in field:
+        right = BY_LETTER[letter].right
+        if right <= rights:
             raise FenError(
                 f"FEN castling field {field!r}: {letter!r} is repeated or out of order "
                 f"(expected a subset of {''.join(BY_LETTER)} in that order)"
             )
+        rights |= right
+
+
+def _parse_standard_castling(position: Position, field: str) -> int:
+    rights = 0
+    for letter in field:
+        castling = BY_LETTER[letter]
         colour, king_home, rook_square = castling.colour, castling.king_from, castling.rook_from
         if position.squares[king_home] != colour * 8 + KING:
             raise FenError(f"FEN castling right {letter!r} but the king is not on {SQUARE_NAMES[king_home]}")
@@ -134,6 +169,52 @@ def _parse_castling(position: Position, field: str) -> int:
             raise FenError(f"FEN castling right {letter!r} but no rook on {SQUARE_NAMES[rook_square]}")
         rights |= castling.right
     return rights
+
+
+def _parse_chess960_castling(position: Position, field: str, shredder: bool) -> tuple[int, CastlingTable]:
+    """Read X-FEN (K/Q: the outermost rook on that side; a file letter: the rook on that file) or
+    Shredder-FEN (file letters only): each right's rook, and the king between the rooks."""
+    rooks: list[int | None] = [None, None, None, None]
+    kings = [-1, -1]
+    for letter in field:
+        colour = WHITE if letter.isupper() else BLACK
+        colour_name = "white" if colour == WHITE else "black"
+        home = 0 if colour == WHITE else 56
+        king = position.kings[colour]
+        if not home <= king < home + 8:
+            raise FenError(
+                f"FEN castling right {letter!r} but the {colour_name} king is not on its back rank"
+            )
+        rook = colour * 8 + ROOK
+        if letter in BY_LETTER:
+            side = BY_LETTER[letter].side
+            files = range(7, king - home, -1) if side == "K" else range(0, king - home)
+            square = next((home + file for file in files if position.squares[home + file] == rook), None)
+            if square is None:
+                raise FenError(
+                    f"FEN castling right {letter!r} but no {colour_name} rook on the "
+                    f"{'kingside' if side == 'K' else 'queenside'} of the king on {SQUARE_NAMES[king]}"
+                )
+        else:
+            square = home + FILE_LETTERS.index(letter.lower())
+            if position.squares[square] != rook:
+                raise FenError(
+                    f"FEN castling right {letter!r} but no {colour_name} rook on {SQUARE_NAMES[square]}"
+                )
+            side = "K" if square > king else "Q"
+        order = colour * 2 + (0 if side == "K" else 1)
+        if rooks[order] is not None:
+            raise FenError(
+                f"FEN castling field {field!r}: {letter!r} repeats the {colour_name} {side}-side right"
+            )
+        rooks[order], kings[colour] = square, king
+    table = castling_table(
+        (rooks[0], rooks[1], rooks[2], rooks[3]),
+        (kings[WHITE] if kings[WHITE] >= 0 else 4, kings[BLACK] if kings[BLACK] >= 0 else 60),
+        chess960=True,
+        shredder=shredder,
+    )
+    return sum(1 << order for order, rook in enumerate(rooks) if rook is not None), table
 
 
 def _parse_en_passant(position: Position, field: str) -> int:
@@ -176,4 +257,4 @@ def write_fen(position: Position) -> str:
         The six fields, separated by single spaces.
     """
     return format_fen(position.squares, position.turn, position.castling, legal_en_passant(position),
-                      position.halfmove, position.fullmove)
+                      position.halfmove, position.fullmove, position.castling_table)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from board.castling import rights_text
+from board.castling import STANDARD, CastlingTable
 from board.pieces import WHITE, fen_letter
 from board.squares import SQUARE_NAMES
 
@@ -34,9 +34,17 @@ def placement_field(squares: Sequence[int]) -> str:
 
 
 def format_fen(
-    squares: Sequence[int], turn: int, castling: int, en_passant: int, halfmove: int, fullmove: int
+    squares: Sequence[int],
+    turn: int,
+    castling: int,
+    en_passant: int,
+    halfmove: int,
+    fullmove: int,
+    table: CastlingTable = STANDARD,
 ) -> str:
-    """FEN from its parts: 64 piece codes (a1 first), side, rights, en passant square (-1: none)."""
+    """FEN from its parts: 64 piece codes (a1 first), side, rights, en passant square (-1: none);
+    ``table`` is the castling layout the rights refer to (it decides the castling field's letters)."""
     passant = SQUARE_NAMES[en_passant] if en_passant >= 0 else "-"
     side = "w" if turn == WHITE else "b"
-    return f"{placement_field(squares)} {side} {rights_text(castling)} {passant} {halfmove} {fullmove}"
+    rights = table.rights_text(castling, squares)
+    return f"{placement_field(squares)} {side} {rights} {passant} {halfmove} {fullmove}"

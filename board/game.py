@@ -29,21 +29,35 @@ class Played:
     outcome: Outcome | None
 
     def __repr__(self) -> str:
-        move = uci_text(self.move)
+        move = uci_text(self.move)  # castling as standard chess writes it: Played knows no layout
         return f"Played({move!r}, san={self.san!r}, check={self.check}, outcome={self.outcome!r})"
 
 
 class Game:
     """A game played with direct function calls over the rules core."""
 
-    def __init__(self, fen: str = STARTING_FEN) -> None:
-        self.position = parse_fen(fen)
+    def __init__(self, fen: str = STARTING_FEN, chess960: bool | None = False) -> None:
+        """Start from ``fen``; ``chess960`` as in :func:`board.fen.parse_fen` (True: a Chess960 game).
+
+        Raises:
+            FenError: the FEN cannot be read or the position is impossible.
+        """
+        self.position = parse_fen(fen, chess960=chess960)
         self.start_fen = write_fen(self.position)
         self.moves: list[int] = []
         self._seen: Counter[tuple[object, ...]] = Counter([repetition_key(self.position)])
         self._over: Outcome | None = None
         self._ending: str | None = None
         self.outcome()  # a FEN may start a game that has already ended (mate, or the clock at 150)
+
+    @property
+    def chess960(self) -> bool:
+        """Whether this is a Chess960 game (castling written as the king taking its rook)."""
+        return self.position.castling_table.chess960
+
+    def uci(self, move: int) -> str:
+        """The UCI text of an encoded move of this game."""
+        return uci_text(move, self.position.castling_table)
 
     @property
     def plies(self) -> int:
@@ -55,7 +69,7 @@ class Game:
         return write_fen(self.position)
 
     def __repr__(self) -> str:
-        last = f", last={uci_text(self.moves[-1])!r}" if self.moves else ""
+        last = f", last={self.uci(self.moves[-1])!r}" if self.moves else ""
         return f"Game(plies={self.plies}{last}, fen={self.fen()!r})"
 
     def _repr_svg_(self) -> str:

@@ -25,7 +25,6 @@ from board.bitboards import (
     bishop_attacks,
     rook_attacks,
 )
-from board.castling import BY_COLOUR
 from board.moves import CASTLE, DOUBLE_PUSH, EN_PASSANT
 from board.pieces import WHITE
 from board.position import Position
@@ -206,13 +205,13 @@ def legal_moves(position: Position) -> list[int]:
     _pawn_moves(position, moves, allowed, pinned, pin_lines, occupied, theirs)
 
     if not check and position.castling:
-        for castling in BY_COLOUR[us]:
-            if (
-                position.castling & castling.right
-                and not occupied & castling.between_mask
-                and not any(attackers(position, them, square, occupied) for square in castling.king_crossed)
-            ):
-                append(castling.king_from | castling.king_to << 6 | CASTLE << 15)
+        for castling in position.castling_table.by_colour[us]:
+            if position.castling & castling.right and not occupied & castling.between_mask:
+                # Judged with king and rook lifted and the rook set down: in Chess960 the rook can
+                # shield the king's target before it moves, or shield it only once it has moved.
+                after = occupied & ~castling.lifted_mask | BIT[castling.rook_to]
+                if not any(attackers(position, them, square, after) for square in castling.king_crossed):
+                    append(castling.king_from | castling.king_to << 6 | CASTLE << 15)
     return moves
 
 

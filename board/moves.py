@@ -70,7 +70,7 @@ class Move:
         start, end = SQUARE_INDEX.get(text[:2]), SQUARE_INDEX.get(text[2:4])
         suffix = text[4:]
         kind = KIND_BY_LETTER.get(suffix.upper(), -1) if suffix else 0
-        if start is None or end is None or len(suffix) > 1 or kind not in (0, *PROMOTION_KINDS):
+        if start is None or end is None or len(suffix) > 1 or (kind != 0 and kind not in PROMOTION_KINDS):
             raise MoveSyntaxError(f"{text!r} is not a UCI move (e.g. e2e4 or e7e8q)")
         if start == end:
             raise MoveSyntaxError(f"{text!r}: a move must change squares (null moves are not chess)")

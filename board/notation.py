@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 
-from board.castling import BY_KING_TARGET, castling_for
+from board.castling import BY_KING_TARGET, STANDARD, CastlingTable, castling_for
 from board.errors import AmbiguousMoveError, IllegalMoveError, MoveSyntaxError
 from board.facts import candidate_facts, castling_facts, current_checkers
 from board.judge import Intent, decide, decide_castling
@@ -48,9 +48,18 @@ def san_intent(text: str, colour: int) -> Intent:
 
 
 def intent_from_squares(
-    colour: int, code: int, origin: int, target: int, promotion: int = 0, text: str = ""
+    colour: int,
+    code: int,
+    origin: int,
+    target: int,
+    promotion: int = 0,
+    text: str = "",
+    table: CastlingTable = STANDARD,
 ) -> Intent:
     """The intent of a move given by its squares; ``code`` is the piece on ``origin`` (0: none).
+
+    A king taking its own castling rook is castling (UCI's Chess960 form, taken in standard chess
+    too); in standard chess so is a king moving to its castling target (e1g1).
 
     Raises:
         IllegalMoveError: there is no piece of the mover's colour on ``origin``.
@@ -59,9 +68,12 @@ def intent_from_squares(
     if not code or code >> 3 != colour:
         raise IllegalMoveError(shown, f"there is no {COLOUR_NAMES[colour]} piece on {SQUARE_NAMES[origin]}")
     kind = code & 7
-    castling = BY_KING_TARGET.get(target)
-    if kind == KING and castling is not None and castling.colour == colour and origin == castling.king_from:
-        return Intent(colour, KING, target, castle=castling.side, text=shown)
+    if kind == KING:
+        for castling in table.by_colour[colour]:
+            if origin == castling.king_from and (
+                target == castling.rook_from or (target == castling.king_to and not table.chess960)
+            ):
+                return Intent(colour, KING, castling.king_to, castle=castling.side, text=shown)
     return Intent(colour, kind, target, promotion, from_square=origin, text=shown)
 
 
@@ -69,7 +81,13 @@ def intent_from_uci(move: UciMove, position: Position, text: str = "") -> Intent
     """The intent of a parsed UCI move in ``position``."""
     promotion = KIND_BY_LETTER[move.promotion] if move.promotion else 0
     return intent_from_squares(
-        position.turn, position.squares[move.from_square], move.from_square, move.to_square, promotion, text
+        position.turn,
+        position.squares[move.from_square],
+        move.from_square,
+        move.to_square,
+        promotion,
+        text,
+        position.castling_table,
     )
 
 
@@ -203,11 +221,12 @@ def san(position: Position, move: int) -> str:
     )
 
 
-def uci(move: int) -> str:
-    """The UCI text of an encoded move."""
+def uci(move: int, table: CastlingTable = STANDARD) -> str:
+    """The UCI text of an encoded move; ``table`` is the position's castling layout (Chess960
+    castling is written as the king taking its own rook)."""
     promotion = move >> 12 & 7
     suffix = KIND_LETTERS[promotion].lower() if promotion else ""
-    return f"{SQUARE_NAMES[move & 63]}{SQUARE_NAMES[move >> 6 & 63]}{suffix}"
+    return f"{SQUARE_NAMES[move & 63]}{SQUARE_NAMES[table.uci_target(move)]}{suffix}"
 
 
 __all__ = [

@@ -37,11 +37,13 @@ def root_moves(position: Position) -> int:
 
 def divided(position: Position, depth: int) -> Iterator[tuple[Move, int]]:
     """Each legal first move with the leaf count below it, one at a time (in move-generation
-    order), so that a caller can show how far a long count has got."""
+    order), so that a caller can show how far a long count has got. A Chess960 castling is shown as
+    the king taking its own rook."""
+    table = position.castling_table
     for move in legal_moves(position):
         position.push(move)
         try:
             count = perft(position, depth - 1)
         finally:
             position.pop()
-        yield Move.of(move), count
+        yield Move(move & 63, table.uci_target(move), move >> 12 & 7), count

@@ -7,7 +7,7 @@ position reached, how the game stood there, and what went wrong where.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Final
 
 from board.errors import ChessActorsError, FenError
 from board.fen import STARTING_FEN
@@ -76,9 +76,28 @@ class GameVerdict:
         }
 
 
+CHESS960_VARIANTS: Final = frozenset({"chess960", "chess 960", "960", "fischerandom", "fischerrandom",
+                                     "fischer random", "fischer random chess", "freestyle"})
+"""Variant tag values (compared in lower case) that mark a Chess960 game."""
+
+
 def start_fen(game: PgnGame) -> str:
     """The position a PGN game starts from: its FEN tag when it has one."""
     return game.tags.get("FEN", STARTING_FEN)
+
+
+def is_chess960(game: PgnGame) -> bool:
+    """Whether the game's Variant tag says Chess960 (its FEN's K and Q are then X-FEN)."""
+    return game.tags.get("Variant", "").strip().lower() in CHESS960_VARIANTS
+
+
+def start_game(game: PgnGame) -> Game:
+    """A direct-engine game at the PGN game's start (a Chess960 one when its Variant tag says so).
+
+    Raises:
+        FenError: the FEN tag cannot be read.
+    """
+    return Game(start_fen(game), chess960=is_chess960(game))
 
 
 def verdict(game: PgnGame, plies: int, fen: str, outcome: str | None,
@@ -123,9 +142,9 @@ def replay_direct(game: PgnGame) -> GameVerdict:
         illegal move (or a starting FEN that cannot be read) as its error.
     """
     try:
-        board = Game(start_fen(game))
-    except FenError as error:
-        return bad_start(game, error)
+        board = start_game(game)
+    except FenError as unreadable:  # a name of its own: compiled, one name holds one type
+        return bad_start(game, unreadable)
     for token in game.moves:
         try:
             board.play(token.text, want_san=False)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+import board
 from actors.cli import build_parser
 from actors.cli.help import EXAMPLES_HEADING
 
@@ -31,11 +32,21 @@ def chess_actors(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_version_prints_the_installed_version_and_exits_0() -> None:
+def test_version_prints_the_installed_version_and_the_rules_core_s_build_and_exits_0() -> None:
     version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
     result = chess_actors("--version")
     assert result.returncode == 0, result.stderr
-    assert result.stdout == f"chess-actors {version}\n"
+    assert result.stdout == f"chess-actors {version} (rules core: {board.BUILD_NOTE})\n"
+
+
+def test_version_says_pure_python_when_chess_actors_pure_asks_for_it() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "actors.cli", "--version"], cwd=ROOT, capture_output=True, text=True,
+        timeout=60, check=False, env={**os.environ, "CHESS_ACTORS_PURE": "1"},
+    )
+    assert result.returncode == 0, result.stderr
+    assert "(rules core: pure Python" in result.stdout
+    assert "compiled" not in result.stdout
 
 
 def test_the_command_list_puts_the_main_job_first() -> None:

@@ -136,3 +136,36 @@ def test_a_long_count_on_a_terminal_shows_a_progress_bar_of_first_moves_then_the
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_a_shredder_fen_is_counted_as_chess960_and_echoed_in_its_own_form() -> None:
+    import chess
+
+    fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
+    result = chess_actors("perft", fen, "2", "--json")
+    assert result.returncode == 0, result.stderr
+    record = json.loads(result.stdout)
+    board = chess.Board(fen, chess960=True)
+    assert record["fen"] == fen
+    assert record["nodes"] == sum(1 for move in board.legal_moves for _ in _after(board, move))
+
+
+def _after(board: object, move: object) -> list[object]:
+    import chess
+
+    assert isinstance(board, chess.Board) and isinstance(move, chess.Move)
+    board.push(move)
+    replies = list(board.legal_moves)
+    board.pop()
+    return list(replies)
+
+
+def test_divide_writes_chess960_castling_as_the_king_taking_its_rook() -> None:
+    import chess
+
+    fen = "r5kr/pppppppp/8/8/8/8/PPPPPPPP/R5KR w KQkq - 0 1"  # X-FEN: the king on g1
+    result = chess_actors("perft", fen, "1", "--divide")
+    assert result.returncode == 0, result.stderr
+    moves = {line.split(":")[0] for line in result.stdout.splitlines()[:-1]}
+    assert moves == {move.uci() for move in chess.Board(fen, chess960=True).legal_moves}
+    assert {"g1a1", "g1h1"} <= moves

@@ -5,6 +5,7 @@ Each test runs the command line in a fresh interpreter and reads what it prints.
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import subprocess
@@ -319,3 +320,35 @@ def test_the_readme_json_row_is_what_replay_prints() -> None:
     done = chess_actors("replay", "-", "--json", stdin=game)
     assert done.returncode == 1
     assert json.loads(shown.group(1)) == json.loads(done.stdout)
+
+
+CHESS960_GAME = """[Event "?"]
+[Variant "Chess960"]
+[SetUp "1"]
+[FEN "r5kr/pppppppp/8/8/8/8/PPPPPPPP/R5KR w KQkq - 0 1"]
+[Result "*"]
+
+1. O-O-O O-O 2. Kb1 Kh8 *
+"""
+
+
+def test_a_chess960_game_replays_with_the_direct_engine() -> None:
+    result = chess_actors("replay", "-", "--engine", "direct", "--json", stdin=CHESS960_GAME)
+    assert result.returncode == 0, result.stderr
+    import chess.pgn
+
+    oracle = chess.pgn.read_game(io.StringIO(CHESS960_GAME))
+    assert oracle is not None
+    board = oracle.end().board()
+    record = json.loads(result.stdout.splitlines()[0])
+    assert record["plies"] == 4 and record["error"] is None
+    assert record["fen"] == board.fen()
+
+
+def test_the_actor_engine_says_it_does_not_play_chess960_instead_of_judging_it_wrongly() -> None:
+    result = chess_actors("replay", "-", "--engine", "actors", "--json", stdin=CHESS960_GAME)
+    assert result.returncode == 1, result.stderr
+    record = json.loads(result.stdout.splitlines()[0])
+    assert record["plies"] == 0
+    assert record["error"]["kind"] == "failure"
+    assert "does not play Chess960" in record["error"]["reason"]

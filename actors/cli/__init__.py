@@ -37,7 +37,8 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 class VersionAction(argparse.Action):
-    """``--version``: print the installed version and exit (looked up only when asked)."""
+    """``--version``: print the installed version and the rules core's build, and exit (looked up only
+    when asked)."""
 
     def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
         super().__init__(option_strings, dest, nargs=0, help="print the version and exit", **kwargs)
@@ -50,7 +51,9 @@ class VersionAction(argparse.Action):
             installed = version("chess-actors")
         except PackageNotFoundError:  # run from a source tree that was never installed
             installed = "unknown (not installed)"
-        sys.stdout.write(f"{parser.prog} {installed}\n")
+        from board import BUILD_NOTE
+
+        sys.stdout.write(f"{parser.prog} {installed} (rules core: {BUILD_NOTE})\n")
         parser.exit(EXIT_OK)
 
 

@@ -72,7 +72,7 @@ def run_perft(args: argparse.Namespace) -> int:
     from board.perft import perft
 
     depth = parse_depth(args.depth)
-    position = parse_fen(args.fen)
+    position = parse_fen(args.fen, chess960=None)  # X-FEN and Shredder-FEN too
     # The position counted, written out in full: 'startpos' and optional fields become explicit.
     record: dict[str, Any] = {"fen": write_fen(position), "depth": depth}
     counts: list[tuple[str, int]] = []

@@ -16,7 +16,6 @@ from typing import IO, TYPE_CHECKING
 from board.errors import AmbiguousMoveError, ChessActorsError, FenError, MoveSyntaxError
 from board.frozen import quick_init
 from board.game import Game
-from board.notation import uci
 from board.pgn import MoveToken, PgnGame, read_games
 from board.replay import (
     FAILURE,
@@ -27,6 +26,7 @@ from board.replay import (
     move_error,
     replay_direct,
     start_fen,
+    start_game,
     verdict,
 )
 
@@ -145,11 +145,15 @@ def watch_game(
         raise ValueError("only the actor engine can be traced or taught")
     report = on_move or _ignore
     try:
-        board = Game(start_fen(game))
+        board = start_game(game)
     except FenError as error:
         return bad_start(game, error)
     if engine == "direct":
         return _watch_direct(game, board, report, positions)
+    if board.chess960:
+        first = game.moves[0].text if game.moves else ""
+        reason = "the actor engine does not play Chess960 yet (replay it with --engine direct)"
+        return verdict(game, 0, board.fen(), None, MoveError(1, first, reason, kind=FAILURE))
     return _watch_actors(game, board, recorder, report, positions, teach or {}, pool)
 
 
@@ -174,7 +178,7 @@ def _watch_direct(game: PgnGame, board: Game, report: MoveListener, positions: b
             failure = move_error(ply, token, error)
             report(MoveReport(ply, number, colour, token.text, reason=failure.reason, kind=_kind(error)))
             return verdict(game, board.plies, board.fen(), board.outcome(), failure, board.claimable())
-        report(MoveReport(ply, number, colour, token.text, played.san, uci(played.move), played.check,
+        report(MoveReport(ply, number, colour, token.text, played.san, board.uci(played.move), played.check,
                           played.outcome, fen=board.fen() if positions else None))
     return verdict(game, board.plies, board.fen(), board.outcome(), None, board.claimable())
 

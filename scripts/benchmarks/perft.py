@@ -126,6 +126,15 @@ def _side_by_side(fen: str, depth: int) -> None:
 
 def run(quick: bool) -> None:
     """Print perft nodes per second of both engines and check deeper counts of ours."""
+    from pathlib import Path
+
+    from benchmarks import builds
+
+    print(f"this install's rules core: {builds.build_of_this_install()}", flush=True)
+    depth = 3 if quick else 4
+    builds.perft(KIWIPETE, depth, PUBLISHED[(KIWIPETE, depth)], 1 if quick else ROUNDS,
+                 str(Path(__file__).resolve().parent.parent))
+    print(f"in this process ({builds.build_of_this_install()} build):", flush=True)
     print(f"median of {ROUNDS} alternating runs per engine; leaves counted in bulk by both", flush=True)
     _side_by_side(STARTING_FEN, 4 if quick else 5)
     _side_by_side(KIWIPETE, 3 if quick else 4)

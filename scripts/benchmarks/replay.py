@@ -60,8 +60,12 @@ def _zstd_copy(path: Path) -> Path:
 
 
 def run(quick: bool) -> None:
-    """Print the two comparisons with their ratios."""
+    """Print the comparisons with their ratios."""
+    from benchmarks import builds
+
     runs = 1 if quick else 3
+    large = random_games_pgn(400 if quick else 4000)
+    builds.replay(str(large), _replay(large), runs)
     path = random_games_pgn(100 if quick else 400)
     plies = _replay(path)
     assert plies == _python_chess(path), "the two readers disagree on the number of plies"

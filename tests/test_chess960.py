@@ -1,0 +1,288 @@
+"""Chess960 in the rules core and the direct engine, checked against python-chess as the oracle.
+
+Start positions by number, X-FEN and Shredder-FEN castling fields, castling written as the king
+taking its own rook (UCI) and as O-O / O-O-O (SAN), perft over the 960 starts, and random games.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+import sys
+from pathlib import Path
+
+import chess
+import chess.pgn
+import pytest
+
+from board.chess960 import back_rank, number_of, position_number, start_fen
+from board.errors import FenError, IllegalMoveError
+from board.fen import parse_fen, write_fen
+from board.game import Game
+from board.perft import divide, perft
+from board.pgn import read_games
+from board.replay import replay_direct
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+from chess960_perft import DATA, read_suite
+
+SUITE = read_suite(DATA)
+
+
+def oracle_perft(board: chess.Board, depth: int) -> int:
+    if depth == 0:
+        return 1
+    nodes = 0
+    for move in board.legal_moves:
+        board.push(move)
+        nodes += oracle_perft(board, depth - 1)
+        board.pop()
+    return nodes
+
+
+# -- start positions -----------------------------------------------------------------------------
+
+
+def test_every_start_position_is_python_chess_s_by_number_and_back() -> None:
+    for number in range(960):
+        oracle = chess.Board.from_chess960_pos(number)
+        assert start_fen(number) == oracle.fen(), f"position {number}"
+        assert position_number(start_fen(number)) == number
+        assert number_of(back_rank(number).lower()) == number
+
+
+def test_number_518_is_standard_chess() -> None:
+    assert back_rank(518) == "RNBQKBNR"
+    assert position_number("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1") == 518
+
+
+@pytest.mark.parametrize("rank", ["RNBQRBKN", "BBNNQRRK", "RRKNNQBB", "RNBKQNBR", "RNBQKBN"])
+def test_a_rank_that_is_no_chess960_start_has_no_number(rank: str) -> None:
+    assert number_of(rank) is None
+
+
+@pytest.mark.parametrize("number", [-1, 960])
+def test_a_number_outside_0_to_959_is_refused(number: int) -> None:
+    with pytest.raises(FenError, match=f"Chess960 position number {number} is not in 0..959"):
+        back_rank(number)
+
+
+# -- perft ---------------------------------------------------------------------------------------
+
+
+def test_the_suite_holds_all_960_starts_with_every_count_under_a_million() -> None:
+    assert [number for number, _, _ in SUITE] == list(range(960))
+    for number, fen, counts in SUITE:
+        assert fen == start_fen(number)
+        assert list(counts) == list(range(1, len(counts) + 1)) and len(counts) >= 3
+        assert all(nodes < 1_000_000 for nodes in counts.values())
+
+
+def test_the_suite_file_agrees_with_python_chess_on_a_seeded_sample() -> None:
+    for number, fen, counts in random.Random(960).sample(SUITE, 6):
+        board = chess.Board(fen, chess960=True)
+        assert {depth: oracle_perft(board, depth) for depth in counts if depth <= 3} == {
+            depth: nodes for depth, nodes in counts.items() if depth <= 3
+        }, f"position {number}"
+
+
+def test_perft_of_every_start_position_to_depth_2_equals_the_suite() -> None:
+    for number, fen, counts in SUITE:
+        position = parse_fen(fen, chess960=True)
+        assert [perft(position, depth) for depth in (1, 2)] == [counts[1], counts[2]], f"position {number}"
+
+
+def test_perft_at_depth_3_and_4_equals_the_suite_on_a_seeded_sample() -> None:
+    sample = random.Random(3).sample(SUITE, 100)
+    for number, fen, counts in sample:
+        assert perft(parse_fen(fen, chess960=True), 3) == counts[3], f"position {number}"
+    deep = [entry for entry in SUITE if 4 in entry[2]]
+    for number, fen, counts in random.Random(4).sample(deep, 6):
+        assert perft(parse_fen(fen, chess960=True), 4) == counts[4], f"position {number}"
+
+
+# Positions where castling's Chess960 corners decide the count: the king already on its target,
+# the rook on the king's target, the rook shielding the target before it moves, the king landing
+# on the rook's square, rights that name an inner rook.
+TRICKY = [
+    "1r2k3/8/8/8/8/8/8/rRK4R w KQ - 0 1",
+    "4k3/8/8/8/8/8/8/1RK4r w Q - 0 1",
+    "r5kr/8/8/8/8/8/8/R5KR w KQkq - 0 1",
+    "4k3/8/8/8/8/8/8/4K1R1 w K - 0 1",
+    "4k3/8/8/8/8/8/8/R1KR4 w Q - 0 1",
+    "1r3kr1/8/8/8/8/8/5q2/1RK3R1 w KQkq - 0 1",
+    "rr2k1rr/8/8/8/8/8/8/RR2K1RR w BGbg - 0 1",
+    "r2k3r/8/8/8/8/8/8/RRK2R2 w Qkq - 0 1",
+]
+
+
+@pytest.mark.parametrize("fen", TRICKY)
+def test_perft_of_castling_corner_cases_equals_python_chess(fen: str) -> None:
+    board = chess.Board(fen, chess960=True)
+    position = parse_fen(fen, chess960=True)
+    assert write_fen(position) == board.fen()
+    assert [perft(position, depth) for depth in (1, 2, 3)] == [oracle_perft(board, d) for d in (1, 2, 3)]
+
+
+def test_divide_writes_chess960_castling_as_the_king_taking_its_rook() -> None:
+    fen = "r5kr/8/8/8/8/8/8/R5KR w KQkq - 0 1"
+    counts = {move.uci(): nodes for move, nodes in divide(parse_fen(fen, chess960=True), 1)}
+    oracle = chess.Board(fen, chess960=True)
+    assert set(counts) == {move.uci() for move in oracle.legal_moves}
+    assert {"g1a1", "g1h1"} <= set(counts), "O-O-O and O-O: the king on g1 takes the rook on a1 or h1"
+
+
+# -- FEN -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+        "2nnrbkr/p1qppppp/8/1ppb4/6PP/3PP3/PPP2P2/BQNNRBKR w HEhe - 1 9",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1",
+    ],
+)
+def test_a_shredder_fen_is_read_as_chess960_and_written_back_as_it_came(fen: str) -> None:
+    position = parse_fen(fen)
+    assert position.castling_table.chess960
+    assert write_fen(position) == fen
+    assert perft(position, 2) == oracle_perft(chess.Board(fen, chess960=True), 2)
+
+
+def test_x_fen_names_an_inner_rook_by_its_file_and_the_outer_one_by_k_or_q() -> None:
+    fen = "rr2k1rr/8/8/8/8/8/8/RR2K1RR w KQkq - 0 1"
+    assert write_fen(parse_fen(fen, chess960=True)) == fen
+    inner = "rr2k1rr/8/8/8/8/8/8/RR2K1RR w GBgb - 0 1"
+    assert write_fen(parse_fen(inner, chess960=True)) == chess.Board(inner, chess960=True).fen()
+
+
+def test_chess960_reads_k_and_q_as_the_outermost_rooks_where_standard_chess_refuses() -> None:
+    fen = start_fen(0)  # bbqnnrkr: the king on g1
+    with pytest.raises(FenError, match="castling right 'K' but the king is not on e1"):
+        parse_fen(fen)
+    assert write_fen(parse_fen(fen, chess960=True)) == fen
+    assert write_fen(parse_fen(fen, chess960=None)) == fen, "None: a field standard chess refuses is X-FEN"
+
+
+def test_a_standard_fen_read_as_standard_chess_is_unchanged() -> None:
+    fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+    position = parse_fen(fen, chess960=None)
+    assert not position.castling_table.chess960 and write_fen(position) == fen
+
+
+@pytest.mark.parametrize(
+    ("fen", "message"),
+    [
+        ("4k3/8/8/8/8/8/4K3/R6R w K - 0 1", "castling right 'K' but the white king is not on its back rank"),
+        ("4k3/8/8/8/8/8/8/R3K3 w K - 0 1", "'K' but no white rook on the kingside of the king on e1"),
+        ("4k3/8/8/8/8/8/8/R3K3 w H - 0 1", "castling right 'H' but no white rook on h1"),
+        ("4k3/8/8/8/8/8/8/RR2K3 w AB - 0 1", "'B' repeats the white Q-side right"),
+        ("4k3/8/8/8/8/8/8/R3K3 w Z - 0 1", "nor a Chess960 rook's file letter"),
+    ],
+)
+def test_a_chess960_castling_field_the_placement_does_not_back_is_refused(fen: str, message: str) -> None:
+    with pytest.raises(FenError, match=message):
+        parse_fen(fen, chess960=True)
+
+
+# -- moves ---------------------------------------------------------------------------------------
+
+
+def test_castling_is_played_from_san_or_from_the_king_taking_its_rook() -> None:
+    fen = "r5kr/pppppppp/8/8/8/8/PPPPPPPP/R5KR w KQkq - 0 1"  # kings on g1/g8, rooks a and h
+    by_san, by_uci = Game(fen, chess960=True), Game(fen, chess960=True)
+    played = by_san.play("O-O-O")
+    by_uci.play("g1a1")
+    assert played.san == "O-O-O"
+    assert by_san.uci(played.move) == "g1a1"
+    assert by_san.fen() == by_uci.fen() == "r5kr/pppppppp/8/8/8/8/PPPPPPPP/2KR3R b kq - 1 1"
+    kingside = Game(fen, chess960=True).play("O-O")
+    assert kingside.san == "O-O"
+
+
+def test_in_chess960_a_king_move_to_g1_is_not_castling() -> None:
+    game = Game("4k3/8/8/8/8/8/8/4K2R w K - 0 1", chess960=True)
+    played = game.play("e1f1")
+    assert played.san == "Kf1" and game.fen() == "4k3/8/8/8/8/8/8/5K1R b - - 1 1"
+
+
+def test_standard_chess_takes_the_king_taking_its_rook_as_castling_too() -> None:
+    game = Game("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+    played = game.play("e1h1")
+    assert played.san == "O-O" and game.uci(played.move) == "e1g1"
+
+
+def test_castling_refused_because_the_rook_shielded_the_king_s_target() -> None:
+    game = Game("1r2k3/8/8/8/8/8/8/rRK4R w KQ - 0 1", chess960=True)
+    with pytest.raises(IllegalMoveError, match="lands on c1, attacked by the rook on a1"):
+        game.play("O-O-O")
+
+
+# -- random games written by python-chess --------------------------------------------------------
+
+
+def random_chess960_game(rng: random.Random) -> tuple[str, list[str], int, str | None]:
+    """A random Chess960 game by python-chess, castling whenever it can: its PGN, the FEN after each
+    ply, the plies, and the illegal castling appended at the end (or None)."""
+    board = chess.Board.from_chess960_pos(rng.randrange(960))
+    fens = []
+    for _ in range(rng.randrange(10, 120)):
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        castlings = [move for move in moves if board.is_castling(move)]
+        board.push(rng.choice(castlings or moves))
+        fens.append(board.fen())
+        if board.is_game_over(claim_draw=False):
+            break
+    game = chess.pgn.Game.from_board(board)
+    text = str(game)
+    illegal = None
+    if not board.is_game_over() and rng.random() < 0.4:
+        refused = [san for san in ("O-O", "O-O-O") if not board.is_legal(_castling(board, san))]
+        if refused:
+            illegal = rng.choice(refused)
+            result = game.headers["Result"]
+            text = text.removesuffix(result).rstrip() + f" {_prefix(board)}{illegal} {result}"
+    return text, fens, len(board.move_stack), illegal
+
+
+def _castling(board: chess.Board, san: str) -> chess.Move:
+    """The castling move python-chess would make for ``san`` (Move.null() when it has no such rook)."""
+    king = board.king(board.turn)
+    rank = 0 if board.turn == chess.WHITE else 7
+    files = range(7, -1, -1) if san == "O-O" else range(8)
+    for file in files:
+        square = chess.square(file, rank)
+        rook = board.piece_at(square) == chess.Piece(chess.ROOK, board.turn)
+        if rook and board.castling_rights & (1 << square):
+            return chess.Move(king, square) if king is not None else chess.Move.null()
+    return chess.Move.null()
+
+
+def _prefix(board: chess.Board) -> str:
+    return f"{board.fullmove_number}. " if board.turn == chess.WHITE else f"{board.fullmove_number}... "
+
+
+def test_300_random_chess960_games_replay_as_python_chess_played_them() -> None:
+    rng = random.Random(2026)
+    with_illegal = 0
+    for index in range(300):
+        text, fens, plies, illegal = random_chess960_game(rng)
+        (game,) = read_games(io.StringIO(text))
+        assert game.tags["Variant"] == "Chess960"
+        verdict = replay_direct(game)
+        assert verdict.plies == plies, f"game {index}: {verdict.error}\n{text}"
+        assert verdict.fen == (fens[-1] if fens else game.tags["FEN"]), f"game {index}"
+        if illegal is None:
+            assert verdict.error is None, f"game {index}: {verdict.error}"
+        else:
+            with_illegal += 1
+            assert verdict.error is not None and verdict.error.ply == plies + 1, f"game {index}"
+            assert verdict.error.move == illegal and verdict.error.kind == "illegal"
+        replayed = Game(game.tags["FEN"], chess960=True)
+        for ply, token in enumerate(game.moves[:plies]):
+            replayed.play(token.text, want_san=False)
+            assert replayed.fen() == fens[ply], f"game {index}, ply {ply + 1}"
+    assert with_illegal >= 50, "enough games end in an illegal castling to test it"
