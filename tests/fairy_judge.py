@@ -113,8 +113,8 @@ def _pseudo_moves(setup: Setup) -> list[tuple[int, int, str, bool]]:
             if path is None or any(SQUARE_INDEX[_name(step)] in men for step in path.traversed):
                 continue
             victim = men.get(target)
-            if victim is not None and victim.colour == us:
-                continue
+            if victim is not None and (victim.colour == us or victim.letter == "k"):
+                continue  # one's own piece, or a king: a king is never captured
             en_passant = False
             if path.target_rule == "empty" and victim is not None:
                 continue

@@ -60,13 +60,15 @@ class ProbeReport:
     ``blocker``: the first occupied traversed square; ``target_code``: what stands on the target;
     ``exposers``: the enemy pieces whose declared reach would take them to the mover's king once the
     move is made (looked for only when the path is clear and the target is not the mover's own);
-    ``king_square``: that king's square after the move (-1 when the side has no king).
+    ``king_square``: that king's square after the move (-1 when the side has no king);
+    ``refused``: the board would not make the move, which would take a king (one it may hide).
     """
 
     blocker: Sighting | None
     target_code: int
     exposers: tuple[Sighting, ...]
     king_square: int
+    refused: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -242,7 +242,9 @@ class View:
         if blocker is None and not (target_code and target_code >> 3 == colour):
             victim = (target - 8 if colour == 0 else target + 8) if probe.en_passant else -1
             exposers = self.exposers(origin, target, king_square, colour ^ 1, victim)
-        return ProbeReport(blocker, target_code, exposers, king_square)
+        victim = (target - 8 if colour == 0 else target + 8) if probe.en_passant else target
+        refused = self.true_squares[victim] & 7 == KING  # the board never takes a king, seen or not
+        return ProbeReport(blocker, target_code, exposers, king_square, refused)
 
     def assess(self, colour: int, en_passant: int) -> Assessment:
         """``colour`` to move: who checks its king, its en passant captures, and a move it can make."""
@@ -251,11 +253,14 @@ class View:
         king = self._kings[colour]
         check = self.attackers(king, by)
         pawn = colour * 8 + PAWN
+        ghosts = self._ghosts  # reported, but no actor stands there to move
         captures = (
             tuple(
                 Probe(square, en_passant, (), True, "enemy")
                 for square in self.squares_of(pawn)
-                if (entry := self.declared(square).get(en_passant)) is not None and entry[2] == "enemy"
+                if square not in ghosts
+                and (entry := self.declared(square).get(en_passant)) is not None
+                and entry[2] == "enemy"
             )
             if en_passant >= 0
             else ()
@@ -263,8 +268,10 @@ class View:
         en_passant_reports = tuple((probe, self.probe(probe, colour)) for probe in captures)
         unclear: list[tuple[Probe, ProbeReport]] = []
         # The king's moves cost most to prove safe, so it is tried last; the rest in any order.
-        pieces = [square for square in self._by_colour[colour] if shown[square] & 7 != KING]
-        if king >= 0:
+        pieces = [
+            square for square in self._by_colour[colour] if shown[square] & 7 != KING and square not in ghosts
+        ]
+        if king >= 0 and king not in ghosts:
             pieces.append(king)
         for origin in pieces:
             is_king = shown[origin] & 7 == KING

@@ -42,7 +42,18 @@ from board.errors import IllegalMoveError, MoveSyntaxError
 from board.judge import Intent, decide
 from board.notation import format_san, intent_from_squares, san_intent
 from board.outcome import claims, decide_outcome, ending
-from board.pieces import COLOUR_NAMES, KIND_BY_LETTER, KIND_LETTERS, KIND_NAMES, KING, PAWN, QUEEN, WHITE
+from board.pieces import (
+    BISHOP,
+    COLOUR_NAMES,
+    KIND_BY_LETTER,
+    KIND_LETTERS,
+    KIND_NAMES,
+    KING,
+    KNIGHT,
+    PAWN,
+    QUEEN,
+    WHITE,
+)
 from board.san_syntax import parse_uci
 from board.squares import SQUARE_NAMES
 
@@ -58,15 +69,19 @@ class LostTrack(RuntimeError):
 
 
 def as_material(pieces: Iterable[tuple[int, int]], lessons: dict[int, str]) -> Iterator[tuple[int, int]]:
-    """Each piece as the material its move function makes it: a taught piece counts as the standard
-    kind it now moves as, and any other rule as a queen (it may mate: nothing says it cannot)."""
+    """Each piece as the material its move function makes it: a piece taught to move as a standard
+    bishop or knight counts as one, any other lesson as a queen (it may mate: nothing says it
+    cannot); a pawn stays a pawn (it may still promote) and a king a king, whatever they learnt."""
     for square, code in pieces:
         label = lessons.get(square)
-        if label is None or code & 7 == KING:
+        if label is None or code & 7 in (PAWN, KING):
             yield square, code
         else:
-            kind = KIND_NAMES.index(label) if label in KIND_NAMES[1:] else QUEEN
-            yield square, (code & 8) | kind
+            yield square, (code & 8) | (KIND_NAMES.index(label) if label in MINOR_LABELS else QUEEN)
+
+
+MINOR_LABELS = frozenset({KIND_NAMES[BISHOP], KIND_NAMES[KNIGHT]})
+"""The move functions a piece may have and still leave its side short of mating material."""
 
 
 @functools.lru_cache(maxsize=4096)
@@ -162,11 +177,32 @@ class RefereeActor(Conversation[RefereeRequest]):
             return Rejected(text, error.reason, "illegal")
         if intent.castle is not None:
             ruling = judge_castling(self, self.state, intent)
+            plain = self._plain_king_move(message, intent) if ruling.reason is not None else None
+            if plain is not None:  # a king that moves two squares by its own rule, castling or not
+                other = self._judge(plain)
+                if other.reason is None:
+                    intent, ruling = plain, other
         else:
             ruling = self._judge(intent)
         if ruling.reason is not None:
             return Rejected(text, ruling.reason, "ambiguous" if ruling.kind == "ambiguous" else "illegal")
         return self._make(text, intent, ruling)
+
+    @staticmethod
+    def _plain_king_move(message: ProposeText | ProposeSquares, castle: Intent) -> Intent | None:
+        """The plain king move a castling intent given by its squares could also be (e8g8 by a king
+        taught to move as a rook), judged when castling is refused; None for SAN's O-O."""
+        if isinstance(message, ProposeSquares):
+            origin, target = message.origin, message.target
+        else:
+            try:
+                uci = parse_uci(message.text)
+            except MoveSyntaxError:
+                return None  # O-O or O-O-O: castling, and nothing else
+            origin, target = uci.from_square, uci.to_square
+        if target != castle.target:
+            return None  # the king taking its own rook is castling or nothing
+        return Intent(castle.colour, castle.kind, target, from_square=origin, text=castle.text)
 
     @staticmethod
     def _squares_text(message: ProposeSquares) -> str:

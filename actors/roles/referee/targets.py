@@ -55,7 +55,9 @@ def legal_targets(referee: RefereeActor, square: int) -> tuple[int, ...]:
     ]
     facts = referee.confirm_facts(facts)
     legal: set[int] = set()
-    for probe, fact in zip(probes, facts, strict=True):
+    for probe, fact, report in zip(probes, facts, reports.reports, strict=True):
+        if report.refused:
+            continue  # the board would not make it (it would take a king)
         last_rank = kind == PAWN and probe.target >> 3 == LAST_RANK[colour]
         intent = Intent(colour, kind, probe.target, QUEEN if last_rank else 0, from_square=square)
         if decide(intent, [fact], fact.king_square, referee.checkers).legal:
