@@ -18,38 +18,31 @@ from actors.client.arguments import checked_text, checked_timeout
 from actors.client.handle import PieceHandle, Teachable, as_geometry
 from actors.client.pool import SystemPool
 from actors.client.stream import CLIENT, Proposal, ProposalStream
+from actors.client.study import StudyTools
 from actors.kernel.errors import ActorFailure, ActorUnavailable, GameClosed
 from actors.kernel.limits import GAMES
 from actors.kernel.messaging import DEFAULT_TIMEOUT, Pending, ask, post, tell, wait_one
 from actors.kernel.policies import Policy
 from actors.kernel.schedule import Turnstile, make_turnstile, start_up
-from actors.protocol.board import Teach
-from actors.protocol.control import Armed, Crash, CrashOnNext, Disarm, HangOnNext, Lie, Ping
-from actors.protocol.piece import (
-    Learned,
-)
+from actors.protocol.control import CrashOnNext, Disarm, HangOnNext, Ping
 from actors.protocol.referee import (
     Accepted,
-    Begin,
     Description,
     FenQuery,
     LegalTargets,
     LegalTargetsQuery,
     ProposeSquares,
     ProposeText,
-    Ready,
     Rejected,
     Verdict,
 )
 from actors.protocol.values import JournalEntry
 from actors.roles.referee import REFEREE
-from actors.roles.supervisor import BOARD, Supervisor
+from actors.roles.supervisor import Supervisor
 from actors.tracing.recorder import STARTUP, TraceRecorder
-from board.errors import ChessActorsError, InputError
+from board.errors import ChessActorsError
 from board.fen import STARTING_FEN
 from board.game import Game
-from board.geometries import Geometry
-from board.pieces import KIND_BY_LETTER
 from board.squares import SQUARE_NAMES, parse_standard_square
 
 __all__ = [
@@ -66,7 +59,7 @@ __all__ = [
 ReplayResult = tuple[int, str, str | None, tuple[int, str, str] | None]
 """(plies played, FEN reached, outcome there, (ply, move, reason) of the first illegal move or None)."""
 
-class ActorGame(ProposalStream):
+class ActorGame(ProposalStream, StudyTools):
     """A game judged by actors: one per piece, a board, a referee and a journal, under a supervisor.
 
     Use it as a context manager, or call :meth:`start` and :meth:`close`.
@@ -430,63 +423,6 @@ class ActorGame(ProposalStream):
             if entry.square == index:
                 return PieceHandle(self, entry.name, entry.square, entry.code)
         raise ActorUnavailable(f"there is no piece on {square}")
-
-    # -- teaching
-
-    def teach(self, name: str, geometry: Geometry, reassess: bool = True) -> Learned:
-        """Teach the piece actor ``name`` a move function (it tells the journal itself) and
-        (``reassess``) have the referee look at the position afresh: who gives check now, whether
-        the side to move can move.
-
-        The lesson goes through the board (``Teach``): the board asks the piece and takes its answer
-        as the piece's word, so nothing the board reports after it can miss the lesson.
-
-        Raises:
-            InputError: the piece refused the geometry (it raised or answered nonsense); nothing changed.
-            ActorUnavailable: the board has no piece called ``name`` (it was captured).
-        """
-        learned: Learned = self.ask(BOARD, Teach(name, geometry))
-        if learned.refused is not None:
-            raise InputError(f"{name} cannot learn {geometry.name!r}: {learned.refused}")
-        if learned.square < 0:
-            raise ActorUnavailable(f"the board has no piece called {name}")
-        if reassess:
-            self._reassess()
-        return learned
-
-    def _reassess(self) -> None:
-        """Have the referee look at the position afresh (its facts may have changed under it)."""
-        ready: Ready = self._request(Begin())
-        self._outcome, self._claimable = ready.outcome, ready.claimable
-
-    # -- fault injection (for tests and demonstrations)
-
-    def crash(self, name: str) -> None:
-        """Make the actor ``name`` crash now."""
-        self._check_open()
-        tell(self.supervisor.ref(name), post(self.recorder, CLIENT, name, Crash(), None, self.plies + 1))
-
-    def crash_on_next(self, name: str, kind: str) -> None:
-        """Make the actor ``name`` raise on the next message of class ``kind`` it receives."""
-        self.ask(name, CrashOnNext(kind))
-
-    def board_lies(self, ghosts: Mapping[str, str] | None = None, hidden: Iterable[str] = ()) -> Armed:
-        """Make the board report ``ghosts`` (square -> FEN letter: 'P' a white pawn, 'q' a black queen)
-        that are not there and hide the pieces on ``hidden``, until called again with neither.
-
-        Raises:
-            InputError: a square or a letter is not one.
-        """
-        placed = []
-        for square, letter in (ghosts or {}).items():
-            kind = KIND_BY_LETTER.get(letter.upper())
-            if kind is None or len(letter) != 1:
-                raise InputError(
-                    f"ghost on {square}: {letter!r} is not a piece letter (one of PNBRQK pnbrqk)"
-                )
-            placed.append((parse_standard_square(square), (0 if letter.isupper() else 8) | kind))
-        armed: Armed = self.ask(BOARD, Lie(tuple(placed), tuple(parse_standard_square(s) for s in hidden)))
-        return armed
 
 
 def _made_by(attempts: Iterable[Pending]) -> Accepted | None:
