@@ -345,7 +345,7 @@ def judge_candidate(
 
     A pure function of the facts: either engine may call it with facts however they were learnt.
     """
-    decision = decide(intent, [facts], king_square, checkers)
+    decision = decide(intent, [facts], king_square, checkers, kings_taken=True)
     legal = bool(decision.origins)
     if legal:
         detail = _how(intent, facts, checkers)

@@ -101,7 +101,11 @@ def name(sighting: Sighting) -> str:
 
 
 def _failure(
-    intent: Intent, facts: CandidateFacts, king_square: int, checkers: tuple[Sighting, ...]
+    intent: Intent,
+    facts: CandidateFacts,
+    king_square: int,
+    checkers: tuple[Sighting, ...],
+    kings_taken: bool = False,
 ) -> tuple[int, str | None]:
     """How far a candidate got (higher is further) and why it failed (None if it did not)."""
     piece = f"the {KIND_NAMES[facts.code & 7]} on {SQUARE_NAMES[facts.origin]}"
@@ -113,7 +117,7 @@ def _failure(
     occupant = facts.target_code
     if occupant and occupant >> 3 == intent.colour:
         return 2, f"{target} is occupied by {describe(occupant).split()[0]}'s own {KIND_NAMES[occupant & 7]}"
-    if occupant & 7 == KING:  # reachable only when a lesson gave check the referee never judged
+    if occupant & 7 == KING and not kings_taken:  # a game never takes a king (a lesson may offer one)
         return 2, f"{target} holds the {describe(occupant).split()[0]} king, which is never captured"
     if facts.target_rule == "empty" and occupant:
         return 2, f"{piece} cannot push onto {target}: {name((intent.target, occupant))} is in the way"
@@ -140,15 +144,23 @@ def _failure(
 
 
 def decide(
-    intent: Intent, candidates: list[CandidateFacts], king_square: int, checkers: tuple[Sighting, ...]
+    intent: Intent,
+    candidates: list[CandidateFacts],
+    king_square: int,
+    checkers: tuple[Sighting, ...],
+    kings_taken: bool = False,
 ) -> Decision:
-    """The verdict on a non-castling move from the facts about every candidate piece."""
+    """The verdict on a non-castling move from the facts about every candidate piece.
+
+    ``kings_taken``: a move onto a king is a capture like any other (ChessMoveQ's question, asked of
+    any placement); in a game a king is never captured.
+    """
     kind = KIND_NAMES[intent.kind]
     target = SQUARE_NAMES[intent.target]
     fitting = [facts for facts in candidates if intent.admits(facts.origin)]
     if not fitting:
         return Decision((), f"no {kind} can reach {target}")
-    judged = [(_failure(intent, facts, king_square, checkers), facts) for facts in fitting]
+    judged = [(_failure(intent, facts, king_square, checkers, kings_taken), facts) for facts in fitting]
     legal = tuple(facts.origin for (_, reason), facts in judged if reason is None)
     if len(legal) == 1:
         return Decision(legal, None)

@@ -151,7 +151,7 @@ def test_the_answer_agrees_with_the_judges_decision_over_all_candidates() -> Non
         board = build_position(parse_position(position), move.colour)
         candidates, king_square, checkers = gather_facts(board, intent)
         result = answer_from_facts(intent, candidates, king_square, checkers)
-        decision = decide(intent, candidates, king_square, checkers)
+        decision = decide(intent, candidates, king_square, checkers, kings_taken=True)  # ChessMoveQ's rule
         assert result.origins == decision.origins, f"{position} {move}"
         assert len(result.reasons) == max(1, len(candidates))
 

@@ -312,10 +312,10 @@ def test_trace_converts_to_a_perfetto_timeline(opera_trace: tuple[Path, str]) ->
     assert starts == ends == sorted(event["msg_id"] for event in events)
 
 
-def test_the_readme_json_row_is_what_replay_prints() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    shown = re.search(r'```json\n(\{"game": 1, "white": "a".*?)\n```', readme, re.DOTALL)
-    assert shown is not None, "README's --json row example is missing"
+def test_the_documented_json_row_is_what_replay_prints() -> None:
+    page = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    shown = re.search(r'```json\n(\{"game": 1, "white": "a".*?)\n```', page, re.DOTALL)
+    assert shown is not None, "the command line page's --json row example is missing"
     game = '[White "a"]\n\n1. e4 e5 2. Ke2 Nf6 3. Kf3 Bc5 4. Nf7 *\n'
     done = chess_actors("replay", "-", "--json", stdin=game)
     assert done.returncode == 1

@@ -24,4 +24,4 @@ def test_the_first_steps_say_what_the_test_command_installs_and_how_long_it_take
     text = " ".join(_first_steps().split())
     assert "Ray and Playwright" in text
     assert re.search(r"several minutes", text)
-    assert "pip install -q -e '.[test,cluster]' && .venv/bin/python -m pytest" in text
+    assert "pip install -q -e '.[test,cluster,docs]' && .venv/bin/python -m pytest" in text
