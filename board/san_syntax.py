@@ -152,9 +152,9 @@ def _pawn_problem(
         return "a pawn names the file it comes from only when it captures (e.g. dxe5)"
     if from_file is not None and abs(from_file - to_file) != 1:
         return "a pawn captures diagonally, from a neighbouring file"
+    # A pawn reaching its last rank must promote, but which rank is last is the mover's colour's
+    # (and a taught pawn may reach its own first rank): the rules say so, not the syntax.
     last_rank = to_rank in (0, 7)
-    if last_rank and promotion is None:
-        return "a pawn reaching the last rank must promote (e.g. e8=Q)"
     if promotion is not None and not last_rank:
         return "a pawn promotes only on the first or eighth rank"
     return None

@@ -203,9 +203,11 @@ class BoardActor(TracedActor[BoardRequest]):
         labels = self.labels
         if not labels:
             return assessment
-        shown, names = assessment.placement, self.names
-        lessons = tuple(
-            (square, label) for square, label in sorted(labels.items()) if shown[square] and names[square]
+        shown, names, true = assessment.placement, self.names, self.view.true_squares
+        lessons = tuple(  # a piece's lesson where the board reports that piece (not a ghost over it)
+            (square, label)
+            for square, label in sorted(labels.items())
+            if shown[square] and names[square] and shown[square] == true[square]
         )
         return replace(assessment, lessons=lessons)
 

@@ -187,18 +187,20 @@ class Conversation(TracedActor[Request]):
     def confirm(self, pairs: Iterable[tuple[Sighting, int]]) -> set[tuple[int, int]]:
         """Ask each piece whether it can go to the square paired with it: the (square, target) pairs
         whose piece says yes. A piece the hint does not know is found by asking the board first."""
-        wanted = list(dict.fromkeys((sighting[0], target) for sighting, target in pairs))
+        wanted = list(dict.fromkeys((sighting, target) for sighting, target in pairs))
         if not wanted:
             return set()
         hint = WHEREABOUTS
-        if any(self.name_at(square) is None for square, _ in wanted):
+        if any(self.whereabouts.get(square, (0,))[0] != code for (square, code), _ in wanted):
             self.refresh_hint()
             hint = CORRECTED
         questions = []
-        for square, target in wanted:
+        for (square, code), target in wanted:
             found = self.whereabouts.get(square)
-            if found is not None:
-                questions.append(((square, target), found[1], MoveQuery(square, target, found[0] >> 3)))
+            # Only the actor standing there as the piece the board reported can confirm: a ghost
+            # (a piece the board reports that no actor is) confirms nothing.
+            if found is not None and found[0] == code:
+                questions.append(((square, target), found[1], MoveQuery(square, target, code >> 3)))
         replies = self.wait([self.send(name, query, hint) for _, name, query in questions])
         return {
             pair for (pair, _, _), reply in zip(questions, replies, strict=True) if isinstance(reply, Yes)
