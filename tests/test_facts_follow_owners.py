@@ -172,3 +172,12 @@ def test_a_king_is_never_captured_even_when_the_board_hides_it() -> None:
         reason = _rejected(game, "Rxe1").reason
         assert "king" in reason, reason
         assert game.fen().split()[0] == "4k3/8/8/8/8/8/3R4/r3K3"
+
+
+def test_a_taught_king_moving_to_a_castling_square_makes_its_own_move_when_castling_is_refused() -> None:
+    with ActorGame("4k3/PPP5/8/8/8/8/5ppp/3K4 b - - 0 1") as game:
+        game.piece("e8").learn("amazon")  # no rights, no rook: e8h8 is a queen's move along the rank
+        moved = game.propose_squares("e8", "h8")
+        assert isinstance(moved, Accepted) and moved.san == "Kh8", moved
+    with ActorGame("r3k2r/8/8/8/8/8/8/4K3 b kq - 0 1") as game:
+        assert game.propose_squares("e8", "h8").san == "O-O"  # type: ignore[union-attr]

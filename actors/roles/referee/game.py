@@ -191,7 +191,8 @@ class RefereeActor(Conversation[RefereeRequest]):
     @staticmethod
     def _plain_king_move(message: ProposeText | ProposeSquares, castle: Intent) -> Intent | None:
         """The plain king move a castling intent given by its squares could also be (e8g8 by a king
-        taught to move as a rook), judged when castling is refused; None for SAN's O-O."""
+        taught to move as a rook; e8h8 where no rook stands), judged when castling is refused; None
+        for SAN's O-O (onto its own rook, the plain move is refused anyway)."""
         if isinstance(message, ProposeSquares):
             origin, target = message.origin, message.target
         else:
@@ -200,8 +201,6 @@ class RefereeActor(Conversation[RefereeRequest]):
             except MoveSyntaxError:
                 return None  # O-O or O-O-O: castling, and nothing else
             origin, target = uci.from_square, uci.to_square
-        if target != castle.target:
-            return None  # the king taking its own rook is castling or nothing
         return Intent(castle.colour, castle.kind, target, from_square=origin, text=castle.text)
 
     @staticmethod
