@@ -61,11 +61,11 @@ def seating(fen: str) -> tuple[str, GameState, tuple[RosterEntry, ...]]:
     return write_fen(position), state, entries
 
 
-def promotion_plies(start_fen: str, entries: tuple[JournalEntry, ...]) -> dict[str, int]:
-    """The ply at which each piece that promoted did so (its last promotion), by actor name."""
+def promoted_names(start_fen: str, entries: tuple[JournalEntry, ...]) -> set[str]:
+    """The actor names of the pieces that promoted in the journal's moves from ``start_fen``."""
     names = {entry.square: entry.name for entry in seating(start_fen)[2]}
-    promoted: dict[str, int] = {}
-    for ply, entry in enumerate(entries, 1):
+    promoted: set[str] = set()
+    for entry in entries:
         move = entry.move
         name = names.pop(move.origin, "")
         names.pop(move.victim if move.victim >= 0 else move.target, None)
@@ -73,7 +73,7 @@ def promotion_plies(start_fen: str, entries: tuple[JournalEntry, ...]) -> dict[s
         if move.rook is not None:
             names[move.rook[1]] = names.pop(move.rook[0], "")
         if move.promotion:
-            promoted[name] = ply
+            promoted.add(name)
     return promoted
 
 
@@ -372,7 +372,7 @@ class Supervisor:
         """Each taught piece's move function now: the last it told the journal at the number of
         promotions the journal's moves give it (a lesson a promotion replaced is not restored, nor
         a promotion the journal never recorded)."""
-        promoted = promotion_plies(self.start_fen, journal.entries)
+        promoted = promoted_names(self.start_fen, journal.entries)
         taught: dict[str, Geometry] = {}
         for teaching in journal.teachings:
             if teaching.promotions == (1 if teaching.name in promoted else 0):
