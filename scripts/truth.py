@@ -78,6 +78,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--shrink", action="store_true", help="print each disagreement shown by its shortest sequence found"
     )
+    parser.add_argument(
+        "--sequence",
+        type=int,
+        default=None,
+        metavar="N",
+        help="run only sequence N of this seed (each disagreement names its sequence)",
+    )
     args = parser.parse_args(argv)
     without = frozenset(filter(None, args.without.split(",")))
     unknown = without - set(STEP_KINDS)
@@ -85,8 +92,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--without: unknown step kinds {sorted(unknown)}; known: {', '.join(STEP_KINDS)}")
     logging.disable(logging.CRITICAL)  # injected crashes are logged by pykka; they are the point
     try:
-        rng = random.Random(args.seed)
-        return run_steps(args.steps, args.sequence_steps, args.show, without, rng, args.shrink)
+        return run_steps(
+            args.steps, args.sequence_steps, args.show, without, args.seed, args.shrink, args.sequence
+        )
     finally:
         logging.disable(logging.NOTSET)
 
@@ -96,15 +104,22 @@ def run_steps(
     sequence_steps: int,
     show: int,
     without: frozenset[str],
-    rng: random.Random,
+    seed: int,
     shrinking: bool = False,
+    only: int | None = None,
 ) -> int:
     """Run ``steps`` steps in sequences of at most ``sequence_steps``, print the figures (and the
-    first ``show`` disagreements in full); 1 if there was any disagreement, else 0."""
+    first ``show`` disagreements in full); 1 if there was any disagreement, else 0.
+
+    Sequence ``i`` draws from its own generator, seeded by ``(seed, i)``, so any one of them can be
+    run again alone (``only``) whatever happened in the others."""
     tally = Tally()
-    disagreements: list[tuple[Disagreement, TruthRun]] = []
+    disagreements: list[tuple[int, Disagreement, TruthRun]] = []
     began = time.perf_counter()
-    while tally.steps < steps:
+    index = -1 if only is None else only - 1
+    while tally.steps < steps and (only is None or index < only):
+        index += 1
+        rng = random.Random(f"{seed}:{index}")
         run = TruthRun(rng.choice(STARTS), tally)
         try:
             run.check()
@@ -114,7 +129,7 @@ def run_steps(
                 random_step(run, rng, without)
                 run.check()
         except Disagreement as error:
-            disagreements.append((error, run))
+            disagreements.append((index, error, run))
         finally:
             run.close()
     seconds = time.perf_counter() - began
@@ -123,17 +138,17 @@ def run_steps(
     print(", ".join(f"{what} {count}" for what, count in sorted(counts.items())))
     lessons_taught = counts["lessons"] + counts["raw lessons"]
     print(f"lessons taught {lessons_taught}, lies told {counts['lies']}, heals {counts['heals']}")
-    kinds = Counter(error.kind for error, _ in disagreements)
+    kinds = Counter(error.kind for _, error, _ in disagreements)
     shown = ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items()))
     shown = f" ({shown})" if shown else ""
     print(f"disagreements {len(disagreements)}{shown}, king captures {kinds['king capture']}")
-    for error, run in disagreements[:show]:
+    for index, error, run in disagreements[:show]:
         log = run.log
         if shrinking:
             shrunk, shorter = shrink(run.fen, run.calls, error.kind)
             if shrunk is not None:  # (a replay that no longer disagrees keeps the sequence as run)
                 error, log = shrunk, shorter
-        print(f"\n{error.kind}: {error}\n  " + "\n  ".join(log))
+        print(f"\nsequence {index}, {error.kind}: {error}\n  " + "\n  ".join(log))
     return 1 if disagreements else 0
 
 

@@ -7,8 +7,12 @@ verdict, and sometimes in a captured king.
 
 from __future__ import annotations
 
+from contextlib import suppress
+
 from actors.client.game import ActorGame
+from actors.kernel.errors import ActorFailure
 from actors.protocol import Accepted, Learn, Rejected
+from actors.protocol.control import Ping
 from board.geometries import Geometry, geometry_named, standard
 from board.geometry import Path
 from board.pieces import KNIGHT, ROOK
@@ -181,3 +185,30 @@ def test_a_taught_king_moving_to_a_castling_square_makes_its_own_move_when_castl
         assert isinstance(moved, Accepted) and moved.san == "Kh8", moved
     with ActorGame("r3k2r/8/8/8/8/8/8/4K3 b kq - 0 1") as game:
         assert game.propose_squares("e8", "h8").san == "O-O"  # type: ignore[union-attr]
+
+
+def test_taking_a_king_is_no_way_out_of_mate() -> None:
+    # The white king learns (raw) to jump as a chancellor and checks h8; the black knight, taught to
+    # move as an archbishop, reaches g6 along the diagonal, but that square holds a king: mate.
+    with ActorGame("7k/5Q2/6K1/8/8/8/8/n7 b - - 0 1") as game:
+        _accepted(game, "Nc2")
+        _accepted(game, "Qb7")
+        game.ask("white-king-g6", Learn(geometry_named("chancellor")))
+        game.piece("c2").learn("archbishop")
+        assert game.outcome == "checkmate"
+        assert isinstance(game.propose_squares("c2", "g6"), Rejected)
+
+
+def test_en_passant_through_a_square_the_board_reports_taken_is_no_capture() -> None:
+    # After b2-b4 the a4 pawn may take on b3; once the board reports a piece on b3, a heal that
+    # assesses the position again finds no en passant capture there.
+    with ActorGame("4k3/8/8/8/p7/8/1P6/4K3 w - - 0 1") as game:
+        _accepted(game, "b4")
+        assert game.fen().split()[3] == "b3"
+        game.board_lies(ghosts={"b3": "p"})
+        assert "b3" not in game.legal_targets("a4")
+        game.crash("white-pawn-b2")
+        with suppress(ActorFailure):
+            game.ask("white-pawn-b2", Ping())  # answered only if the crash has not struck yet
+        game.supervisor.heal()
+        assert game.fen().split()[3] == "-"

@@ -273,12 +273,15 @@ class View:
         ]
         if king >= 0 and king not in ghosts:
             pieces.append(king)
+        truth = self.true_squares
         for origin in pieces:
             is_king = shown[origin] & 7 == KING
             for target, traversed, rule in self.declared(origin).values():
                 if traversed and any(shown[s] for s in traversed):
                     continue
                 occupant = shown[target]
+                if occupant & 7 == KING or truth[target] & 7 == KING:
+                    continue  # no move takes a king, a hidden one included: it is no way out
                 if occupant:
                     if occupant >> 3 == colour or rule == "empty":
                         continue

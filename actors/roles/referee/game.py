@@ -350,8 +350,12 @@ class RefereeActor(Conversation[RefereeRequest]):
         self.checkers = tuple(c for c in assessment.check if (c[0], king) in confirmed)
         legal_en_passant = -1
         for _, report in assessment.en_passant:
-            if report.blocker is None and not any(
-                (c[0], report.king_square) in confirmed for c in report.exposers
+            # The square taken through must be empty as the board reports it (a ghost there stops it).
+            if (
+                report.blocker is None
+                and not report.target_code
+                and not report.refused
+                and not any((c[0], report.king_square) in confirmed for c in report.exposers)
             ):
                 legal_en_passant = self.state.en_passant
         if legal_en_passant != self.state.legal_en_passant:
