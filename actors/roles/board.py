@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Final, assert_never
 
 from actors.kernel.actor import TracedActor
-from actors.kernel.messaging import DEFAULT_TIMEOUT, Directory
+from actors.kernel.messaging import DEFAULT_TIMEOUT, Directory, Pending
 from actors.protocol.board import (
     Applied,
     Apply,
@@ -262,13 +262,14 @@ class BoardActor(TracedActor[BoardRequest]):
         """Take a piece's word on its reach from ``square``: the reach itself, whether it holds, its rule."""
         self.view.declare(square, targets.reach)
         if targets.fixed:
-            self.unfixed.discard(square)
+            if self.unfixed:
+                self.unfixed.discard(square)
         else:
             self.unfixed.add(square)
-        code = self.view.true_squares[square]
-        if targets.label and targets.label != KIND_NAMES[code & 7]:
-            self.labels[square] = targets.label
-        else:
+        label = targets.label
+        if label and label != KIND_NAMES[self.view.true_squares[square] & 7]:
+            self.labels[square] = label
+        elif self.labels:
             self.labels.pop(square, None)
 
     def _gather(self, squares: list[int] | None = None) -> None:
@@ -322,39 +323,43 @@ class BoardActor(TracedActor[BoardRequest]):
         self._roster = None
         origin, target = move.origin, move.target
         code, name = view.code(origin), names[origin]
+        rook = move.rook
+        rook_name = names[rook[0]] if rook is not None else ""
         captured_square = move.victim if move.victim >= 0 else target
         captured = names[captured_square] if view.code(captured_square) else None
+        landed: list[tuple[int, Pending]] = []
+        if tell_pieces:  # told and asked first: each piece works out its answer while the board moves
+            if captured is not None:
+                self.tell(captured, Captured())
+            landing = Promote(move.promotion, target) if move.promotion else Moved(target)
+            landed.append((target, self.send(name, landing)))
+            if rook is not None:
+                landed.append((rook[1], self.send(rook_name, Moved(rook[1]))))
         view.remove(captured_square)
         names[captured_square] = ""
-        self._forget(captured_square)
         view.put(target, view.remove(origin), ())
         names[origin], moved[origin] = "", False
         names[target], moved[target] = name, True
-        self._carry(origin, target)
+        if self.unfixed or self.labels:
+            self._forget(captured_square)
+            self._carry(origin, target)
         changes: list[Change] = [(origin, 0, ""), (target, code, name)]
         if move.victim >= 0:
             changes.append((move.victim, 0, ""))
-        rook_name = ""
-        if move.rook is not None:
-            rook_from, rook_to = move.rook
-            rook_name = names[rook_from]
+        if rook is not None:
+            rook_from, rook_to = rook
             view.put(rook_to, view.remove(rook_from), ())
             names[rook_to], moved[rook_to] = rook_name, True
             names[rook_from], moved[rook_from] = "", False
-            self._carry(rook_from, rook_to)
+            if self.unfixed or self.labels:
+                self._carry(rook_from, rook_to)
             changes += [(rook_from, 0, ""), (rook_to, view.code(rook_to), rook_name)]
         if move.promotion:
             new_code = (code & 8) | move.promotion
             view.promote(target, new_code)
             changes[1] = (target, new_code, name)
         self.plies += 1
-        if tell_pieces:
-            if captured is not None:
-                self.tell(captured, Captured())
-            landing = Promote(move.promotion, target) if move.promotion else Moved(target)
-            landed = [(target, self.send(name, landing))]
-            if move.rook is not None:
-                landed.append((move.rook[1], self.send(rook_name, Moved(move.rook[1]))))
+        if landed:
             for (square, _), reply in zip(landed, self.wait([pending for _, pending in landed]), strict=True):
                 assert isinstance(reply, Targets)
                 self._declare(square, reply)

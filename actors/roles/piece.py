@@ -92,6 +92,8 @@ class PieceActor(TracedActor[PieceRequest]):
         self.square = square
         self.has_moved = has_moved
         self.geometry = geometry or standard(self.kind)
+        self.label = label_of(self.geometry)
+        """How I name my move function to others (kept with it: asked on every move)."""
         parts = name.split("-")
         self.promotions = int(len(parts) == 3 and parts[1] == KIND_NAMES[PAWN] and self.kind != PAWN)
         """How many times it was promoted (a pawn's birth name with another kind: once)."""
@@ -136,11 +138,12 @@ class PieceActor(TracedActor[PieceRequest]):
         """Be a plain piece of ``code`` with its kind's own move function."""
         self.code, self.kind, self.colour = code, code & 7, code >> 3
         self.geometry = standard(self.kind)
+        self.label = label_of(self.geometry)
         self.promotions = 0 if self.kind == PAWN else self.promotions
 
     def targets(self) -> Targets:
         """My reach from where I stand, with whether it holds ("ask me" if not) and my rule's label."""
-        return Targets(self.square, self.reach(), self.geometry.pure, label_of(self.geometry))
+        return Targets(self.square, self.reach(), self.geometry.pure, self.label)
 
     def reach(self, square: int | None = None) -> Reach:
         """Every move my geometry allows from ``square`` (default: where I stand; none off the board)."""
@@ -192,8 +195,8 @@ class PieceActor(TracedActor[PieceRequest]):
         except ChessActorsError as error:
             return Learned(self.square, (), str(error))
         self.geometry = geometry
+        self.label = label = label_of(geometry)
         self.tell(JOURNAL, RecordTeaching(Teaching(self.name, geometry, self.promotions)))
-        label = label_of(geometry)
         if tell_board and self.square != OFF_BOARD:
             self.tell(BOARD, Declare(self.name, self.square, taught, geometry.pure, label))
         return Learned(self.square, taught, None, geometry.pure, label)
