@@ -25,6 +25,9 @@ REFERENCE = "7b09cdf"
 """The engine as it was when the pooled systems' targets were set (3,700 plies/s on that machine)."""
 REFERENCE_PLIES_PER_SECOND = 3_700
 TARGET_PLIES_PER_SECOND = 5_000
+BEFORE_FACTS = "e049ec6"
+"""The engine before the rule of facts (a moved piece's reach relayed by the referee): the rule must
+cost standard games no speed against it (a ratio of at least 1.0)."""
 
 
 def _startups(games: int) -> tuple[float, float]:
@@ -80,13 +83,13 @@ def _whole_command(path: str, runs: int) -> tuple[list[float], list[float], int]
     return times["actors"], times["direct"], plies
 
 
-def _against_the_reference(path: str, runs: int) -> None:
-    """The same whole command with this engine and with the engine the targets were set against,
-    in turns: the speed-up carries the targets over to this machine's speed."""
-    folder, why = tree_at(REFERENCE)
+def _side_by_side(path: str, runs: int, commit: str) -> tuple[float, float, int] | None:
+    """Median wall seconds of the whole command with this engine and with the one of ``commit``,
+    run in turns, and the plies; None (said why) when that engine cannot be had."""
+    folder, why = tree_at(commit)
     if folder is None:
-        print(f"  (no side-by-side run of {REFERENCE}: {why})")
-        return
+        print(f"  (no side-by-side run of {commit}: {why})")
+        return None
     compiled(folder)
     ours, theirs = [], []
     plies = 0
@@ -95,7 +98,16 @@ def _against_the_reference(path: str, runs: int) -> None:
         ours.append(seconds)
         seconds, _ = _replay(path, "actors", str(folder))
         theirs.append(seconds)
-    mine, before = statistics.median(ours), statistics.median(theirs)
+    return statistics.median(ours), statistics.median(theirs), plies
+
+
+def _against_the_reference(path: str, runs: int) -> None:
+    """The same whole command with this engine and with the engine the targets were set against,
+    in turns: the speed-up carries the targets over to this machine's speed."""
+    measured = _side_by_side(path, runs, REFERENCE)
+    if measured is None:
+        return
+    mine, before, plies = measured
     wanted = TARGET_PLIES_PER_SECOND / REFERENCE_PLIES_PER_SECOND
     print(f"  the engine of {REFERENCE} (where the target was set at {REFERENCE_PLIES_PER_SECOND:,} plies/s),"
           f" same file, {runs} alternating runs: {before:5.2f} s  {plies / before:7,.0f} plies/s")
@@ -150,6 +162,11 @@ def run(quick: bool) -> None:
           f"  (runs: actors {', '.join(f'{t:.2f}' for t in actors)};"
           f" direct {', '.join(f'{t:.2f}' for t in direct)})")
     _against_the_reference(str(path), 1 if quick else 3)
+    measured = _side_by_side(str(path), 1 if quick else 5, BEFORE_FACTS)
+    if measured is not None:
+        mine, before, plies = measured
+        print(f"  the engine of {BEFORE_FACTS} (before the rule of facts), same file, alternating runs:"
+              f" {before:5.2f} s; this engine {mine:5.2f} s: ratio {before / mine:.2f} (target >= 1.0)")
     sample = [[token.text for token in game.moves] for game in read_games(path.open(encoding="utf-8"))]
     sample = sample[: 10 if quick else 40]
     per_ply, startup, per_ply_own, startup_own = _messages(sample)
