@@ -292,3 +292,15 @@ def test_the_actors_write_chess960_castling_as_o_o_and_as_the_king_taking_its_ro
     assert reports == [("O-O-O", "g1a1"), ("O-O", "g8h8"), ("Kb1", "c1b1"), ("Kh8", "g8h8")]
     oracle = chess.pgn.read_game(io.StringIO(text))
     assert oracle is not None and verdict.fen == oracle.end().board().fen()
+
+
+def test_a_king_moved_by_its_squares_onto_its_own_rook_castles_and_elsewhere_moves_plainly() -> None:
+    fen = "r5kr/pppppppp/8/8/8/8/PPPPPPPP/R5KR w KQkq - 0 1"
+    with ActorGame(fen, chess960=True) as game:
+        plain = game.propose_squares("g1", "f1")  # in Chess960, g1 -> f1 is no castling
+        assert isinstance(plain, Accepted) and plain.san == "Kf1"
+        castled = game.propose_squares("g8", "h8")  # the king takes its own rook: O-O, staying on g8
+        assert isinstance(castled, Accepted) and (castled.san, castled.uci) == ("O-O", "g8h8")
+        refused = game.propose_squares("f1", "h1")  # the king has left its square: two steps away
+        assert isinstance(refused, Rejected) and refused.reason == "no king can reach h1"
+        assert game.fen() == "r4rk1/pppppppp/8/8/8/8/PPPPPPPP/R4K1R w - - 2 2"

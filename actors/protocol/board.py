@@ -14,7 +14,7 @@ How you talk to the board (the referee asks; the supervisor asks for the roster)
                                                 word to the board, taken before anything after it)
     RosterQuery()                            -> Roster
     Describe(state)                          -> Description
-    Place(entries, castling)                 -> Roster        (clear, seat these pieces: a ChessMoveQ
+    Place(entries, layout)                   -> Roster        (clear, seat these pieces: a ChessMoveQ
                                                 case, or a pooled system's next game)
 The board asks pieces only for their reach (Gather, Place, a move, a promotion, and a piece that said
 "ask me" whenever its reach matters) and tells them Captured; pieces never ask anyone, so no two actors
@@ -197,11 +197,11 @@ class Describe:
 @dataclass(frozen=True, slots=True)
 class Place:
     """Clear the board and seat these pieces (a ChessMoveQ case, or a pooled system's next game); each
-    is asked to stand there as a plain piece of its code, in a game of the ``castling`` layout, and
+    is asked to stand there as a plain piece of its code, in a game of that castling ``layout``, and
     declares its reach."""
 
     entries: tuple[RosterEntry, ...]
-    castling: CastlingLayout = STANDARD_LAYOUT
+    layout: CastlingLayout = STANDARD_LAYOUT
 
 
 BoardRequest = (

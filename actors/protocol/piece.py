@@ -8,7 +8,7 @@ How you talk to a piece (it answers about its own square only, from its own move
                                               piece itself tells the board its new reach: Declare)
     Moved(to)                      -> Targets (the board moved you: your reach from there)
     Promote(kind, square)          -> Targets (a pawn that reached ``square`` becomes a ``kind``)
-    Seat(square, has_moved, code, castling) -> Targets (stand here now as a plain ``code``, in a game
+    Seat(square, has_moved, code, layout) -> Targets (stand here now as a plain ``code``, in a game
                                               of that castling layout: a pooled system's next game,
                                               a ChessMoveQ case)
     KnightPathQuery(target, size)  -> KnightWalk
@@ -135,13 +135,13 @@ class Promote:
 class Seat:
     """Stand on ``square`` now as a plain piece of ``code`` (colour * 8 + kind) with its kind's own move
     function: a pooled piece seated for a new game (a promoted pawn is a pawn again, a taught piece
-    forgets its lesson) or for a ChessMoveQ case. ``castling`` is the game's castling layout: where
+    forgets its lesson) or for a ChessMoveQ case. ``layout`` is the game's castling layout: where
     its king and rooks castle from and to (standard chess, or a Chess960 start)."""
 
     square: int
     has_moved: bool
     code: int
-    castling: CastlingLayout = STANDARD_LAYOUT
+    layout: CastlingLayout = STANDARD_LAYOUT
 
 
 @dataclass(frozen=True, slots=True)

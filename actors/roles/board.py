@@ -196,8 +196,8 @@ class BoardActor(TracedActor[BoardRequest]):
                     state.layout.table,
                 )
                 return Description(fen)
-            case Place(entries=entries, castling=castling):
-                self._place(entries, castling)
+            case Place(entries=entries, layout=layout):
+                self._place(entries, layout)
                 return Roster(self._entries(), self.plies, self.view.placement())  # the new view
             case _:
                 assert_never(message)
@@ -289,14 +289,14 @@ class BoardActor(TracedActor[BoardRequest]):
         """Ask the pieces that said "ask me" for their reach now, before anything is reported."""
         self._gather(sorted(square for square in self.unfixed if self.names[square]))
 
-    def _place(self, entries: Sequence[RosterEntry], castling: CastlingLayout) -> None:
-        """Clear the board and seat these pieces; each is told where it stands (in a game of the
-        ``castling`` layout) and declares its reach.
+    def _place(self, entries: Sequence[RosterEntry], layout: CastlingLayout) -> None:
+        """Clear the board and seat these pieces; each is told where it stands (in a game of that
+        castling ``layout``) and declares its reach.
 
         Nothing of the board changes until every piece has answered (the last entry on a square wins).
         """
         pending = [
-            self.send(entry.name, Seat(entry.square, entry.has_moved, entry.code, castling))
+            self.send(entry.name, Seat(entry.square, entry.has_moved, entry.code, layout))
             for entry in entries
         ]
         replies = self.wait(pending)

@@ -71,7 +71,7 @@ class PieceActor(TracedActor[PieceRequest]):
 
     Args:
         geometry: the move function it starts with (default: its kind's).
-        castling: the game's castling layout, where a king or rook castles from and to (a Seat
+        layout: the game's castling layout, where a king or rook castles from and to (a Seat
             brings the next game's).
     """
 
@@ -85,10 +85,10 @@ class PieceActor(TracedActor[PieceRequest]):
         recorder: TraceRecorder | None = None,
         timeout: float = DEFAULT_TIMEOUT,
         geometry: Geometry | None = None,
-        castling: CastlingLayout = STANDARD_LAYOUT,
+        layout: CastlingLayout = STANDARD_LAYOUT,
     ) -> None:
         super().__init__(name, directory, recorder, timeout)
-        self.castling = castling
+        self.layout = layout
         self.code = code
         self.kind = code & 7
         self.colour = code >> 3
@@ -107,9 +107,9 @@ class PieceActor(TracedActor[PieceRequest]):
             case Moved(to=to):
                 self.square, self.has_moved = to, True
                 return self.targets()
-            case Seat(square=square, has_moved=has_moved, code=code, castling=castling):
+            case Seat(square=square, has_moved=has_moved, code=code, layout=layout):
                 self._become(code)
-                self.square, self.has_moved, self.castling = square, has_moved, castling
+                self.square, self.has_moved, self.layout = square, has_moved, layout
                 return self.targets()
             case Captured():
                 # Off the board, but still running: a pooled system seats captured pieces again.
@@ -174,7 +174,7 @@ class PieceActor(TracedActor[PieceRequest]):
             return No(f"a {KIND_NAMES[self.kind]} does not castle")
         if self.has_moved:
             return No(f"the {self.describe()} has moved")
-        right = self.castling.table.row(self.colour, side)
+        right = self.layout.table.row(self.colour, side)
         if right is None:
             return No(f"this game has no {'kingside' if side == 'K' else 'queenside'} castling for "
                       f"{COLOUR_NAMES[self.colour]}")
