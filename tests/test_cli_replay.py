@@ -344,4 +344,7 @@ def test_a_chess960_game_replays_with_either_engine(engine: str) -> None:
     record = json.loads(result.stdout.splitlines()[0])
     assert record["plies"] == 4 and record["error"] is None
     assert record["fen"] == board.fen()
+    shown = chess_actors("replay", "-", "--engine", engine, "--board", "each", stdin=CHESS960_GAME)
+    assert shown.returncode == 0, shown.stderr
+    assert "4 plies" in shown.stdout
 
