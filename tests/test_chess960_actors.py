@@ -135,7 +135,7 @@ def test_legal_targets_and_castling_verdicts_equal_the_direct_engine_s(fen: str)
 
 
 def test_legal_targets_equal_the_direct_engine_s_on_start_positions_with_open_back_ranks() -> None:
-    numbers = random.Random(960).sample(range(960), 60)
+    numbers = random.Random(960).sample(range(960), 120)
     with SystemPool() as pool:
         for number in numbers:
             fen = cleared_back_ranks(number)
