@@ -80,8 +80,11 @@ def castling_facts(position: Position, intent: Intent) -> CastlingFacts:
     occupied = position.occupancy[0] | position.occupancy[1]
     checkers = sightings(position, attackers(position, colour ^ 1, king, occupied))
     attacked = []
-    # As the move generator judges it: king and rook lifted, the rook set down where it lands.
-    after = occupied & ~castling.lifted_mask | BIT[castling.rook_to]
+    # On the position the castling makes (king and rook lifted, then set down where they land), as
+    # the actor engine's board reports it: the verdict is the move generator's, and the reason names
+    # the same square in both engines (a ray to a crossed square through the king's landing square
+    # reaches that square first).
+    after = occupied & ~castling.lifted_mask | BIT[castling.rook_to] | BIT[castling.king_to]
     for square in castling.king_crossed:
         found = sightings(position, attackers(position, colour ^ 1, square, after))
         if found:

@@ -130,10 +130,27 @@ def resolve(position: Position, intent: Intent) -> int:
     found = matching_moves(position, intent)
     if len(found) == 1:
         return found[0]
+    if intent.castle is not None and not found:
+        plain = _plain_king_move(position, intent)
+        if plain is not None:
+            return plain
     reason = explain(position, intent)
     if len(found) > 1 and reason is not None:
         raise AmbiguousMoveError(intent.text, reason)
     raise IllegalMoveError(intent.text, reason or "not a legal move here")
+
+
+def _plain_king_move(position: Position, castle: Intent) -> int | None:
+    """The king's plain move a refused castling given by its squares may be instead, as the actor
+    engine's referee reads it: in Chess960 a king next to its rook's home square may step there once
+    the rook has gone (g8h8). None for SAN's O-O, and when no such legal move exists."""
+    try:
+        squares = parse_uci(castle.text)
+    except MoveSyntaxError:
+        return None
+    plain = Intent(castle.colour, KING, squares.to_square, from_square=squares.from_square, text=castle.text)
+    found = matching_moves(position, plain)
+    return found[0] if len(found) == 1 else None
 
 
 def explain(position: Position, intent: Intent) -> str | None:

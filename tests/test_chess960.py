@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 
 import chess
-import chess.pgn
 import pytest
+from chess960_games import random_chess960_game
 
 from board.chess960 import back_rank, number_of, position_number, start_fen
 from board.errors import FenError, IllegalMoveError
@@ -207,6 +207,16 @@ def test_in_chess960_a_king_move_to_g1_is_not_castling() -> None:
     assert played.san == "Kf1" and game.fen() == "4k3/8/8/8/8/8/8/5K1R b - - 1 1"
 
 
+def test_a_king_given_its_rook_s_home_square_steps_there_once_the_rook_has_gone() -> None:
+    fen = "r5kr/pppppppp/8/8/8/8/PPPPPPPP/R5KR b KQkq - 0 1"
+    game, oracle = Game(fen, chess960=True), chess.Board(fen, chess960=True)
+    for text in ("O-O", "a2a3", "g8h8"):  # the king stays on g8, the rook goes to f8; then Kh8
+        played = game.play(text)
+        oracle.push(oracle.parse_uci(game.uci(played.move)))
+    assert played.san == "Kh8" and game.fen() == oracle.fen()
+    assert game.play("g1h1").san == "O-O", "onto its own rook, with the right: castling"
+
+
 def test_standard_chess_takes_the_king_taking_its_rook_as_castling_too() -> None:
     game = Game("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
     played = game.play("e1h1")
@@ -220,49 +230,6 @@ def test_castling_refused_because_the_rook_shielded_the_king_s_target() -> None:
 
 
 # -- random games written by python-chess --------------------------------------------------------
-
-
-def random_chess960_game(rng: random.Random) -> tuple[str, list[str], int, str | None]:
-    """A random Chess960 game by python-chess, castling whenever it can: its PGN, the FEN after each
-    ply, the plies, and the illegal castling appended at the end (or None)."""
-    board = chess.Board.from_chess960_pos(rng.randrange(960))
-    fens = []
-    for _ in range(rng.randrange(10, 120)):
-        moves = list(board.legal_moves)
-        if not moves:
-            break
-        castlings = [move for move in moves if board.is_castling(move)]
-        board.push(rng.choice(castlings or moves))
-        fens.append(board.fen())
-        if board.is_game_over(claim_draw=False):
-            break
-    game = chess.pgn.Game.from_board(board)
-    text = str(game)
-    illegal = None
-    if not board.is_game_over() and rng.random() < 0.4:
-        refused = [san for san in ("O-O", "O-O-O") if not board.is_legal(_castling(board, san))]
-        if refused:
-            illegal = rng.choice(refused)
-            result = game.headers["Result"]
-            text = text.removesuffix(result).rstrip() + f" {_prefix(board)}{illegal} {result}"
-    return text, fens, len(board.move_stack), illegal
-
-
-def _castling(board: chess.Board, san: str) -> chess.Move:
-    """The castling move python-chess would make for ``san`` (Move.null() when it has no such rook)."""
-    king = board.king(board.turn)
-    rank = 0 if board.turn == chess.WHITE else 7
-    files = range(7, -1, -1) if san == "O-O" else range(8)
-    for file in files:
-        square = chess.square(file, rank)
-        rook = board.piece_at(square) == chess.Piece(chess.ROOK, board.turn)
-        if rook and board.castling_rights & (1 << square):
-            return chess.Move(king, square) if king is not None else chess.Move.null()
-    return chess.Move.null()
-
-
-def _prefix(board: chess.Board) -> str:
-    return f"{board.fullmove_number}. " if board.turn == chess.WHITE else f"{board.fullmove_number}... "
 
 
 def test_300_random_chess960_games_replay_as_python_chess_played_them() -> None:

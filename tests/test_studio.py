@@ -46,6 +46,25 @@ def test_the_board_follows_random_legal_games_like_python_chess(choices: list[in
         assert placement_text(squares) == board.board_fen(), f"after {move.uci()} in {board.fen()}"
 
 
+@settings(max_examples=40, deadline=None)
+@given(number=st.integers(min_value=0, max_value=959),
+       choices=st.lists(st.integers(min_value=0, max_value=10_000), min_size=1, max_size=120))
+def test_the_board_follows_random_chess960_games_like_python_chess(number: int, choices: list[int]) -> None:
+    # Castling whenever it can: the king takes its own rook in UCI, and may stay or land on its square.
+    board = chess.Board.from_chess960_pos(number)
+    squares = parse_placement(board.board_fen())
+    for choice in choices:
+        moves = sorted(board.legal_moves, key=lambda move: (not board.is_castling(move), move.uci()))
+        if not moves:
+            break
+        castlings = [move for move in moves if board.is_castling(move)]
+        move = castlings[choice % len(castlings)] if castlings and choice % 2 else moves[choice % len(moves)]
+        uci = board.uci(move, chess960=True)
+        board.push(move)
+        apply_uci(squares, uci)
+        assert placement_text(squares) == board.board_fen(), f"after {uci} in {board.fen()}"
+
+
 def _page_data(text: str) -> dict[str, object]:
     match = re.search(r'<script id="trace-data" type="application/json">(.*?)</script>', text, re.S)
     assert match is not None

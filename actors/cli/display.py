@@ -121,7 +121,7 @@ class BoardView:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         """Yield the board as rich text, one line per rank, then the files."""
-        position = parse_fen(self.fen)
+        position = parse_fen(self.fen, chess960=None)  # a Chess960 game's X-FEN too
         marked = set()
         if self.last_move:
             marked = {SQUARE_NAMES.index(self.last_move[:2]), SQUARE_NAMES.index(self.last_move[2:4])}

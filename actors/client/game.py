@@ -76,6 +76,11 @@ class ActorGame(ProposalStream, StudyTools):
             'random(SEED)', 'interactive', a Policy (a Script of actor names), or a Turnstile. Under
             any but free, one delivery runs at a time; start-up runs in arrival order and is not in
             ``turnstile.steps``, and every request of the client ends when all its mail is delivered.
+        chess960: a Chess960 game, as for :class:`board.game.Game`: True (the FEN's K and Q are
+            X-FEN), False (standard chess, where a Shredder-FEN field or an inner rook's file letter
+            still makes the game Chess960) or None (a castling field standard chess refuses is read
+            as X-FEN). The game's castling layout reaches the king and rook actors as they are
+            created or seated, and the referee in the game's state.
 
     Raises:
         FenError: the FEN is malformed or impossible.
@@ -92,6 +97,7 @@ class ActorGame(ProposalStream, StudyTools):
         teach: Mapping[str, Teachable] | None = None,
         pool: SystemPool | None = None,
         schedule: str | Policy | Turnstile | None = None,
+        chess960: bool | None = False,
     ) -> None:
         if pool is not None:
             if recorder is not None and recorder is not pool.recorder:
@@ -106,7 +112,7 @@ class ActorGame(ProposalStream, StudyTools):
         self.pool = pool
         self.turnstile = make_turnstile(schedule)
         self.supervisor = Supervisor(
-            fen, recorder, self.timeout, max_restarts, period, turnstile=self.turnstile
+            fen, recorder, self.timeout, max_restarts, period, turnstile=self.turnstile, chess960=chess960
         )
         """The game's actor system (with a pool: the one borrowed, once started)."""
         self.lessons = {square: as_geometry(lesson) for square, lesson in (teach or {}).items()}
@@ -183,7 +189,7 @@ class ActorGame(ProposalStream, StudyTools):
         if self.pool is not None:
             supervisor = self.supervisor
             self.supervisor = self.pool.borrow(
-                supervisor.start_fen, supervisor.max_restarts, supervisor.period
+                supervisor.start_fen, supervisor.max_restarts, supervisor.period, supervisor.chess960
             )
             # A game dropped without close() stops the system it borrowed (its state is unknown).
             self._finalizer = weakref.finalize(self, self.pool.discard, self.supervisor)
@@ -485,7 +491,7 @@ def final_fen(game: ActorGame) -> str:
         return game.fen()
     except ChessActorsError:
         pass
-    board = Game(game.supervisor.start_fen)
+    board = Game(game.supervisor.start_fen, chess960=game.supervisor.chess960)
     for entry in game.journal:
         board.play(entry.uci, want_san=False)
     return board.fen()

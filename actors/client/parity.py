@@ -10,7 +10,6 @@ from actors.client.game import ActorGame
 from actors.protocol import Accepted, Rejected
 from board.errors import AmbiguousMoveError, IllegalMoveError, MoveSyntaxError
 from board.game import Game
-from board.notation import uci
 
 Verdict = tuple[str, ...]
 
@@ -25,7 +24,7 @@ def direct_verdict(game: Game, text: str) -> Verdict:
         return ("ambiguous", error.reason)
     except IllegalMoveError as error:
         return ("illegal", error.reason)
-    return ("accepted", uci(played.move), played.san, str(played.check), str(played.outcome))
+    return ("accepted", game.uci(played.move), played.san, str(played.check), str(played.outcome))
 
 
 def actor_verdict(game: ActorGame, text: str) -> Verdict:

@@ -73,8 +73,11 @@ class SystemPool:
         """How many systems wait for a game."""
         return len(self._idle)
 
-    def borrow(self, fen: str, max_restarts: int = 10, period: float = 5.0) -> Supervisor:
-        """A running system set up for a new game from ``fen`` (a FEN; see :class:`Supervisor`).
+    def borrow(
+        self, fen: str, max_restarts: int = 10, period: float = 5.0, chess960: bool | None = False
+    ) -> Supervisor:
+        """A running system set up for a new game from ``fen`` (a FEN; ``chess960``: a Chess960 game;
+        see :class:`Supervisor`).
 
         An idle system is re-seated; one that will not re-seat is stopped and a new one started.
 
@@ -90,10 +93,10 @@ class SystemPool:
                     raise GameClosed("the pool is closed: its actor systems have stopped")
                 supervisor = self._idle.pop() if self._idle else None
             if supervisor is None:
-                return self._start(fen, max_restarts, period)
+                return self._start(fen, max_restarts, period, chess960)
             supervisor.max_restarts, supervisor.period = max_restarts, period
             try:
-                supervisor.reset(fen)
+                supervisor.reset(fen, chess960)
             except ActorFailure:
                 self.discard(supervisor)
                 continue
@@ -103,8 +106,8 @@ class SystemPool:
             self.reused += 1
             return supervisor
 
-    def _start(self, fen: str, max_restarts: int, period: float) -> Supervisor:
-        supervisor = Supervisor(fen, self.recorder, self.timeout, max_restarts, period)
+    def _start(self, fen: str, max_restarts: int, period: float, chess960: bool | None) -> Supervisor:
+        supervisor = Supervisor(fen, self.recorder, self.timeout, max_restarts, period, chess960=chess960)
         GAMES.acquire()
         try:
             supervisor.start()

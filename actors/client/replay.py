@@ -150,10 +150,6 @@ def watch_game(
         return bad_start(game, error)
     if engine == "direct":
         return _watch_direct(game, board, report, positions)
-    if board.chess960:
-        first = game.moves[0].text if game.moves else ""
-        reason = "the actor engine does not play Chess960 yet (replay it with --engine direct)"
-        return verdict(game, 0, board.fen(), None, MoveError(1, first, reason, kind=FAILURE))
     return _watch_actors(game, board, recorder, report, positions, teach or {}, pool)
 
 
@@ -198,7 +194,9 @@ def _watch_actors(
     from actors.client.game import ActorGame, final_fen
     from actors.protocol import Rejected
 
-    actor_game = ActorGame(start_fen(game), recorder=recorder, teach=teach, pool=pool)
+    actor_game = ActorGame(
+        start_fen(game), recorder=recorder, teach=teach, pool=pool, chess960=mirror.chess960
+    )
     start = actor_game.supervisor.start_fen
 
     def fen() -> str:

@@ -92,6 +92,7 @@ from actors.protocol.referee import (
 from actors.protocol.values import (
     Assessment,
     CastleReport,
+    CastlingLayout,
     GameState,
     JournalEntry,
     JournalMove,
@@ -120,6 +121,7 @@ __all__ = [
     "CastleQuery",
     "CastleReport",
     "CastleSurvey",
+    "CastlingLayout",
     "Change",
     "CheckMove",
     "ControlRequest",

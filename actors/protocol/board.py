@@ -14,7 +14,7 @@ How you talk to the board (the referee asks; the supervisor asks for the roster)
                                                 word to the board, taken before anything after it)
     RosterQuery()                            -> Roster
     Describe(state)                          -> Description
-    Place(entries)                           -> Roster        (clear, seat these pieces: a ChessMoveQ
+    Place(entries, layout)                   -> Roster        (clear, seat these pieces: a ChessMoveQ
                                                 case, or a pooled system's next game)
 The board asks pieces only for their reach (Gather, Place, a move, a promotion, and a piece that said
 "ask me" whenever its reach matters) and tells them Captured; pieces never ask anyone, so no two actors
@@ -26,7 +26,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from actors.protocol.values import (
+    STANDARD_LAYOUT,
     Assessment,
+    CastlingLayout,
     GameState,
     JournalMove,
     PieceReport,
@@ -186,7 +188,8 @@ class Roster:
 
 @dataclass(frozen=True, slots=True)
 class Describe:
-    """The FEN of the board's placement with the referee's game state."""
+    """The FEN of the board's placement with the referee's game state (whose layout says how the
+    castling field is written: standard, X-FEN or Shredder-FEN)."""
 
     state: GameState
 
@@ -194,9 +197,11 @@ class Describe:
 @dataclass(frozen=True, slots=True)
 class Place:
     """Clear the board and seat these pieces (a ChessMoveQ case, or a pooled system's next game); each
-    is asked to stand there as a plain piece of its code, and declares its reach."""
+    is asked to stand there as a plain piece of its code, in a game of that castling ``layout``, and
+    declares its reach."""
 
     entries: tuple[RosterEntry, ...]
+    layout: CastlingLayout = STANDARD_LAYOUT
 
 
 BoardRequest = (

@@ -245,6 +245,8 @@ _CODECS: dict[tuple[str, str], Codec] = {
         (name, "tuple[int, ...]"): _SQUARES
         for name in ("traversed", "crossed", "between", "targets", "origins", "hidden")
     },
+    ("kings", "tuple[int, int]"): Codec(_each(_show_square), _each(_take_square), _PAIR),
+    ("rooks", "tuple[int, int, int, int]"): Codec(_each(_show_square), _each(_take_square), _INTS),
     ("rook", "tuple[int, int] | None"): Codec(
         _optional(_each(_show_square)), _optional(_each(_take_square)), _PAIR
     ),

@@ -8,8 +8,9 @@ How you talk to a piece (it answers about its own square only, from its own move
                                               piece itself tells the board its new reach: Declare)
     Moved(to)                      -> Targets (the board moved you: your reach from there)
     Promote(kind, square)          -> Targets (a pawn that reached ``square`` becomes a ``kind``)
-    Seat(square, has_moved, code)  -> Targets (stand here now as a plain ``code``: a pooled system's
-                                              next game, a ChessMoveQ case)
+    Seat(square, has_moved, code, layout) -> Targets (stand here now as a plain ``code``, in a game
+                                              of that castling layout: a pooled system's next game,
+                                              a ChessMoveQ case)
     KnightPathQuery(target, size)  -> KnightWalk
     KnightTourQuery(size, closed)  -> KnightWalk
     Captured(), Resync(square, has_moved)                tells from the board and the supervisor
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from actors.protocol.values import Reach
+from actors.protocol.values import STANDARD_LAYOUT, CastlingLayout, Reach
 from board.geometries import Geometry
 from board.squares import SQUARE_NAMES
 
@@ -72,7 +73,8 @@ Answer = Yes | No
 
 @dataclass(frozen=True, slots=True)
 class CastleQuery:
-    """Castle to ``side`` ('K' or 'Q'): asked of the king and of that rook."""
+    """Castle to ``side`` ('K' or 'Q'): asked of the king and of that rook, which answer from their
+    own square and the game's castling layout (given them when they were created or seated)."""
 
     side: str
 
@@ -133,11 +135,13 @@ class Promote:
 class Seat:
     """Stand on ``square`` now as a plain piece of ``code`` (colour * 8 + kind) with its kind's own move
     function: a pooled piece seated for a new game (a promoted pawn is a pawn again, a taught piece
-    forgets its lesson) or for a ChessMoveQ case."""
+    forgets its lesson) or for a ChessMoveQ case. ``layout`` is the game's castling layout: where
+    its king and rooks castle from and to (standard chess, or a Chess960 start)."""
 
     square: int
     has_moved: bool
     code: int
+    layout: CastlingLayout = STANDARD_LAYOUT
 
 
 @dataclass(frozen=True, slots=True)

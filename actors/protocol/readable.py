@@ -29,7 +29,8 @@ ROUTING_FIELDS = frozenset({"sender", "corr"})
 SQUARE_FIELDS = frozenset(
     {
         "square", "origin", "target", "start", "end", "king_square", "to", "victim",
-        "traversed", "crossed", "between", "targets", "origins", "rook", "en_passant", "hidden",
+        "traversed", "crossed", "between", "targets", "origins", "rook", "en_passant", "hidden", "rooks",
+        "kings",
     }
 )  # fmt: skip
 # Field names whose integers are piece codes (colour * 8 + kind; 0 is an empty square).

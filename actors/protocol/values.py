@@ -6,13 +6,17 @@ Squares are 0..63 (a1 = 0) and pieces are codes ``colour * 8 + kind`` (board.pie
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from functools import lru_cache
+from typing import Final, Literal
 
+from board.castling import RIGHT_LETTERS, STANDARD, CastlingTable, castling_table
 from board.judge import Sighting
 
 __all__ = [
+    "STANDARD_LAYOUT",
     "Assessment",
     "CastleReport",
+    "CastlingLayout",
     "GameState",
     "JournalEntry",
     "JournalMove",
@@ -25,6 +29,7 @@ __all__ = [
     "RejectionKind",
     "RosterEntry",
     "Sighting",
+    "layout_of",
 ]
 
 PathEntry = tuple[int, tuple[int, ...], str]
@@ -144,8 +149,61 @@ class JournalMove:
 
 
 @dataclass(frozen=True, slots=True)
+class CastlingLayout:
+    """Where castling's king and rooks start: a fact of the game, fixed when it starts.
+
+    ``rooks``: the square of each right's rook, in 'KQkq' order (-1: the game has no such right);
+    ``kings``: each colour's king square; ``chess960``: castling is written as the king taking its
+    own rook (UCI) and the FEN field as X-FEN, or as Shredder-FEN's file letters with ``shredder``.
+    Standard chess is the default. :attr:`table` is board.castling's table of the layout, whose rows
+    give every castling square.
+    """
+
+    rooks: tuple[int, int, int, int] = (7, 0, 63, 56)
+    kings: tuple[int, int] = (4, 60)
+    chess960: bool = False
+    shredder: bool = False
+
+    @property
+    def table(self) -> CastlingTable:
+        """The castling table of this layout (one per layout, built once)."""
+        return _table_of(self)
+
+
+STANDARD_LAYOUT: Final = CastlingLayout()
+"""Standard chess: kings on e1 and e8, rooks in the corners."""
+
+
+@lru_cache(maxsize=256)
+def _table_of(layout: CastlingLayout) -> CastlingTable:
+    if layout == STANDARD_LAYOUT:
+        return STANDARD
+    rooks = tuple(None if square < 0 else square for square in layout.rooks)
+    return castling_table(
+        (rooks[0], rooks[1], rooks[2], rooks[3]), layout.kings, layout.chess960, layout.shredder
+    )
+
+
+def layout_of(table: CastlingTable) -> CastlingLayout:
+    """The layout a castling table was built from (a position's, as board.fen read it)."""
+    if table is STANDARD:
+        return STANDARD_LAYOUT
+    rooks = [-1, -1, -1, -1]
+    kings = [4, 60]
+    for row in table.rows:
+        rooks[RIGHT_LETTERS.index(row.letter)] = row.rook_from
+        kings[row.colour] = row.king_from
+    return CastlingLayout((rooks[0], rooks[1], rooks[2], rooks[3]), (kings[0], kings[1]), table.chess960,
+                          table.shredder)
+
+
+@dataclass(frozen=True, slots=True)
 class GameState:
-    """What a judge knows beside the placement: turn, castling rights, en passant, the clocks."""
+    """What a judge knows beside the placement: turn, castling rights, en passant, the clocks.
+
+    ``castling`` holds the rights as bits of the ``layout``'s table (the game's castling layout, set
+    when it starts: standard chess, or a Chess960 start).
+    """
 
     turn: int
     castling: int
@@ -153,6 +211,7 @@ class GameState:
     halfmove: int
     fullmove: int
     legal_en_passant: int = -1
+    layout: CastlingLayout = STANDARD_LAYOUT
 
 
 @dataclass(frozen=True, slots=True)

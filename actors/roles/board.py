@@ -44,6 +44,7 @@ from actors.protocol.referee import Description
 from actors.protocol.values import (
     Assessment,
     CastleReport,
+    CastlingLayout,
     JournalMove,
     PathEntry,
     PieceReport,
@@ -53,7 +54,6 @@ from actors.protocol.values import (
     Sighting,
 )
 from actors.roles.board_view import View
-from board.castling import home_rights
 from board.fen import parse_fen
 from board.fen_text import format_fen
 from board.geometries import reach, standard
@@ -78,7 +78,7 @@ class BoardActor(TracedActor[BoardRequest]):
     """The occupancy: 64 piece codes, the actor name and moved flag of each piece, their declared reach.
 
     ``strict=False`` takes any placement (board.fen.parse_fen), for position-only mode, where a side
-    may have no king (its king square is then -1).
+    may have no king (its king square is then -1); ``chess960``: the start is a Chess960 game's.
     """
 
     def __init__(
@@ -91,13 +91,16 @@ class BoardActor(TracedActor[BoardRequest]):
         name: str = "board",
         *,
         strict: bool = True,
+        chess960: bool = False,
     ) -> None:
         super().__init__(name, directory, recorder, timeout)
-        position = parse_fen(start_fen, strict=strict)  # setup: the placement and the rights it grants
+        # Setup: the placement and the rights it grants (``chess960``: the FEN's K and Q are X-FEN).
+        position = parse_fen(start_fen, strict=strict, chess960=chess960)
         squares = list(position.squares)
         self.names: list[str] = [birth_name(code, s) if code else "" for s, code in enumerate(squares)]
+        table = position.castling_table
         self.moved: list[bool] = [
-            not home_rights(s, code) & position.castling for s, code in enumerate(squares)
+            not table.home_rights(s, code) & position.castling for s, code in enumerate(squares)
         ]
         self.plies = 0
         self.unfixed: set[int] = set()
@@ -149,7 +152,8 @@ class BoardActor(TracedActor[BoardRequest]):
                 )
             case Apply(move=move, en_passant=en_passant):
                 victim = move.victim if move.victim >= 0 else move.target
-                if self.view.true_squares[victim] & 7 == KING:
+                # Castling takes nothing (its king may stay on its square, or land on its rook's).
+                if move.rook is None and self.view.true_squares[victim] & 7 == KING:
                     return ApplyRefused(f"the king on {SQUARE_NAMES[victim]} is never captured")
                 colour = view.code(move.origin) >> 3
                 changes, captured = self._move(move, tell_pieces=True)
@@ -189,10 +193,11 @@ class BoardActor(TracedActor[BoardRequest]):
                     state.legal_en_passant,
                     state.halfmove,
                     state.fullmove,
+                    state.layout.table,
                 )
                 return Description(fen)
-            case Place(entries=entries):
-                self._place(entries)
+            case Place(entries=entries, layout=layout):
+                self._place(entries, layout)
                 return Roster(self._entries(), self.plies, self.view.placement())  # the new view
             case _:
                 assert_never(message)
@@ -285,13 +290,15 @@ class BoardActor(TracedActor[BoardRequest]):
         """Ask the pieces that said "ask me" for their reach now, before anything is reported."""
         self._gather(sorted(square for square in self.unfixed if self.names[square]))
 
-    def _place(self, entries: Sequence[RosterEntry]) -> None:
-        """Clear the board and seat these pieces; each is told where it stands and declares its reach.
+    def _place(self, entries: Sequence[RosterEntry], layout: CastlingLayout) -> None:
+        """Clear the board and seat these pieces; each is told where it stands (in a game of that
+        castling ``layout``) and declares its reach.
 
         Nothing of the board changes until every piece has answered (the last entry on a square wins).
         """
         pending = [
-            self.send(entry.name, Seat(entry.square, entry.has_moved, entry.code)) for entry in entries
+            self.send(entry.name, Seat(entry.square, entry.has_moved, entry.code, layout))
+            for entry in entries
         ]
         replies = self.wait(pending)
         squares = [0] * 64
@@ -321,20 +328,18 @@ class BoardActor(TracedActor[BoardRequest]):
         reach from where they land (a promoted pawn as its new kind) and a captured piece is told."""
         view, names, moved = self.view, self.names, self.moved
         self._roster = None
+        if move.rook is not None:
+            return self._castle(move, tell_pieces), None
         origin, target = move.origin, move.target
         code, name = view.code(origin), names[origin]
-        rook = move.rook
-        rook_name = names[rook[0]] if rook is not None else ""
         captured_square = move.victim if move.victim >= 0 else target
         captured = names[captured_square] if view.code(captured_square) else None
         landed: list[tuple[int, Pending]] = []
-        if tell_pieces:  # told and asked first: each piece works out its answer while the board moves
+        if tell_pieces:  # told and asked first: the piece works out its answer while the board moves
             if captured is not None:
                 self.tell(captured, Captured())
             landing = Promote(move.promotion, target) if move.promotion else Moved(target)
             landed.append((target, self.send(name, landing)))
-            if rook is not None:
-                landed.append((rook[1], self.send(rook_name, Moved(rook[1]))))
         view.remove(captured_square)
         names[captured_square] = ""
         view.put(target, view.remove(origin), ())
@@ -346,24 +351,57 @@ class BoardActor(TracedActor[BoardRequest]):
         changes: list[Change] = [(origin, 0, ""), (target, code, name)]
         if move.victim >= 0:
             changes.append((move.victim, 0, ""))
-        if rook is not None:
-            rook_from, rook_to = rook
-            view.put(rook_to, view.remove(rook_from), ())
-            names[rook_to], moved[rook_to] = rook_name, True
-            names[rook_from], moved[rook_from] = "", False
-            if self.unfixed or self.labels:
-                self._carry(rook_from, rook_to)
-            changes += [(rook_from, 0, ""), (rook_to, view.code(rook_to), rook_name)]
         if move.promotion:
             new_code = (code & 8) | move.promotion
             view.promote(target, new_code)
             changes[1] = (target, new_code, name)
         self.plies += 1
         if landed:
-            for (square, _), reply in zip(landed, self.wait([pending for _, pending in landed]), strict=True):
-                assert isinstance(reply, Targets)
-                self._declare(square, reply)
+            self._declare_all(landed)
         return tuple(changes), captured
+
+    def _castle(self, move: JournalMove, tell_pieces: bool) -> tuple[Change, ...]:
+        """Make a castling: king and rook are lifted together and set down together, since in Chess960
+        either may land on the other's square, or the king stay on its own. Squares emptied come
+        first in the changes, then the two landings."""
+        assert move.rook is not None
+        view, names, moved = self.view, self.names, self.moved
+        (king_from, king_to), (rook_from, rook_to) = (move.origin, move.target), move.rook
+        lifted = [(king_from, king_to, names[king_from], view.remove(king_from), self._lift(king_from)),
+                  (rook_from, rook_to, names[rook_from], view.remove(rook_from), self._lift(rook_from))]
+        for origin, _, _, _, _ in lifted:
+            names[origin], moved[origin] = "", False
+        changes: list[Change] = [(origin, 0, "") for origin in (king_from, rook_from)
+                                 if origin not in (king_to, rook_to)]
+        for _, target, name, code, (unfixed, label) in lifted:
+            view.put(target, code, ())
+            names[target], moved[target] = name, True
+            if unfixed:
+                self.unfixed.add(target)
+            if label is not None:
+                self.labels[target] = label
+            changes.append((target, code, name))
+        self.plies += 1
+        if tell_pieces:
+            self._landed([(target, name, Moved(target)) for _, target, name, _, _ in lifted])
+        return tuple(changes)
+
+    def _lift(self, square: int) -> tuple[bool, str | None]:
+        """What the board knows of the move function of the piece lifted from ``square``: whether it
+        said "ask me", and its label (both forgotten there)."""
+        unfixed, label = square in self.unfixed, self.labels.get(square)
+        self._forget(square)
+        return unfixed, label
+
+    def _landed(self, landings: list[tuple[int, str, Moved | Promote]]) -> None:
+        """Tell the pieces that moved where they landed, all at once; each answers its reach from there."""
+        self._declare_all([(square, self.send(name, message)) for square, name, message in landings])
+
+    def _declare_all(self, asked: list[tuple[int, Pending]]) -> None:
+        """Take each asked piece's answer as its word on its reach from its square."""
+        for (square, _), reply in zip(asked, self.wait([pending for _, pending in asked]), strict=True):
+            assert isinstance(reply, Targets)
+            self._declare(square, reply)
 
     def _carry(self, origin: int, target: int) -> None:
         """What the board knows of a piece's move function goes with it from ``origin`` to ``target``."""

@@ -35,8 +35,7 @@ from actors.protocol.piece import (
     TargetsQuery,
     Yes,
 )
-from actors.protocol.values import PathEntry, Reach
-from board.castling import castling_for
+from actors.protocol.values import STANDARD_LAYOUT, CastlingLayout, PathEntry, Reach
 from board.errors import ChessActorsError
 from board.geometries import Geometry, label_of, reach, standard
 from board.pieces import COLOUR_NAMES, KIND_NAMES, KING, KNIGHT, PAWN, ROOK
@@ -72,6 +71,8 @@ class PieceActor(TracedActor[PieceRequest]):
 
     Args:
         geometry: the move function it starts with (default: its kind's).
+        layout: the game's castling layout, where a king or rook castles from and to (a Seat
+            brings the next game's).
     """
 
     def __init__(
@@ -84,8 +85,10 @@ class PieceActor(TracedActor[PieceRequest]):
         recorder: TraceRecorder | None = None,
         timeout: float = DEFAULT_TIMEOUT,
         geometry: Geometry | None = None,
+        layout: CastlingLayout = STANDARD_LAYOUT,
     ) -> None:
         super().__init__(name, directory, recorder, timeout)
+        self.layout = layout
         self.code = code
         self.kind = code & 7
         self.colour = code >> 3
@@ -106,9 +109,9 @@ class PieceActor(TracedActor[PieceRequest]):
             case Moved(to=to):
                 self.square, self.has_moved = to, True
                 return self.targets()
-            case Seat(square=square, has_moved=has_moved, code=code):
+            case Seat(square=square, has_moved=has_moved, code=code, layout=layout):
                 self._become(code)
-                self.square, self.has_moved = square, has_moved
+                self.square, self.has_moved, self.layout = square, has_moved, layout
                 return self.targets()
             case Captured():
                 # Off the board, but still running: a pooled system seats captured pieces again.
@@ -174,7 +177,10 @@ class PieceActor(TracedActor[PieceRequest]):
             return No(f"a {KIND_NAMES[self.kind]} does not castle")
         if self.has_moved:
             return No(f"the {self.describe()} has moved")
-        right = castling_for(self.colour, side)
+        right = self.layout.table.row(self.colour, side)
+        if right is None:
+            return No(f"this game has no {'kingside' if side == 'K' else 'queenside'} castling for "
+                      f"{COLOUR_NAMES[self.colour]}")
         home, landing, crossed = (
             (right.king_from, right.king_to, right.king_crossed)
             if self.kind == KING

@@ -22,13 +22,12 @@ from actors.protocol.control import Ping
 from actors.protocol.journal import JournalEntries, JournalQuery, Record
 from actors.protocol.piece import Resync
 from actors.protocol.referee import Begin, Ready
-from actors.protocol.values import GameState, JournalEntry, RosterEntry
+from actors.protocol.values import GameState, JournalEntry, RosterEntry, layout_of
 from actors.roles.board import BoardActor, birth_name
 from actors.roles.journal import JOURNAL, JournalActor
 from actors.roles.piece import PieceActor
 from actors.roles.referee import REFEREE, PositionRefereeActor, RefereeActor
 from actors.tracing.recorder import marking, note_restart
-from board.castling import home_rights
 from board.fen import parse_fen, write_fen
 from board.geometries import Geometry
 
@@ -42,36 +41,41 @@ SUPERVISOR = "supervisor"
 
 
 @functools.lru_cache(maxsize=32)
-def seating(fen: str) -> tuple[str, GameState, tuple[RosterEntry, ...]]:
-    """A game's start from ``fen``: the FEN as written back, the judge's state, and each piece's seat
-    under its birth name (kept for the FENs seen last: a pool seats the same start again and again).
+def seating(fen: str, chess960: bool | None = False) -> tuple[str, GameState, tuple[RosterEntry, ...]]:
+    """A game's start from ``fen``: the FEN as written back, the judge's state (with the game's
+    castling layout), and each piece's seat under its birth name (kept for the FENs seen last: a pool
+    seats the same start again and again). ``chess960``: a Chess960 game (board.fen.parse_fen).
 
     Raises:
         FenError: the FEN is malformed or impossible.
     """
-    position = parse_fen(fen)
-    state = GameState(
-        position.turn, position.castling, position.en_passant, position.halfmove, position.fullmove
-    )
+    position = parse_fen(fen, chess960=chess960)
+    table = position.castling_table
+    state = GameState(position.turn, position.castling, position.en_passant, position.halfmove,
+                      position.fullmove, layout=layout_of(table))
     entries = tuple(
-        RosterEntry(square, code, birth_name(code, square), not home_rights(square, code) & position.castling)
+        RosterEntry(
+            square, code, birth_name(code, square), not table.home_rights(square, code) & position.castling
+        )
         for square, code in enumerate(position.squares)
         if code
     )
     return write_fen(position), state, entries
 
 
-def promoted_names(start_fen: str, entries: tuple[JournalEntry, ...]) -> set[str]:
+def promoted_names(start_fen: str, entries: tuple[JournalEntry, ...], chess960: bool = False) -> set[str]:
     """The actor names of the pieces that promoted in the journal's moves from ``start_fen``."""
-    names = {entry.square: entry.name for entry in seating(start_fen)[2]}
+    names = {entry.square: entry.name for entry in seating(start_fen, chess960)[2]}
     promoted: set[str] = set()
     for entry in entries:
         move = entry.move
+        if move.rook is not None:  # castling: both lifted first (either may land on the other's square)
+            king, rook = names.pop(move.origin, ""), names.pop(move.rook[0], "")
+            names[move.target], names[move.rook[1]] = king, rook
+            continue
         name = names.pop(move.origin, "")
         names.pop(move.victim if move.victim >= 0 else move.target, None)
         names[move.target] = name
-        if move.rook is not None:
-            names[move.rook[1]] = names.pop(move.rook[0], "")
         if move.promotion:
             promoted.add(name)
     return promoted
@@ -88,6 +92,9 @@ class Supervisor:
             :class:`RestartIntensityExceeded`, and the game is over with that error.
         position_only: a ChessMoveQ session (any placement, a position referee, no journal).
         turnstile: the delivery turnstile every child runs under (None: free, pykka's own order).
+        chess960: a Chess960 game (board.fen.parse_fen's ``chess960``: True, False or None to read
+            a castling field standard chess refuses as X-FEN); its castling layout is given to the
+            pieces as they are created or seated, and to the referee in the game's state.
         hive: run the piece actors on one shared thread (actors.kernel.hive) instead of a thread
             each: pieces only answer, and a question to many of them then wakes one thread. Not
             under a turnstile, which schedules each actor's thread.
@@ -104,13 +111,16 @@ class Supervisor:
         position_only: bool = False,
         turnstile: Turnstile | None = None,
         hive: bool = False,
+        chess960: bool | None = False,
     ) -> None:
-        position = parse_fen(fen, strict=not position_only)  # setup: the starting state, never a judgement
+        # Setup: the starting state, never a judgement.
+        position = parse_fen(fen, strict=not position_only, chess960=chess960)
         self.position_only = position_only
         self.start_fen = write_fen(position)
-        self.start_state = GameState(
-            position.turn, position.castling, position.en_passant, position.halfmove, position.fullmove
-        )
+        self.chess960 = position.castling_table.chess960
+        """Whether the game is Chess960 (its start FEN's K and Q are then X-FEN)."""
+        self.start_state = GameState(position.turn, position.castling, position.en_passant, position.halfmove,
+                                     position.fullmove, layout=layout_of(position.castling_table))
         self.outcome: str | None = None
         self.claimable: tuple[str, ...] = ()
         """How the game stood when the referee last said it was ready."""
@@ -177,10 +187,10 @@ class Supervisor:
                 self._start_piece(entry, None)
             self._start_referee()
 
-    def reset(self, fen: str) -> None:
+    def reset(self, fen: str, chess960: bool | None = False) -> None:
         """Set this running system up for a new game from ``fen``, starting threads only where it must.
 
-        Each piece of the new position is seated by the board on
+        Each piece of the new position (``chess960`` as for the constructor) is seated by the board on
         its square as a plain piece of its kind (a promoted pawn is a pawn again, a taught piece
         forgets its lesson), under its birth name ('white-knight-g1'), and declares its reach;
         pieces the system lacks are started, the others stand idle off the board; the referee
@@ -191,7 +201,8 @@ class Supervisor:
             FenError: the FEN is malformed or impossible.
             ActorFailure: an actor did not take part (the system is fit only to be stopped).
         """
-        self.start_fen, self.start_state, entries = seating(fen)
+        self.start_fen, self.start_state, entries = seating(fen, chess960)
+        self.chess960 = self.start_state.layout.chess960
         self.outcome = None
         self.restarts = 0
         self._restart_times.clear()
@@ -201,7 +212,8 @@ class Supervisor:
                 self._start_piece(entry, None)
         self._started = [ref for ref in self._started if ref.is_alive()]
         # The referee's Gather queues behind the Place at the board: no need to wait in between.
-        placing = ask(self.ref(BOARD), BOARD, post(self.recorder, SUPERVISOR, BOARD, Place(entries)))
+        place = Place(entries, self.start_state.layout)
+        placing = ask(self.ref(BOARD), BOARD, post(self.recorder, SUPERVISOR, BOARD, place))
         ready: Ready = self._ask(REFEREE, Begin(self.start_state), Ready)
         if not isinstance(wait_one(*placing, self.timeout), Roster):
             raise ActorUnavailable(f"{BOARD} did not place the pieces")
@@ -225,12 +237,13 @@ class Supervisor:
             self.timeout,
             BOARD,
             strict=not self.position_only,
+            chess960=self.chess960,
         )
         self._remember(BOARD, ref)
 
     def _start_piece(self, entry: RosterEntry, geometry: Geometry | None) -> None:
         arguments = (entry.name, entry.code, entry.square, entry.has_moved, self.directory, self.recorder,
-                     self.timeout, geometry)  # fmt: skip
+                     self.timeout, geometry, self.start_state.layout)  # fmt: skip
         if not self._hive_wanted:
             self._remember(entry.name, PieceActor.start(*arguments))
             return
@@ -372,7 +385,7 @@ class Supervisor:
         """Each taught piece's move function now: the last it told the journal at the number of
         promotions the journal's moves give it (a lesson a promotion replaced is not restored, nor
         a promotion the journal never recorded)."""
-        promoted = promoted_names(self.start_fen, journal.entries)
+        promoted = promoted_names(self.start_fen, journal.entries, self.chess960)
         taught: dict[str, Geometry] = {}
         for teaching in journal.teachings:
             if teaching.promotions == (1 if teaching.name in promoted else 0):

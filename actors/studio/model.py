@@ -64,6 +64,13 @@ def apply_uci(squares: list[str], move: str) -> None:
     """
     origin, target = _index(move[0:2]), _index(move[2:4])
     piece = squares[origin]
+    rook = "R" if piece == "K" else "r"
+    if piece in ("K", "k") and squares[target] == rook:  # Chess960: the king takes its own rook
+        home = origin // 8 * 8
+        king_to, rook_to = (home + 6, home + 5) if target > origin else (home + 2, home + 3)
+        squares[origin] = squares[target] = ""
+        squares[king_to], squares[rook_to] = piece, rook
+        return
     if piece in ("K", "k") and abs(target % 8 - origin % 8) == 2:
         rook_from, rook_to = (origin + 3, origin + 1) if target > origin else (origin - 4, origin - 1)
         squares[rook_to], squares[rook_from] = squares[rook_from], ""

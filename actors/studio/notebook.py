@@ -17,7 +17,7 @@ __all__ = ["actor_game_repr", "actor_game_svg"]
 
 def _mirror(game: ActorGame) -> Game:
     """The direct engine's game replaying the journal of accepted moves."""
-    mirror = Game(game.supervisor.start_fen)
+    mirror = Game(game.supervisor.start_fen, chess960=game.supervisor.chess960)
     for entry in game.journal:
         mirror.play(entry.uci, want_san=False)
     return mirror

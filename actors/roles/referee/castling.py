@@ -2,8 +2,10 @@
 
 The king and the rook say whether they may castle and what they cross; the board says who stands on
 their squares, what stands between, and who would reach each square the king crosses and lands on
-once the castling is made. The right itself is the referee's fact; every square comes from
-board.castling's one table. The referee's whereabouts hint only chooses whom to ask.
+once the castling is made. The right itself is the referee's fact; every square comes from the
+game's castling table (board.castling: standard chess's, or a Chess960 start's, where the king may
+stay on its square, or land on its rook's, and the rook on the king's). The referee's whereabouts
+hint only chooses whom to ask.
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ from actors.protocol.piece import CastleQuery, Yes
 from actors.protocol.values import CastleReport
 from actors.roles.referee.conversation import BOARD, WHEREABOUTS
 from actors.roles.referee.ruling import Ruling
-from board.castling import castling_for
 from board.judge import CastlingFacts, Intent, decide_castling
 from board.pieces import KING, ROOK
 from board.squares import SQUARE_NAMES
@@ -29,11 +30,11 @@ def judge_castling(referee: Conversation[Any], state: GameState, intent: Intent)
     """The ruling on castling to the intent's side, from the king's, the rook's and the board's replies."""
     colour, side = intent.colour, intent.castle
     assert side is not None
-    right = castling_for(colour, side)
+    right = state.layout.table.row(colour, side)
+    if right is None or not state.castling & right.right:  # no such rook in this game, or the right is gone
+        return Ruling(reason=decide_castling(intent, CastlingFacts(-1, False, None, (), ())))
     king, rook = right.king_from, right.rook_from
     refused = Ruling(reason=decide_castling(intent, CastlingFacts(king, False, None, (), ())))
-    if not state.castling & right.right:
-        return refused
     if referee.name_at(king) is None or referee.name_at(rook) is None:
         referee.refresh_hint()  # whom to ask: the board's roster, when the hint knows nobody there
     king_name, rook_name = referee.name_at(king), referee.name_at(rook)

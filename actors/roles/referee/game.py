@@ -37,7 +37,6 @@ from actors.roles.referee.castling import judge_castling
 from actors.roles.referee.conversation import BOARD, Conversation
 from actors.roles.referee.ruling import Ruling
 from actors.roles.referee.targets import legal_targets
-from board.castling import BY_KING_TARGET, KEEP_RIGHTS
 from board.errors import IllegalMoveError, MoveSyntaxError
 from board.judge import Intent, decide
 from board.notation import format_san, intent_from_squares, san_intent
@@ -216,7 +215,8 @@ class RefereeActor(Conversation[RefereeRequest]):
         turn = self.state.turn
         if isinstance(message, ProposeSquares):
             origin, target = message.origin, message.target
-            return intent_from_squares(turn, self._code_at(origin), origin, target, message.promotion)
+            return intent_from_squares(turn, self._code_at(origin), origin, target, message.promotion,
+                                       table=self.state.layout.table)
         try:
             return san_intent(message.text, turn)
         except MoveSyntaxError as san_error:
@@ -227,7 +227,8 @@ class RefereeActor(Conversation[RefereeRequest]):
             promotion = KIND_BY_LETTER[uci.promotion] if uci.promotion else 0
             origin = uci.from_square
             return intent_from_squares(
-                turn, self._code_at(origin), origin, uci.to_square, promotion, message.text
+                turn, self._code_at(origin), origin, uci.to_square, promotion, message.text,
+                self.state.layout.table,
             )
 
     def _judge(self, intent: Intent) -> Ruling:
@@ -271,7 +272,8 @@ class RefereeActor(Conversation[RefereeRequest]):
         state, ply = self.state, self.ply + 1
         code = self.whereabouts[origin][0]
         kind = code & 7
-        castling = BY_KING_TARGET.get(target) if intent.castle is not None else None
+        table = state.layout.table
+        castling = table.by_king_target.get(target) if intent.castle is not None else None
         rook = (castling.rook_from, castling.rook_to) if castling is not None else None
         victim = (target - 8 if colour == WHITE else target + 8) if ruling.en_passant else -1
         promotion = intent.promotion if kind == PAWN else 0
@@ -290,10 +292,11 @@ class RefereeActor(Conversation[RefereeRequest]):
         captured = applied.captured is not None
         new_state = GameState(
             colour ^ 1,
-            state.castling & KEEP_RIGHTS[origin] & KEEP_RIGHTS[target],
+            state.castling & table.keep_rights[origin] & table.keep_rights[target],
             en_passant,
             0 if captured or kind == PAWN else state.halfmove + 1,  # the board said what it captured
             state.fullmove + (1 if colour != WHITE else 0),
+            layout=state.layout,
         )
         for square, new_code, name in applied.changes:
             if new_code:
@@ -325,7 +328,9 @@ class RefereeActor(Conversation[RefereeRequest]):
             outcome == "checkmate",
         )
         suffix = KIND_LETTERS[promotion].lower() if promotion else ""
-        uci = f"{SQUARE_NAMES[origin]}{SQUARE_NAMES[target]}{suffix}"
+        # Chess960's UCI writes castling as the king taking its own rook.
+        written = castling.rook_from if castling is not None and table.chess960 else target
+        uci = f"{SQUARE_NAMES[origin]}{SQUARE_NAMES[written]}{suffix}"
         entry = JournalEntry(uci, san, in_check, outcome, move, key, self.state)
         return Accepted(uci, san, in_check, outcome, self.claimable, entry)
 
@@ -368,3 +373,17 @@ class RefereeActor(Conversation[RefereeRequest]):
                 for _, report in assessment.unclear
             )
         )
+        if not self.has_move and not self.checkers and self.state.castling:
+            self.has_move = self._can_castle()
+
+    def _can_castle(self) -> bool:
+        """Whether the side to move may castle, judged as a proposal is (in Chess960 castling can be
+        a side's only move: a king that stays on its square, or takes its rook's). Asked only when
+        no other move was found, so a game pays for it only where it might be stalemate."""
+        state = self.state
+        for row in state.layout.table.by_colour[state.turn]:
+            if state.castling & row.right:
+                intent = Intent(state.turn, KING, row.king_to, castle=row.side)
+                if judge_castling(self, state, intent).reason is None:
+                    return True
+        return False

@@ -9,7 +9,6 @@ from actors.protocol.piece import Targets, TargetsQuery
 from actors.protocol.values import Probe
 from actors.roles.referee.castling import judge_castling
 from actors.roles.referee.conversation import BOARD, WHEREABOUTS
-from board.castling import BY_COLOUR
 from board.judge import CandidateFacts, Intent, decide
 from board.pieces import KING, LAST_RANK, PAWN, QUEEN
 
@@ -19,6 +18,9 @@ if TYPE_CHECKING:
 
 def legal_targets(referee: RefereeActor, square: int) -> tuple[int, ...]:
     """The squares the piece on ``square`` may legally move to now, ascending (none if not its turn).
+
+    Castling is the king's target in standard chess and its own rook's square in Chess960, as UCI
+    writes it (and as a move given by those squares is read).
 
     Who stands there is the board's word in this conversation (its roster), not the referee's hint.
     """
@@ -63,9 +65,12 @@ def legal_targets(referee: RefereeActor, square: int) -> tuple[int, ...]:
         if decide(intent, [fact], fact.king_square, referee.checkers).legal:
             legal.add(probe.target)
     if kind == KING:
-        for right in BY_COLOUR[colour]:
+        table = referee.state.layout.table
+        for right in table.by_colour[colour]:
             if square == right.king_from:
                 castle = Intent(colour, KING, right.king_to, castle=right.side)
                 if judge_castling(referee, referee.state, castle).reason is None:
-                    legal.add(right.king_to)
+                    # Chess960 names castling by the rook's square (the king may stay, or go where a
+                    # plain move could too); standard chess by the king's target.
+                    legal.add(right.rook_from if table.chess960 else right.king_to)
     return tuple(sorted(legal))
