@@ -21,7 +21,9 @@ from actors.client.stream import CLIENT, Proposal, ProposalStream
 from actors.client.study import StudyTools
 from actors.kernel.errors import ActorFailure, ActorUnavailable, GameClosed
 from actors.kernel.limits import GAMES
+from actors.kernel.links import LinkModel, parse_network
 from actors.kernel.messaging import DEFAULT_TIMEOUT, Pending, ask, post, tell, wait_one
+from actors.kernel.network import Network
 from actors.kernel.policies import Policy
 from actors.kernel.schedule import Turnstile, make_turnstile, start_up
 from actors.protocol.control import CrashOnNext, Disarm, HangOnNext, Ping
@@ -76,6 +78,10 @@ class ActorGame(ProposalStream, StudyTools):
             'random(SEED)', 'interactive', a Policy (a Script of actor names), or a Turnstile. Under
             any but free, one delivery runs at a time; start-up runs in arrival order and is not in
             ``turnstile.steps``, and every request of the client ends when all its mail is delivered.
+        network: the links between the game's actors: a :class:`~actors.kernel.links.LinkModel`, or
+            its text ('loss=0.05,dup=0.05,seed=1', see :func:`~actors.kernel.links.parse_network`);
+            None: reliable. Under a model messages are lost, duplicated, delayed and reordered as it
+            decides, and the game's verdicts stay the same (see the protocol's page).
 
     Raises:
         FenError: the FEN is malformed or impossible.
@@ -92,6 +98,7 @@ class ActorGame(ProposalStream, StudyTools):
         teach: Mapping[str, Teachable] | None = None,
         pool: SystemPool | None = None,
         schedule: str | Policy | Turnstile | None = None,
+        network: str | LinkModel | None = None,
     ) -> None:
         if pool is not None:
             if recorder is not None and recorder is not pool.recorder:
@@ -109,6 +116,9 @@ class ActorGame(ProposalStream, StudyTools):
             fen, recorder, self.timeout, max_restarts, period, turnstile=self.turnstile
         )
         """The game's actor system (with a pool: the one borrowed, once started)."""
+        self.network = _network(network, recorder, pool is not None or self.turnstile is not None)
+        """The network the game's messages cross (None: reliable links; ``counts``: what befell them)."""
+        self.supervisor.directory.network = self.network
         self.lessons = {square: as_geometry(lesson) for square, lesson in (teach or {}).items()}
         self.startup_seconds = 0.0
         """How long :meth:`start` took (starting threads, or re-seating a pooled system)."""
@@ -195,6 +205,8 @@ class ActorGame(ProposalStream, StudyTools):
         try:
             with start_up(self.turnstile):
                 self.supervisor.start()
+            if self.network is not None:
+                self.network.model.check_actors([*self.supervisor.names(), CLIENT])
         except BaseException:
             self._state = "started"
             self._close(discard=True)
@@ -219,6 +231,8 @@ class ActorGame(ProposalStream, StudyTools):
         try:
             self.supervisor.stop_all()
         finally:
+            if self.network is not None:
+                self.network.close()
             if self._counted:
                 self._counted = False
                 GAMES.release()
@@ -423,6 +437,21 @@ class ActorGame(ProposalStream, StudyTools):
             if entry.square == index:
                 return PieceHandle(self, entry.name, entry.square, entry.code)
         raise ActorUnavailable(f"there is no piece on {square}")
+
+
+def _network(network: str | LinkModel | None, recorder: TraceRecorder | None, shared: bool) -> Network | None:
+    """The network a game's ``network=`` argument stands for (None: reliable links).
+
+    Raises:
+        InputError: malformed text (see :func:`actors.kernel.links.parse_network`).
+        ValueError: a network with a pooled system or a schedule other than free.
+    """
+    if network is None:
+        return None
+    if shared:
+        raise ValueError("a game over a network runs its own actors, freely: give network= without pool= or"
+                         " schedule=")
+    return Network(parse_network(network) if isinstance(network, str) else network, recorder)
 
 
 def _made_by(attempts: Iterable[Pending]) -> Accepted | None:

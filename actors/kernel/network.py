@@ -1,0 +1,391 @@
+"""The network: every message crosses a link that may fail, and arrives exactly once, in order, anyway.
+
+A policy on the delivery path (see :class:`actors.kernel.messaging.Route`), beside the turnstile.
+Under a :class:`~actors.kernel.links.LinkModel` each transmission may be lost, duplicated, delayed
+or reordered, and a partition cuts actors off for a time. Over those links the network keeps
+the guarantee pykka gives in one process, per pair of actors, as TCP does over IP:
+
+- **Sequence numbers.** Each (sender, receiver) pair numbers its asks and tells; the receiving end
+  hands them to the receiver's mailbox in that order, once each: a copy it has had already (a
+  duplicate, or a sending again whose acknowledgement was lost) is dropped, and one that overtook
+  an earlier message waits for it.
+- **Acknowledgements and sending again.** The receiving end acknowledges every arrival (the
+  acknowledgement crosses the link back, and may be lost too); the sending end sends again what is
+  not acknowledged, after a timeout that doubles each time (backoff), at most ``retries`` times.
+  Replies are sent the same way, and the asker's end takes the first and drops the rest (a reply
+  to an ask already answered is stale). So an ask is handled once however often it crosses, and a
+  tell (a piece's ``Declare``, a ``Captured``) arrives for certain, in its place.
+- **Giving up is a named failure.** When every attempt of a message is lost, its asker's reply
+  fails with :class:`~actors.kernel.errors.LinkFailure` (a lost tell breaks the pair's link, and
+  every later ask on it fails the same way): nothing is decided on a message that never came.
+
+Fates are the model's (seeded by each transmission's identity, never by the clock); times are
+kept on one timer thread, whose events run in the order of the times they stand for, so a
+delayed message and the timeout that would send it again are ordered the same way on any machine.
+Each fault is a trace event of its own (``Dropped``, ``Duplicated``, ``Delayed``, ``Retried``),
+a child of the message it befell, and counted in :attr:`Network.counts`.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from actors.kernel.errors import ActorUnavailable, LinkFailure
+from actors.kernel.links import LinkModel
+from actors.kernel.mailbox import Posted, Reply
+from actors.kernel.messaging import ROUTES, Envelope, Ref
+
+if TYPE_CHECKING:
+    from pykka._types import OptExcInfo
+
+    from actors.tracing.recorder import Delivery, TraceRecorder
+
+__all__ = ["COUNTED", "Delayed", "Dropped", "Duplicated", "Network", "Retried"]
+
+COUNTED = ("dropped", "duplicated", "delayed", "retried")
+"""The faults a run counts (the ``network`` object of a ``--json`` row)."""
+
+FIRST_WAIT = 0.002
+"""Seconds before a message not yet acknowledged is sent again the first time (then twice as long)."""
+
+LONGEST_WAIT = 0.25
+"""The backoff's ceiling: no wait between two attempts is longer."""
+
+
+# -- trace markers: what befell a message, recorded as a child of its delivery
+
+
+@dataclass(frozen=True, slots=True)
+class Dropped:
+    """A transmission of ``message`` (an ask, tell, reply or acknowledgement: ``carrying``) was lost."""
+
+    message: str
+    carrying: str
+    attempt: int
+
+
+@dataclass(frozen=True, slots=True)
+class Duplicated:
+    """A transmission of ``message`` arrived twice."""
+
+    message: str
+    carrying: str
+    attempt: int
+
+
+@dataclass(frozen=True, slots=True)
+class Delayed:
+    """A transmission of ``message`` was held ``seconds`` (0: held until the next one on its link)."""
+
+    message: str
+    carrying: str
+    attempt: int
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class Retried:
+    """``message`` was not acknowledged in time and is sent again (attempt ``attempt``)."""
+
+    message: str
+    carrying: str
+    attempt: int
+
+
+@dataclass(eq=False, slots=True)
+class _Packet:
+    """One message on its way across a link, with everything needed to send it again."""
+
+    carrying: str  # "ask", "tell", "reply" or "ack"
+    sender: str
+    receiver: str
+    pair: tuple[str, str]  # (sender's name, receiver's urn) of the ask or tell: its sequence
+    seq: int
+    kind: str  # the message's class name, for the trace
+    ref: Ref | None = None  # the receiver (an ask or tell)
+    envelope: Envelope | None = None
+    future: Reply | None = None  # the asker's reply (an ask, or a reply to it)
+    answer: tuple[Any, OptExcInfo | None] | None = None  # a reply's value or error
+    acked: _Packet | None = None  # what an acknowledgement acknowledges, or the ask a reply answers
+    attempts: int = 0
+    arrivals: int = 0
+    done: bool = False  # acknowledged (or given up)
+
+    @property
+    def delivery(self) -> Delivery | None:
+        return self.envelope.delivery if self.envelope is not None else None
+
+
+class _Answer(Reply):
+    """What the receiver's loop settles when it has handled an ask: the reply goes back over the link."""
+
+    def __init__(self, network: Network, ask: _Packet) -> None:
+        super().__init__()
+        self.network, self.ask = network, ask
+
+    def set(self, value: Any | None = None) -> None:
+        self.network.answer(self.ask, (value, None))
+
+    def set_exception(self, exc_info: OptExcInfo | None = None) -> None:
+        self.network.answer(self.ask, (None, exc_info if exc_info is not None else sys.exc_info()))
+
+
+class Network:
+    """The links of one actor system under ``model``; adopt actors, close it when the system stops.
+
+    Args:
+        model: the faults of every link.
+        recorder: traces each fault when given.
+    """
+
+    def __init__(self, model: LinkModel, recorder: TraceRecorder | None = None) -> None:
+        self.model = model
+        self.recorder = recorder
+        self.counts: Counter[str] = Counter({name: 0 for name in COUNTED})
+        """How many transmissions were dropped, duplicated, delayed (or reordered), and sent again."""
+        self.failures: list[str] = []
+        """What the network gave up on (a message every attempt of which was lost)."""
+        self._lock = threading.RLock()
+        self._wake = threading.Condition(self._lock)
+        self._names: dict[str, str] = {}
+        self._seqs: dict[tuple[str, str], int] = {}
+        self._expected: dict[tuple[str, str], int] = {}
+        self._early: dict[tuple[str, str], dict[int, _Packet]] = {}
+        self._broken: dict[tuple[str, str], str] = {}
+        self._holding: dict[tuple[str, str], list[_Packet]] = {}
+        self._timers: list[tuple[float, int, Callable[[_Packet, float], None], _Packet]] = []
+        self._order = itertools.count()
+        self._thread: threading.Thread | None = None
+        self._closed = False
+        self._began = time.monotonic()
+        self._cuts: list[tuple[frozenset[str], float]] = []  # partitions made while running
+
+    # -- joining (called by the directory)
+
+    def adopt(self, name: str, ref: Ref) -> None:
+        """Put the actor ``name`` behind this network: mail to it crosses a link."""
+        with self._lock:
+            self._names[ref.actor_urn] = name
+        ROUTES[ref.actor_urn] = self
+
+    def forget(self, ref: Ref) -> None:
+        """The actor is being stopped: its mail no longer goes through the network."""
+        ROUTES.pop(ref.actor_urn, None)
+
+    def close(self) -> None:
+        """Stop the timer thread and take every actor off the network."""
+        with self._lock:
+            self._closed = True
+            for urn in self._names:
+                ROUTES.pop(urn, None)
+            self._wake.notify_all()
+            thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join()
+
+    def partition(self, actors: frozenset[str], seconds: float) -> None:
+        """Cut ``actors`` off from the rest for ``seconds`` from now (a scenario's step)."""
+        with self._lock:
+            self._cuts.append((actors, self._now() + seconds))
+
+    # -- sending (called by actors.kernel.messaging)
+
+    def ask(self, ref: Ref, name: str, envelope: Envelope) -> Reply:
+        """Send an ask to ``ref`` across its link; the reply comes through the returned future."""
+        future = Reply()
+        self._send("ask", ref, name, envelope, future)
+        return future
+
+    def tell(self, ref: Ref, envelope: Envelope) -> None:
+        """Send a tell to ``ref`` across its link (certain to arrive unless the link breaks)."""
+        self._send("tell", ref, self._names.get(ref.actor_urn, "?"), envelope, None)
+
+    def _send(self, carrying: str, ref: Ref, name: str, envelope: Envelope, future: Reply | None) -> None:
+        with self._lock:
+            if self._closed:
+                raise ActorUnavailable(f"{name} is not running: the network closed")
+            pair = (envelope.sender, ref.actor_urn)
+            seq = self._seqs.get(pair, 0)
+            self._seqs[pair] = seq + 1
+            packet = _Packet(carrying, envelope.sender, name, pair, seq, type(envelope.message).__name__,
+                             ref, envelope, future)
+            broken = self._broken.get(pair)
+            if broken is not None:
+                self._give_up(packet, broken)
+                return
+            self._transmit(packet, self._now())
+
+    # -- the link
+
+    def _now(self) -> float:
+        return time.monotonic() - self._began
+
+    def _transmit(self, packet: _Packet, now: float) -> None:
+        """Under the lock: send ``packet`` once more, as its link's model decides."""
+        packet.attempts += 1
+        attempt = packet.attempts
+        if attempt > 1:
+            self._note("retried", Retried(packet.kind, packet.carrying, attempt), packet)
+        link = (packet.sender, packet.receiver)
+        if packet.carrying == "ack":  # sent once an arrival: told apart by what it acknowledges
+            assert packet.acked is not None
+            fate = self.model.fate(packet.sender, packet.receiver, f"ack of {packet.acked.carrying}",
+                                   packet.seq, packet.arrivals)
+        else:
+            fate = self.model.fate(packet.sender, packet.receiver, packet.carrying, packet.seq, attempt)
+        if fate.lost or self._cut(packet.sender, packet.receiver, now):
+            self._note("dropped", Dropped(packet.kind, packet.carrying, attempt), packet)
+        else:
+            if fate.copies > 1:
+                self._note("duplicated", Duplicated(packet.kind, packet.carrying, attempt), packet)
+            if fate.delay:
+                self._note("delayed", Delayed(packet.kind, packet.carrying, attempt, fate.delay), packet)
+            overtaken = self._holding.pop(link, ())
+            for copy in range(fate.copies):
+                if copy == 0 and fate.reordered and packet.carrying != "ack":
+                    self._note("delayed", Delayed(packet.kind, packet.carrying, attempt, 0.0), packet)
+                    self._holding.setdefault(link, []).append(packet)
+                elif fate.delay:
+                    self._later(now + fate.delay, self._arrive, packet)
+                else:
+                    self._arrive(packet, now)
+            for held in overtaken:
+                self._arrive(held, now)
+        if packet.carrying != "ack" and not packet.done:
+            wait = min(LONGEST_WAIT, max(FIRST_WAIT, 3 * self.model.delay_seconds) * 2 ** (attempt - 1))
+            self._later(now + wait, self._again, packet)
+
+    def _cut(self, sender: str, receiver: str, now: float) -> bool:
+        if self.model.partitions and self.model.cut(sender, receiver, now):
+            return True
+        return any(
+            now < until and (sender in actors) != (receiver in actors) for actors, until in self._cuts
+        )
+
+    def _again(self, packet: _Packet, now: float) -> None:
+        """A timeout: send ``packet`` again unless it was acknowledged, or give up on it."""
+        if packet.done or self._closed:
+            return
+        if packet.attempts > self.model.retries:
+            self._give_up(packet, f"{packet.kind} from {packet.sender} to {packet.receiver} was lost"
+                                  f" {packet.attempts} times")
+            return
+        self._transmit(packet, now)
+
+    def _give_up(self, packet: _Packet, reason: str) -> None:
+        packet.done = True
+        self.failures.append(reason)
+        if packet.carrying == "tell":
+            self._broken[packet.pair] = f"the link broke: {reason}"
+        if packet.future is not None:
+            asked = packet.receiver if packet.carrying == "ask" else packet.sender
+            failure = LinkFailure(f"{asked} did not answer {packet.kind}: {reason}")
+            _settle(packet.future, (None, _error(failure)))
+
+    def _arrive(self, packet: _Packet, now: float) -> None:
+        """Under the lock: one copy of ``packet`` reaches the other end."""
+        if self._closed:
+            return
+        if packet.carrying == "ack":
+            acked = packet.acked
+            if acked is not None:
+                acked.done = True
+            return
+        packet.arrivals += 1
+        self._transmit(_Packet("ack", packet.receiver, packet.sender, packet.pair, packet.seq, packet.kind,
+                               envelope=packet.envelope, acked=packet, arrivals=packet.arrivals), now)
+        if packet.carrying == "reply":
+            if packet.acked is not None:
+                packet.acked.done = True  # a reply says its ask arrived: no need to send that again
+            if packet.future is not None and not packet.future.settle(0.0):
+                assert packet.answer is not None
+                _settle(packet.future, packet.answer)
+            return  # a later copy is stale: the ask has its answer
+        pair = packet.pair
+        expected = self._expected.get(pair, 0)
+        early = self._early.setdefault(pair, {})
+        if packet.seq < expected or packet.seq in early:
+            return  # a duplicate: handed over once already
+        early[packet.seq] = packet
+        while expected in early:
+            self._deliver(early.pop(expected))
+            expected += 1
+        self._expected[pair] = expected
+
+    def _deliver(self, packet: _Packet) -> None:
+        """Hand an ask or tell to the receiver's mailbox (its one delivery)."""
+        ref = packet.ref
+        assert ref is not None
+        if ref.actor_stopped.is_set():
+            if packet.future is not None:
+                _settle(packet.future, (None, _error(ActorUnavailable(f"{packet.receiver} is not running"))))
+            return
+        inbox: Any = ref.actor_inbox
+        inbox.put(Posted(packet.envelope, _Answer(self, packet) if packet.carrying == "ask" else None))
+
+    def answer(self, ask: _Packet, answer: tuple[Any, OptExcInfo | None]) -> None:
+        """The receiver handled ``ask``: send its reply back across the link (called on its thread)."""
+        with self._lock:
+            if self._closed:
+                if ask.future is not None:
+                    _settle(ask.future, answer)
+                return
+            reply = _Packet("reply", ask.receiver, ask.sender, ask.pair, ask.seq, ask.kind,
+                            envelope=ask.envelope, future=ask.future, answer=answer, acked=ask)
+            self._transmit(reply, self._now())
+
+    # -- the timer thread
+
+    def _later(self, when: float, action: Callable[[_Packet, float], None], packet: _Packet) -> None:
+        heapq.heappush(self._timers, (when, next(self._order), action, packet))
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="network-timer", daemon=True)
+            self._thread.start()
+        elif self._timers[0][2] is action and self._timers[0][3] is packet:
+            self._wake.notify()
+
+    def _run(self) -> None:
+        with self._lock:
+            while not self._closed:
+                if not self._timers:
+                    self._wake.wait()
+                    continue
+                when = self._timers[0][0]
+                ahead = when - self._now()
+                if ahead > 0:
+                    self._wake.wait(ahead)
+                    continue
+                _, _, action, packet = heapq.heappop(self._timers)
+                action(packet, when)  # later events are stamped from this one's time, not the clock's
+
+    # -- tracing
+
+    def _note(self, count: str, marker: object, packet: _Packet) -> None:
+        self.counts[count] += 1
+        recorder = self.recorder
+        if recorder is not None:
+            recorder.post(packet.sender, packet.receiver, marker, parent=packet.delivery).done()
+
+
+def _error(error: BaseException) -> OptExcInfo:
+    return (type(error), error, None)
+
+
+def _settle(future: Reply, answer: tuple[Any, OptExcInfo | None]) -> None:
+    """Settle the asker's reply once (a second settling is a stale reply, dropped)."""
+    value, error = answer
+    try:
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set(value)
+    except Exception:  # queue.Full: settled already
+        return
