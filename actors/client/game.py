@@ -78,10 +78,11 @@ class ActorGame(ProposalStream, StudyTools):
             'random(SEED)', 'interactive', a Policy (a Script of actor names), or a Turnstile. Under
             any but free, one delivery runs at a time; start-up runs in arrival order and is not in
             ``turnstile.steps``, and every request of the client ends when all its mail is delivered.
-        network: the links between the game's actors: a :class:`~actors.kernel.links.LinkModel`, or
-            its text ('loss=0.05,dup=0.05,seed=1', see :func:`~actors.kernel.links.parse_network`);
-            None: reliable. Under a model messages are lost, duplicated, delayed and reordered as it
-            decides, and the game's verdicts stay the same (see the protocol's page).
+        network: the links between the game's actors: a :class:`~actors.kernel.links.LinkModel`,
+            its text ('loss=0.05,dup=0.05,seed=1', see :func:`~actors.kernel.links.parse_network`) or
+            a :class:`~actors.kernel.network.Network` not yet used; None: reliable. Under a model
+            messages are lost, duplicated, delayed and reordered as it decides, and the game's
+            verdicts stay the same (see the protocol's page).
 
     Raises:
         FenError: the FEN is malformed or impossible.
@@ -98,7 +99,7 @@ class ActorGame(ProposalStream, StudyTools):
         teach: Mapping[str, Teachable] | None = None,
         pool: SystemPool | None = None,
         schedule: str | Policy | Turnstile | None = None,
-        network: str | LinkModel | None = None,
+        network: str | LinkModel | Network | None = None,
     ) -> None:
         if pool is not None:
             if recorder is not None and recorder is not pool.recorder:
@@ -201,7 +202,7 @@ class ActorGame(ProposalStream, StudyTools):
         GAMES.acquire()
         self._counted = True
         # A game dropped without close() stops its actors when it is collected (or at exit).
-        self._finalizer = weakref.finalize(self, _stop_dropped, self.supervisor)
+        self._finalizer = weakref.finalize(self, _stop_dropped, self.supervisor, self.network)
         try:
             with start_up(self.turnstile):
                 self.supervisor.start()
@@ -439,7 +440,9 @@ class ActorGame(ProposalStream, StudyTools):
         raise ActorUnavailable(f"there is no piece on {square}")
 
 
-def _network(network: str | LinkModel | None, recorder: TraceRecorder | None, shared: bool) -> Network | None:
+def _network(
+    network: str | LinkModel | Network | None, recorder: TraceRecorder | None, shared: bool
+) -> Network | None:
     """The network a game's ``network=`` argument stands for (None: reliable links).
 
     Raises:
@@ -451,6 +454,8 @@ def _network(network: str | LinkModel | None, recorder: TraceRecorder | None, sh
     if shared:
         raise ValueError("a game over a network runs its own actors, freely: give network= without pool= or"
                          " schedule=")
+    if isinstance(network, Network):
+        return network
     return Network(parse_network(network) if isinstance(network, str) else network, recorder)
 
 
@@ -466,9 +471,11 @@ def _made_by(attempts: Iterable[Pending]) -> Accepted | None:
     return None
 
 
-def _stop_dropped(supervisor: Supervisor) -> None:
+def _stop_dropped(supervisor: Supervisor, network: Network | None = None) -> None:
     """Stop the actors of a game that was dropped (or left open at exit) without close()."""
     supervisor.stop_all()
+    if network is not None:
+        network.close()
     GAMES.release()
 
 

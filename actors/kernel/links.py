@@ -21,7 +21,13 @@ from typing import NamedTuple
 
 from board.errors import InputError
 
-__all__ = ["DEFAULT_DELAY", "Fate", "LinkModel", "Partition", "parse_network"]
+__all__ = ["COUNTED", "DEFAULT_DELAY", "FAULT_KINDS", "Fate", "LinkModel", "Partition", "parse_network"]
+
+COUNTED = ("dropped", "duplicated", "delayed", "retried")
+"""The faults a run counts (the ``network`` object of a ``--json`` row)."""
+
+FAULT_KINDS = frozenset({"Dropped", "Duplicated", "Delayed", "Retried"})
+"""The kinds of the trace events that mark a fault (see actors.kernel.network), not deliveries."""
 
 DEFAULT_DELAY = 0.002
 """Seconds a delayed transmission is held when ``delay=P`` names no time."""

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from actors.kernel.errors import ActorUnavailable, LinkFailure
-from actors.kernel.links import LinkModel
+from actors.kernel.links import COUNTED, Fate, LinkModel
 from actors.kernel.mailbox import Posted, Reply
 from actors.kernel.messaging import ROUTES, Envelope, Ref
 
@@ -48,16 +48,21 @@ if TYPE_CHECKING:
 
     from actors.tracing.recorder import Delivery, TraceRecorder
 
-__all__ = ["COUNTED", "Delayed", "Dropped", "Duplicated", "Network", "Retried"]
-
-COUNTED = ("dropped", "duplicated", "delayed", "retried")
-"""The faults a run counts (the ``network`` object of a ``--json`` row)."""
+__all__ = ["PLANNED", "Delayed", "Dropped", "Duplicated", "Network", "Retried"]
 
 FIRST_WAIT = 0.002
 """Seconds before a message not yet acknowledged is sent again the first time (then twice as long)."""
 
 LONGEST_WAIT = 0.25
 """The backoff's ceiling: no wait between two attempts is longer."""
+
+PLANNED = {
+    "drop": Fate(True, 0, 0.0, False),
+    "duplicate": Fate(False, 2, 0.0, False),
+    "delay": Fate(False, 1, 0.0, False),  # the time is set from the model's first timeout
+    "reorder": Fate(False, 1, 0.0, True),
+}
+"""The faults :meth:`Network.plan` can give a chosen message."""
 
 
 # -- trace markers: what befell a message, recorded as a child of its delivery
@@ -110,6 +115,7 @@ class _Packet:
     pair: tuple[str, str]  # (sender's name, receiver's urn) of the ask or tell: its sequence
     seq: int
     kind: str  # the message's class name, for the trace
+    order: int = 0  # a reply's place among the replies on its pair (answered in that order)
     ref: Ref | None = None  # the receiver (an ask or tell)
     envelope: Envelope | None = None
     future: Reply | None = None  # the asker's reply (an ask, or a reply to it)
@@ -167,6 +173,12 @@ class Network:
         self._closed = False
         self._began = time.monotonic()
         self._cuts: list[tuple[frozenset[str], float]] = []  # partitions made while running
+        self._planned: dict[tuple[str, str], list[str]] = {}  # faults asked for by message kind
+        self._reply_seqs: dict[tuple[str, str], int] = {}  # replies sent on each pair
+        self._telling: Counter[str] = Counter()  # tells not yet acknowledged, by sender
+        self._deferred: dict[str, list[_Packet]] = {}  # replies waiting for their sender's tells
+        self._replies_expected: dict[tuple[str, str], int] = {}
+        self._replies_early: dict[tuple[str, str], dict[int, _Packet]] = {}
 
     # -- joining (called by the directory)
 
@@ -181,8 +193,18 @@ class Network:
         ROUTES.pop(ref.actor_urn, None)
 
     def close(self) -> None:
-        """Stop the timer thread and take every actor off the network."""
+        """Finish what is on its way, stop the timer thread and take every actor off the network.
+
+        What is on its way when the system stops (a tell whose acknowledgement was lost, say) is
+        finished first, its timeouts run at once in their order, so that what the run counts does
+        not depend on how soon after its last reply the system stopped.
+        """
         with self._lock:
+            for _ in range(100_000):  # a bound: each event is finished, or sends again at most ``retries``
+                if not self._timers:
+                    break
+                when, _, action, packet = heapq.heappop(self._timers)
+                action(packet, when)
             self._closed = True
             for urn in self._names:
                 ROUTES.pop(urn, None)
@@ -195,6 +217,33 @@ class Network:
         """Cut ``actors`` off from the rest for ``seconds`` from now (a scenario's step)."""
         with self._lock:
             self._cuts.append((actors, self._now() + seconds))
+
+    def plan(self, kind: str, fault: str, *, reply: bool = False, times: int = 1) -> None:
+        """Befall the next ``times`` messages of class ``kind`` (or their replies) with ``fault``,
+        whatever the model says: a scenario's ``drop next Apply``, a test's single fault.
+
+        ``fault`` is ``drop`` (lost once: it is sent again), ``duplicate``, ``delay`` (held past the
+        first timeout, so that it is sent again and arrives twice) or ``reorder``.
+
+        Raises:
+            ValueError: an unknown fault.
+        """
+        if fault not in PLANNED:
+            raise ValueError(f"unknown fault {fault!r}: use {', '.join(PLANNED)}")
+        with self._lock:
+            self._planned.setdefault((kind, "reply" if reply else "message"), []).extend([fault] * times)
+
+    def _planned_fate(self, packet: _Packet) -> Fate | None:
+        key = (packet.kind, "reply" if packet.carrying == "reply" else "message")
+        faults = self._planned.get(key)
+        if not faults:
+            return None
+        fault = faults.pop(0)
+        if not faults:
+            del self._planned[key]
+        if fault == "delay":
+            return Fate(False, 1, 10 * max(FIRST_WAIT, 3 * self.model.delay_seconds), False)
+        return PLANNED[fault]
 
     # -- sending (called by actors.kernel.messaging)
 
@@ -216,11 +265,13 @@ class Network:
             seq = self._seqs.get(pair, 0)
             self._seqs[pair] = seq + 1
             packet = _Packet(carrying, envelope.sender, name, pair, seq, type(envelope.message).__name__,
-                             ref, envelope, future)
+                             ref=ref, envelope=envelope, future=future)
             broken = self._broken.get(pair)
             if broken is not None:
                 self._give_up(packet, broken)
                 return
+            if carrying == "tell":
+                self._telling[packet.sender] += 1
             self._transmit(packet, self._now())
 
     # -- the link
@@ -235,12 +286,7 @@ class Network:
         if attempt > 1:
             self._note("retried", Retried(packet.kind, packet.carrying, attempt), packet)
         link = (packet.sender, packet.receiver)
-        if packet.carrying == "ack":  # sent once an arrival: told apart by what it acknowledges
-            assert packet.acked is not None
-            fate = self.model.fate(packet.sender, packet.receiver, f"ack of {packet.acked.carrying}",
-                                   packet.seq, packet.arrivals)
-        else:
-            fate = self.model.fate(packet.sender, packet.receiver, packet.carrying, packet.seq, attempt)
+        fate = self._fate(packet, attempt)
         if fate.lost or self._cut(packet.sender, packet.receiver, now):
             self._note("dropped", Dropped(packet.kind, packet.carrying, attempt), packet)
         else:
@@ -263,6 +309,18 @@ class Network:
             wait = min(LONGEST_WAIT, max(FIRST_WAIT, 3 * self.model.delay_seconds) * 2 ** (attempt - 1))
             self._later(now + wait, self._again, packet)
 
+    def _fate(self, packet: _Packet, attempt: int) -> Fate:
+        """What befalls this attempt: a planned fault, else the model's decision."""
+        if self._planned and attempt == 1 and packet.carrying != "ack":
+            planned = self._planned_fate(packet)
+            if planned is not None:
+                return planned
+        if packet.carrying == "ack":  # sent once an arrival: told apart by what it acknowledges
+            assert packet.acked is not None
+            return self.model.fate(packet.sender, packet.receiver, f"ack of {packet.acked.carrying}",
+                                   packet.seq, packet.arrivals)
+        return self.model.fate(packet.sender, packet.receiver, packet.carrying, packet.seq, attempt)
+
     def _cut(self, sender: str, receiver: str, now: float) -> bool:
         if self.model.partitions and self.model.cut(sender, receiver, now):
             return True
@@ -280,15 +338,34 @@ class Network:
             return
         self._transmit(packet, now)
 
+    def _told(self, sender: str, now: float, failure: str | None = None) -> None:
+        """A tell of ``sender`` was acknowledged (or given up): once none is left on its way, the
+        replies it held back go out (each failing with ``failure`` when a tell was lost for good)."""
+        self._telling[sender] -= 1
+        if failure is not None:
+            for reply in self._deferred.get(sender, ()):
+                lost = LinkFailure(f"{sender} could not answer {reply.kind}: {failure}")
+                reply.answer = (None, _error(lost))
+        if self._telling[sender] > 0:
+            return
+        del self._telling[sender]
+        for reply in self._deferred.pop(sender, ()):
+            self._transmit(reply, now)
+
     def _give_up(self, packet: _Packet, reason: str) -> None:
         packet.done = True
         self.failures.append(reason)
         if packet.carrying == "tell":
             self._broken[packet.pair] = f"the link broke: {reason}"
+            self._told(packet.sender, self._now(), reason)
         if packet.future is not None:
             asked = packet.receiver if packet.carrying == "ask" else packet.sender
-            failure = LinkFailure(f"{asked} did not answer {packet.kind}: {reason}")
-            _settle(packet.future, (None, _error(failure)))
+            failure = (None, _error(LinkFailure(f"{asked} did not answer {packet.kind}: {reason}")))
+            if packet.carrying == "reply":  # in its place: the replies after it are still taken
+                packet.answer = failure
+                self._take_reply(packet)
+            else:
+                _settle(packet.future, failure)
 
     def _arrive(self, packet: _Packet, now: float) -> None:
         """Under the lock: one copy of ``packet`` reaches the other end."""
@@ -296,19 +373,19 @@ class Network:
             return
         if packet.carrying == "ack":
             acked = packet.acked
-            if acked is not None:
+            if acked is not None and not acked.done:
                 acked.done = True
+                if acked.carrying == "tell":
+                    self._told(acked.sender, now)
             return
         packet.arrivals += 1
         self._transmit(_Packet("ack", packet.receiver, packet.sender, packet.pair, packet.seq, packet.kind,
                                envelope=packet.envelope, acked=packet, arrivals=packet.arrivals), now)
         if packet.carrying == "reply":
-            if packet.acked is not None:
-                packet.acked.done = True  # a reply says its ask arrived: no need to send that again
-            if packet.future is not None and not packet.future.settle(0.0):
-                assert packet.answer is not None
-                _settle(packet.future, packet.answer)
-            return  # a later copy is stale: the ask has its answer
+            # The reply is not taken as its ask's acknowledgement: whether it beats the ask's next
+            # attempt would depend on how fast the handler ran, and the seed alone decides the faults.
+            self._take_reply(packet)
+            return
         pair = packet.pair
         expected = self._expected.get(pair, 0)
         early = self._early.setdefault(pair, {})
@@ -319,6 +396,26 @@ class Network:
             self._deliver(early.pop(expected))
             expected += 1
         self._expected[pair] = expected
+
+    def _take_reply(self, packet: _Packet) -> None:
+        """The asker's end: settle replies in the order they were sent on their pair, each once.
+
+        A receiver answers one sender's asks in the order they came; the asker may rely on it (the
+        client waits for the last of a window of proposals first), so a reply that overtook an
+        earlier one waits for it, and a copy of one already taken is stale and dropped.
+        """
+        pair = packet.pair
+        expected = self._replies_expected.get(pair, 0)
+        early = self._replies_early.setdefault(pair, {})
+        if packet.order < expected or packet.order in early:
+            return
+        early[packet.order] = packet
+        while expected in early:
+            taken = early.pop(expected)
+            if taken.future is not None and taken.answer is not None:
+                _settle(taken.future, taken.answer)
+            expected += 1
+        self._replies_expected[pair] = expected
 
     def _deliver(self, packet: _Packet) -> None:
         """Hand an ask or tell to the receiver's mailbox (its one delivery)."""
@@ -338,8 +435,16 @@ class Network:
                 if ask.future is not None:
                     _settle(ask.future, answer)
                 return
-            reply = _Packet("reply", ask.receiver, ask.sender, ask.pair, ask.seq, ask.kind,
+            order = self._reply_seqs.get(ask.pair, 0)
+            self._reply_seqs[ask.pair] = order + 1
+            reply = _Packet("reply", ask.receiver, ask.sender, ask.pair, ask.seq, ask.kind, order,
                             envelope=ask.envelope, future=ask.future, answer=answer, acked=ask)
+            if self._telling[ask.receiver] > 0:
+                # What the receiver told others is in their mailboxes before anyone hears its answer
+                # (as it is in one process): a piece's new reach reaches the board before the client
+                # can propose a move that the board must judge by it.
+                self._deferred.setdefault(ask.receiver, []).append(reply)
+                return
             self._transmit(reply, self._now())
 
     # -- the timer thread

@@ -34,6 +34,8 @@ from board.squares import SQUARE_NAMES, parse_standard_square
 if TYPE_CHECKING:
     from actors.client.game import ActorGame, PieceHandle
     from actors.client.pool import SystemPool
+    from actors.kernel.links import LinkModel
+    from actors.kernel.network import Network
     from actors.protocol import No, Yes
     from actors.tracing.recorder import TraceRecorder
 
@@ -57,6 +59,7 @@ def run_scenario(
     timeout: float | None = None,
     teach: Mapping[str, str] | None = None,
     pool: SystemPool | None = None,
+    network: LinkModel | Network | None = None,
 ) -> list[StepResult]:
     """Run the steps against a fresh actor game, stopping after the first that fails.
 
@@ -74,6 +77,8 @@ def run_scenario(
         timeout: every ask's timeout in seconds (None: the actors' default).
         teach: pieces (by square) that start moving as another geometry (by name).
         pool: the pool to borrow the actor system from.
+        network: the links between the actors (the game then starts its own); a
+            :class:`~actors.kernel.network.Network` given is the one used, to read its counts after.
 
     Returns:
         The results of the steps run, in order (the last one failed if the run stopped early).
@@ -82,10 +87,10 @@ def run_scenario(
     from actors.client.pool import process_pool
     from actors.tracing.recorder import marking
 
-    if pool is None and recorder is None and timeout is None:
+    if pool is None and recorder is None and timeout is None and network is None:
         pool = process_pool()
     results: list[StepResult] = []
-    with ActorGame(scenario.start_fen, timeout, recorder, pool=pool, teach=teach) as game:
+    with ActorGame(scenario.start_fen, timeout, recorder, pool=pool, teach=teach, network=network) as game:
         runner = _Runner(game)
         for number, step in enumerate(scenario.steps, start=1):
             with marking(recorder, "step", number):
