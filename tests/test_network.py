@@ -242,3 +242,18 @@ def test_a_partition_of_an_actor_that_is_not_there_is_refused_when_the_game_star
 def test_a_network_with_a_pool_or_a_schedule_is_refused() -> None:
     with pytest.raises(ValueError, match="runs its own actors"):
         ActorGame(network="loss=0.1", schedule="fifo")
+
+
+def test_a_lost_message_is_drawn_as_an_arrow_ending_in_a_cross_and_a_retry_names_what_it_repeats() -> None:
+    from actors.tracing.mermaid import to_mermaid
+
+    recorder = TraceRecorder()
+    network = Network(LinkModel(), recorder)
+    network.plan("Apply", "drop")
+    with ActorGame(recorder=recorder, network=network) as game:
+        assert isinstance(game.propose("e4"), Accepted)
+    events = recorder.events()
+    apply = next(event for event in events if event["kind"] == "Apply")
+    diagram = to_mermaid(events)
+    assert "referee-xboard: ✗ Apply lost (attempt 1)" in diagram
+    assert f"referee-)board: ↻ Apply sent again (attempt 2, of message {apply['msg_id']})" in diagram

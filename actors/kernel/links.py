@@ -29,10 +29,10 @@ COUNTED = ("dropped", "duplicated", "delayed", "retried")
 FAULT_KINDS = frozenset({"Dropped", "Duplicated", "Delayed", "Retried"})
 """The kinds of the trace events that mark a fault (see actors.kernel.network), not deliveries."""
 
-DEFAULT_DELAY = 0.002
+DEFAULT_DELAY = 0.0001
 """Seconds a delayed transmission is held when ``delay=P`` names no time."""
 
-DEFAULT_RETRIES = 10
+DEFAULT_RETRIES = 12
 """How many times a transmission is sent again before the network gives up on it."""
 
 

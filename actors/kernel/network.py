@@ -50,8 +50,9 @@ if TYPE_CHECKING:
 
 __all__ = ["PLANNED", "Delayed", "Dropped", "Duplicated", "Network", "Retried"]
 
-FIRST_WAIT = 0.002
-"""Seconds before a message not yet acknowledged is sent again the first time (then twice as long)."""
+FIRST_WAIT = 0.0002
+"""Seconds, beyond the round trip of a delayed message, before one not yet acknowledged is sent again
+the first time (then twice as long each time)."""
 
 LONGEST_WAIT = 0.25
 """The backoff's ceiling: no wait between two attempts is longer."""
@@ -172,6 +173,8 @@ class Network:
         self._thread: threading.Thread | None = None
         self._closed = False
         self._began = time.monotonic()
+        self._first_wait = FIRST_WAIT + 2 * model.delay_seconds  # a delayed message and its delayed
+        # acknowledgement come back before it is sent again (it is sent again when either is lost)
         self._cuts: list[tuple[frozenset[str], float]] = []  # partitions made while running
         self._planned: dict[tuple[str, str], list[str]] = {}  # faults asked for by message kind
         self._reply_seqs: dict[tuple[str, str], int] = {}  # replies sent on each pair
@@ -242,7 +245,7 @@ class Network:
         if not faults:
             del self._planned[key]
         if fault == "delay":
-            return Fate(False, 1, 10 * max(FIRST_WAIT, 3 * self.model.delay_seconds), False)
+            return Fate(False, 1, 10 * self._first_wait, False)
         return PLANNED[fault]
 
     # -- sending (called by actors.kernel.messaging)
@@ -306,7 +309,7 @@ class Network:
             for held in overtaken:
                 self._arrive(held, now)
         if packet.carrying != "ack" and not packet.done:
-            wait = min(LONGEST_WAIT, max(FIRST_WAIT, 3 * self.model.delay_seconds) * 2 ** (attempt - 1))
+            wait = min(LONGEST_WAIT, self._first_wait * 2 ** (attempt - 1))
             self._later(now + wait, self._again, packet)
 
     def _fate(self, packet: _Packet, attempt: int) -> Fate:
