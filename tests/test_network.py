@@ -257,3 +257,39 @@ def test_a_lost_message_is_drawn_as_an_arrow_ending_in_a_cross_and_a_retry_names
     diagram = to_mermaid(events)
     assert "referee-xboard: ✗ Apply lost (attempt 1)" in diagram
     assert f"referee-)board: ↻ Apply sent again (attempt 2, of message {apply['msg_id']})" in diagram
+
+
+# -- exploring faults: every message of a ply lost, or duplicated, one at a time
+
+
+@pytest.mark.parametrize("fault", ["drop", "duplicate"])
+def test_every_message_of_a_capture_lost_or_duplicated_in_turn_changes_nothing(fault: str) -> None:
+    from actors.client.link_faults import explore_ply, run_ply
+
+    fen, move = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", "Nxe5"
+    report = explore_ply(fen, move, fault)
+    assert report.reference.outcome.verdict == "accepted Nxe5"
+    assert report.points >= 10 and report.changed == 0 and report.differing is None
+    mark = "Dropped" if fault == "drop" else "Duplicated"
+    for point in (0, report.points // 2, report.points - 1):
+        run = run_ply(fen, move, {point: fault})
+        assert [event["kind"] for event in run.trace].count(mark) == 1, f"fault point {point}"
+        assert run.points == report.points and run.outcome == report.reference.outcome
+
+
+def test_explore_network_reports_the_fault_points_of_each_ply() -> None:
+    import json
+    import subprocess
+    import sys
+
+    command = ["explore", "--network", "single-loss", "--plies", "32-33", "--json"]
+    done = subprocess.run([sys.executable, "-m", "actors.cli", *command], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [(row["ply"], row["move"], row["changed"]) for row in rows] == [(32, "Nxb8", 0), (33, "Rd8#", 0)]
+    assert all(row["fault_points"] >= 10 for row in rows)
+    assert "no fault changed a verdict, a position or the journal" in done.stderr
+    bad = subprocess.run([sys.executable, "-m", "actors.cli", "explore", "--network", "loss=0.1"],
+                         capture_output=True, text=True, check=False)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "single-loss or single-dup" in bad.stderr

@@ -5,7 +5,8 @@ Under a :class:`~actors.kernel.links.LinkModel` each transmission may be lost, d
 or reordered, and a partition cuts actors off for a time. Over those links the network keeps
 the guarantee pykka gives in one process, per pair of actors, as TCP does over IP:
 
-- **Sequence numbers.** Each (sender, receiver) pair numbers its asks and tells; the receiving end
+- **Sequence numbers.** Each (sender, receiver) pair numbers its asks and tells (the sender is the
+  sending thread: the client and the supervisor running in it are one); the receiving end
   hands them to the receiver's mailbox in that order, once each: a copy it has had already (a
   duplicate, or a sending again whose acknowledgement was lost) is dropped, and one that overtook
   an earlier message waits for it.
@@ -34,7 +35,7 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -64,6 +65,11 @@ PLANNED = {
     "reorder": Fate(False, 1, 0.0, True),
 }
 """The faults :meth:`Network.plan` can give a chosen message."""
+
+
+Pair = tuple[int, str]
+"""A sequence of messages: the sending thread (one process: an actor, or the client with its
+supervisor) and the receiver's urn."""
 
 
 # -- trace markers: what befell a message, recorded as a child of its delivery
@@ -113,7 +119,7 @@ class _Packet:
     carrying: str  # "ask", "tell", "reply" or "ack"
     sender: str
     receiver: str
-    pair: tuple[str, str]  # (sender's name, receiver's urn) of the ask or tell: its sequence
+    pair: Pair  # (sending thread, receiver's urn) of the ask or tell: its sequence
     seq: int
     kind: str  # the message's class name, for the trace
     order: int = 0  # a reply's place among the replies on its pair (answered in that order)
@@ -163,11 +169,11 @@ class Network:
         self._lock = threading.RLock()
         self._wake = threading.Condition(self._lock)
         self._names: dict[str, str] = {}
-        self._seqs: dict[tuple[str, str], int] = {}
-        self._expected: dict[tuple[str, str], int] = {}
-        self._early: dict[tuple[str, str], dict[int, _Packet]] = {}
-        self._broken: dict[tuple[str, str], str] = {}
-        self._holding: dict[tuple[str, str], list[_Packet]] = {}
+        self._seqs: dict[Pair, int] = {}
+        self._expected: dict[Pair, int] = {}
+        self._early: dict[Pair, dict[int, _Packet]] = {}
+        self._broken: dict[Pair, str] = {}
+        self._holding: dict[tuple[str, str], list[_Packet]] = {}  # by link: (sender, receiver)
         self._timers: list[tuple[float, int, Callable[[_Packet, float], None], _Packet]] = []
         self._order = itertools.count()
         self._thread: threading.Thread | None = None
@@ -177,11 +183,14 @@ class Network:
         # acknowledgement come back before it is sent again (it is sent again when either is lost)
         self._cuts: list[tuple[frozenset[str], float]] = []  # partitions made while running
         self._planned: dict[tuple[str, str], list[str]] = {}  # faults asked for by message kind
-        self._reply_seqs: dict[tuple[str, str], int] = {}  # replies sent on each pair
+        self.points: int | None = None
+        """Messages sent since :meth:`count_points` (None: not counting)."""
+        self._nth: dict[int, str] = {}
+        self._reply_seqs: dict[Pair, int] = {}  # replies sent on each pair
         self._telling: Counter[str] = Counter()  # tells not yet acknowledged, by sender
         self._deferred: dict[str, list[_Packet]] = {}  # replies waiting for their sender's tells
-        self._replies_expected: dict[tuple[str, str], int] = {}
-        self._replies_early: dict[tuple[str, str], dict[int, _Packet]] = {}
+        self._replies_expected: dict[Pair, int] = {}
+        self._replies_early: dict[Pair, dict[int, _Packet]] = {}
 
     # -- joining (called by the directory)
 
@@ -236,6 +245,16 @@ class Network:
         with self._lock:
             self._planned.setdefault((kind, "reply" if reply else "message"), []).extend([fault] * times)
 
+    def count_points(self, faults: Mapping[int, str] | None = None) -> None:
+        """Number the messages sent from now on (asks, tells and replies, first attempts only: the
+        fault points), and befall the ``n``-th (0-based) with ``faults[n]`` (see :meth:`plan`)."""
+        with self._lock:
+            self.points = 0
+            self._nth = dict(faults or {})
+            for fault in self._nth.values():
+                if fault not in PLANNED:
+                    raise ValueError(f"unknown fault {fault!r}: use {', '.join(PLANNED)}")
+
     def _planned_fate(self, packet: _Packet) -> Fate | None:
         key = (packet.kind, "reply" if packet.carrying == "reply" else "message")
         faults = self._planned.get(key)
@@ -244,6 +263,9 @@ class Network:
         fault = faults.pop(0)
         if not faults:
             del self._planned[key]
+        return self._planned_fault(fault)
+
+    def _planned_fault(self, fault: str) -> Fate:
         if fault == "delay":
             return Fate(False, 1, 10 * self._first_wait, False)
         return PLANNED[fault]
@@ -264,7 +286,9 @@ class Network:
         with self._lock:
             if self._closed:
                 raise ActorUnavailable(f"{name} is not running: the network closed")
-            pair = (envelope.sender, ref.actor_urn)
+            # The sender is the thread: the client and the supervisor it runs are one process, whose
+            # record of a move must reach the journal before its question about the journal does.
+            pair = (threading.get_ident(), ref.actor_urn)
             seq = self._seqs.get(pair, 0)
             self._seqs[pair] = seq + 1
             packet = _Packet(carrying, envelope.sender, name, pair, seq, type(envelope.message).__name__,
@@ -314,6 +338,11 @@ class Network:
 
     def _fate(self, packet: _Packet, attempt: int) -> Fate:
         """What befalls this attempt: a planned fault, else the model's decision."""
+        if attempt == 1 and packet.carrying != "ack" and self.points is not None:
+            point, self.points = self.points, self.points + 1
+            fault = self._nth.get(point)
+            if fault is not None:
+                return self._planned_fault(fault)
         if self._planned and attempt == 1 and packet.carrying != "ack":
             planned = self._planned_fate(packet)
             if planned is not None:
