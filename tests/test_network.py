@@ -293,3 +293,21 @@ def test_explore_network_reports_the_fault_points_of_each_ply() -> None:
     bad = subprocess.run([sys.executable, "-m", "actors.cli", "explore", "--network", "loss=0.1"],
                          capture_output=True, text=True, check=False)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "single-loss or single-dup" in bad.stderr
+
+
+def test_a_script_s_fault_steps_befall_the_next_message_of_their_kind_and_change_no_verdict() -> None:
+    from actors.scenario.runner import run_scenario
+    from actors.scenario.script import parse_scenario
+
+    script = "\n".join([
+        "play e4", "drop next Apply", "play e5", "duplicate next Moved", "play Nf3",
+        "delay next reply to Survey", "reorder next MoveQuery", "play Nc6", "partition board+referee 0.2",
+        "play Bb5", "reject Ke2", "fen r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3",
+    ])
+    recorder = TraceRecorder()
+    results = run_scenario(parse_scenario(script), recorder=recorder)
+    assert [result.ok for result in results] == [True] * 12, [result.got for result in results]
+    assert results[1].got == "the next Apply will be lost"
+    kinds = Counter(event["kind"] for event in recorder.events())
+    assert kinds["Dropped"] >= 1 and kinds["Duplicated"] == 1
+    assert kinds["Delayed"] >= 2 and kinds["Retried"] >= 1

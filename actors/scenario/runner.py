@@ -15,7 +15,9 @@ from actors.scenario.script import (
     FenCheck,
     Learn,
     Legal,
+    LinkFault,
     OutcomeCheck,
+    Partition,
     Play,
     Reject,
     Restarts,
@@ -87,6 +89,11 @@ def run_scenario(
     from actors.client.pool import process_pool
     from actors.tracing.recorder import marking
 
+    if network is None and any(isinstance(step, LinkFault | Partition) for step in scenario.steps):
+        from actors.kernel.links import LinkModel
+        from actors.kernel.network import Network
+
+        network = Network(LinkModel(), recorder)  # reliable links, but for the faults the script asks
     if pool is None and recorder is None and timeout is None and network is None:
         pool = process_pool()
     results: list[StepResult] = []
@@ -184,6 +191,22 @@ class _Runner:
                 piece = game.piece(square)
                 piece.learn(geometry)
                 return True, _expected(step), f"{piece.name} now moves as {geometry}"
+            case LinkFault(fault=fault, kind=kind, reply=reply):
+                self._network(step).plan(kind, fault, reply=reply)
+                what = f"reply to {kind}" if reply else kind
+                return True, _expected(step), f"the next {what} will be {_BEFALLS[fault]}"
+            case Partition(actors=actors, seconds=seconds):
+                network = self._network(step)
+                names = [self._name(actor) for actor in actors]
+                network.partition(frozenset(names), seconds)
+                return True, _expected(step), f"{' and '.join(names)} cut off for {seconds:g} s"
+
+    def _network(self, step: LinkFault | Partition) -> Network:
+        network = self.game.network
+        if network is None:
+            raise ScenarioFailure(f"{step.written}: this game's links are reliable (a script run by"
+                                  " chess-actors run has a network; the shell's game runs under a turnstile)")
+        return network
 
     def _expect(self, step: Expect) -> tuple[bool, str, str]:
         from actors.protocol import Yes
@@ -270,6 +293,13 @@ def _expected(step: Step) -> str:
             return outcome or "none"
         case Learn(square=square, geometry=geometry):
             return f"the piece on {square} moving as {geometry}"
+        case LinkFault(fault=fault, kind=kind, reply=reply):
+            return f"the next {'reply to ' if reply else ''}{kind} {_BEFALLS[fault]}"
+        case Partition(actors=actors, seconds=seconds):
+            return f"{'+'.join(actors)} cut off for {seconds:g} s"
+
+
+_BEFALLS = {"drop": "lost", "duplicate": "duplicated", "delay": "delayed", "reorder": "overtaken"}
 
 
 def _reply_text(reply: Yes | No) -> str:
