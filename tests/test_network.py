@@ -239,9 +239,26 @@ def test_a_partition_of_an_actor_that_is_not_there_is_refused_when_the_game_star
     assert game.network is not None
 
 
-def test_a_network_with_a_pool_or_a_schedule_is_refused() -> None:
-    with pytest.raises(ValueError, match="runs its own actors"):
+def test_a_network_under_a_schedule_is_refused() -> None:
+    with pytest.raises(ValueError, match="runs freely"):
         ActorGame(network="loss=0.1", schedule="fifo")
+
+
+def test_pooled_games_over_a_network_fault_only_their_own_mail() -> None:
+    from actors.client.pool import SystemPool
+    from actors.kernel.messaging import ROUTES
+
+    with SystemPool() as pool:
+        for seed in (1, 2):
+            network = Network(parse_network(f"loss=0.2,dup=0.2,seed={seed}"))
+            with ActorGame(pool=pool, network=network) as game:
+                assert [game.propose(move).san for move in ("e4", "e5", "Qh5")] == ["e4", "e5", "Qh5"]  # type: ignore[union-attr]
+                assert ROUTES
+            assert not ROUTES  # given back with its reliable links
+            assert network.counts["dropped"] > 0
+            with ActorGame(pool=pool) as plain:
+                assert isinstance(plain.propose("d4"), Accepted)
+        assert pool.started == 1
 
 
 def test_a_lost_message_is_drawn_as_an_arrow_ending_in_a_cross_and_a_retry_names_what_it_repeats() -> None:

@@ -247,7 +247,7 @@ class _Watcher:
         """The last game's network counts (with --network)."""
         self.network_total: Counter[str] = Counter()
         self.pool: SystemPool | None = None
-        if args.engine == "actors" and args.links is None:
+        if args.engine == "actors":
             from actors.client.pool import SystemPool, process_pool
 
             # Games borrow one actor system in turn; a traced replay keeps a pool of its own.

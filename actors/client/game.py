@@ -117,7 +117,7 @@ class ActorGame(ProposalStream, StudyTools):
             fen, recorder, self.timeout, max_restarts, period, turnstile=self.turnstile
         )
         """The game's actor system (with a pool: the one borrowed, once started)."""
-        self.network = _network(network, recorder, pool is not None or self.turnstile is not None)
+        self.network = _network(network, recorder, self.turnstile is not None)
         """The network the game's messages cross (None: reliable links; ``counts``: what befell them)."""
         self.supervisor.directory.network = self.network
         self.lessons = {square: as_geometry(lesson) for square, lesson in (teach or {}).items()}
@@ -198,6 +198,14 @@ class ActorGame(ProposalStream, StudyTools):
             )
             # A game dropped without close() stops the system it borrowed (its state is unknown).
             self._finalizer = weakref.finalize(self, self.pool.discard, self.supervisor)
+            if self.network is not None:  # the borrowed system's mail crosses this game's links
+                self.network.join(self.supervisor.directory)
+                try:
+                    self.network.model.check_actors([*self.supervisor.names(), CLIENT])
+                except BaseException:
+                    self._state = "started"
+                    self._close(discard=True)
+                    raise
             return
         GAMES.acquire()
         self._counted = True
@@ -252,6 +260,8 @@ class ActorGame(ProposalStream, StudyTools):
                     tell(supervisor.ref(name), post(self.recorder, CLIENT, name, Disarm()))
             except ActorFailure:
                 healthy = False
+        if self.network is not None:
+            self.network.leave(supervisor.directory)  # the next game's mail is not this game's to fault
         self.pool.give_back(supervisor, healthy)
 
     def _check_open(self) -> None:
@@ -447,13 +457,12 @@ def _network(
 
     Raises:
         InputError: malformed text (see :func:`actors.kernel.links.parse_network`).
-        ValueError: a network with a pooled system or a schedule other than free.
+        ValueError: a network with a schedule other than free.
     """
     if network is None:
         return None
     if shared:
-        raise ValueError("a game over a network runs its own actors, freely: give network= without pool= or"
-                         " schedule=")
+        raise ValueError("a game over a network runs freely: give network= or schedule=, not both")
     if isinstance(network, Network):
         return network
     return Network(parse_network(network) if isinstance(network, str) else network, recorder)

@@ -138,8 +138,7 @@ def watch_game(
         teach: pieces (by square) that start the game moving as another geometry (actor engine only).
         pool: the actor engine borrows a system from it (with the pool's recorder, which ``recorder``
             must then be or leave out) instead of starting one for this game alone.
-        network: the links between the game's actors (actor engine only; the game then starts its
-            own actors, and ``pool`` is not used).
+        network: the links between the game's actors (actor engine only).
         faults: the game's network counts (dropped, duplicated, delayed, retried) are added to it.
 
     Returns:
@@ -163,9 +162,7 @@ def watch_game(
         first = game.moves[0].text if game.moves else ""
         reason = "the actor engine does not play Chess960 yet (replay it with --engine direct)"
         return verdict(game, 0, board.fen(), None, MoveError(1, first, reason, kind=FAILURE))
-    if network is not None:
-        return _watch_actors(game, board, recorder, report, positions, teach or {}, None, network, faults)
-    return _watch_actors(game, board, recorder, report, positions, teach or {}, pool)
+    return _watch_actors(game, board, recorder, report, positions, teach or {}, pool, network, faults)
 
 
 def _ignore(report: MoveReport) -> None:

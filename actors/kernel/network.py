@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any
 from actors.kernel.errors import ActorUnavailable, LinkFailure
 from actors.kernel.links import COUNTED, Fate, LinkModel
 from actors.kernel.mailbox import Posted, Reply
-from actors.kernel.messaging import ROUTES, Envelope, Ref
+from actors.kernel.messaging import ROUTES, Directory, Envelope, Ref
 
 if TYPE_CHECKING:
     from pykka._types import OptExcInfo
@@ -203,6 +203,19 @@ class Network:
     def forget(self, ref: Ref) -> None:
         """The actor is being stopped: its mail no longer goes through the network."""
         ROUTES.pop(ref.actor_urn, None)
+
+    def join(self, directory: Directory) -> None:
+        """Put a running system's actors (a pooled one, borrowed) behind this network."""
+        directory.network = self
+        for name in directory.names():
+            ref = directory.ref(name)
+            if ref is not None:
+                self.adopt(name, ref)
+
+    def leave(self, directory: Directory) -> None:
+        """Give the system back its reliable links (see :meth:`close`)."""
+        directory.network = None
+        self.close()
 
     def close(self) -> None:
         """Finish what is on its way, stop the timer thread and take every actor off the network.
