@@ -148,6 +148,12 @@ def parse_network(text: str) -> LinkModel:
     Keys: ``loss=P``, ``dup=P``, ``delay=P[:SECONDS]``, ``reorder=P`` (probabilities from 0 to 1),
     ``seed=N``, ``retries=N``, ``partition=ACTOR[+ACTOR...]:SECONDS[@AFTER]`` (any number of them).
 
+    Args:
+        text: the option's value, e.g. ``loss=0.05,dup=0.05,delay=0.05,seed=1``.
+
+    Returns:
+        The model (the keys not given keep the defaults: no fault, seed 0, 12 retries).
+
     Raises:
         InputError: an unknown key, a value out of range or malformed, a key given twice.
     """
