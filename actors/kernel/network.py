@@ -400,8 +400,9 @@ class Network:
     def _give_up(self, packet: _Packet, reason: str) -> None:
         packet.done = True
         self.failures.append(reason)
-        if packet.carrying == "tell":
-            self._broken[packet.pair] = f"the link broke: {reason}"
+        if packet.carrying in ("ask", "tell"):
+            self._break(packet.pair, reason)
+        if packet.carrying == "tell" and packet.attempts:  # it was on its way: its sender waits for it
             self._told(packet.sender, self._now(), reason)
         if packet.future is not None:
             asked = packet.receiver if packet.carrying == "ask" else packet.sender
@@ -411,6 +412,21 @@ class Network:
                 self._take_reply(packet)
             else:
                 _settle(packet.future, failure)
+
+    def _break(self, pair: Pair, reason: str) -> None:
+        """A message of ``pair`` is lost for good: nothing after it can be handed over in its place,
+        so what waits behind it fails now, and so does everything sent on the pair from now on."""
+        if pair in self._broken:
+            return
+        self._broken[pair] = f"the link broke: {reason}"
+        for held in self._early.pop(pair, {}).values():
+            self._refuse(held)
+
+    def _refuse(self, packet: _Packet) -> None:
+        if packet.future is not None:
+            broken = self._broken[packet.pair]
+            failure = LinkFailure(f"{packet.receiver} did not answer {packet.kind}: {broken}")
+            _settle(packet.future, (None, _error(failure)))
 
     def _arrive(self, packet: _Packet, now: float) -> None:
         """Under the lock: one copy of ``packet`` reaches the other end."""
@@ -432,6 +448,9 @@ class Network:
             self._take_reply(packet)
             return
         pair = packet.pair
+        if pair in self._broken:
+            self._refuse(packet)
+            return
         expected = self._expected.get(pair, 0)
         early = self._early.setdefault(pair, {})
         if packet.seq < expected or packet.seq in early:
