@@ -17,8 +17,9 @@ the guarantee pykka gives in one process, per pair of actors, as TCP does over I
   to an ask already answered is stale). So an ask is handled once however often it crosses, and a
   tell (a piece's ``Declare``, a ``Captured``) arrives for certain, in its place.
 - **Giving up is a named failure.** When every attempt of a message is lost, its asker's reply
-  fails with :class:`~actors.kernel.errors.LinkFailure` (a lost tell breaks the pair's link, and
-  every later ask on it fails the same way): nothing is decided on a message that never came.
+  fails with :class:`~actors.kernel.errors.LinkFailure`, and the pair's link breaks (nothing after
+  the lost message may be handed over in its place: every later ask on it fails the same way):
+  nothing is decided on a message that never came.
 
 Fates are the model's (seeded by each transmission's identity, never by the clock); times are
 kept on one timer thread, whose events run in the order of the times they stand for, so a
