@@ -30,7 +30,7 @@ COUNTED = ("dropped", "duplicated", "delayed", "retried")
 FAULT_KINDS = frozenset({"Dropped", "Duplicated", "Delayed", "Retried"})
 """The kinds of the trace events that mark a fault (see actors.kernel.network), not deliveries."""
 
-DEFAULT_DELAY = 0.0001
+DEFAULT_DELAY = 0.00005
 """Seconds a delayed transmission is held when ``delay=P`` names no time."""
 
 DEFAULT_RETRIES = 12

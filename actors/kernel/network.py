@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 
 __all__ = ["PLANNED", "Delayed", "Dropped", "Duplicated", "Network", "Retried"]
 
-FIRST_WAIT = 0.0002
+FIRST_WAIT = 0.0001
 """Seconds, beyond the round trip of a delayed message, before one not yet acknowledged is sent again
 the first time (then twice as long each time)."""
 
