@@ -332,3 +332,21 @@ def test_a_script_s_fault_steps_befall_the_next_message_of_their_kind_and_change
     kinds = Counter(event["kind"] for event in recorder.events())
     assert kinds["Dropped"] >= 1 and kinds["Duplicated"] == 1
     assert kinds["Delayed"] >= 2 and kinds["Retried"] >= 1
+
+
+def test_the_actor_base_does_not_import_the_turnstile_nor_the_network() -> None:
+    import subprocess
+    import sys
+
+    later = ("actors.kernel.schedule", "actors.kernel.network")
+    code = f"import sys, actors.kernel.actor; print(sorted(m for m in sys.modules if m in {later!r}))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+
+
+def test_a_game_without_a_network_or_schedule_sends_straight_to_the_inbox() -> None:
+    from actors.kernel.messaging import ROUTES
+
+    with ActorGame() as game:
+        assert isinstance(game.propose("e4"), Accepted)
+        assert not ROUTES and game.network is None
