@@ -34,7 +34,15 @@ if TYPE_CHECKING:
         ActorTimeout,
         ActorUnavailable,
         GameClosed,
+        LinkFailure,
         RestartIntensityExceeded,
+    )
+    from actors.kernel.links import (
+        LinkModel,
+        parse_network,
+    )
+    from actors.kernel.network import (
+        Network,
     )
     from actors.protocol import (
         Accepted,
@@ -218,9 +226,23 @@ _SOURCES: dict[str, str] = {
             "ActorTimeout",
             "ActorUnavailable",
             "GameClosed",
+            "LinkFailure",
             "RestartIntensityExceeded",
         ],
         "actors.kernel.errors",
+    ),
+    **dict.fromkeys(
+        [
+            "LinkModel",
+            "parse_network",
+        ],
+        "actors.kernel.links",
+    ),
+    **dict.fromkeys(
+        [
+            "Network",
+        ],
+        "actors.kernel.network",
     ),
     **dict.fromkeys(
         [
@@ -386,10 +408,13 @@ __all__ = [
     "LegalTargets",
     "LegalTargetsQuery",
     "Lie",
+    "LinkFailure",
+    "LinkModel",
     "MoveCheck",
     "MoveQuery",
     "MoveReport",
     "Moved",
+    "Network",
     "No",
     "PathEntry",
     "PieceHandle",
@@ -437,6 +462,7 @@ __all__ = [
     "Yes",
     "final_fen",
     "page_html",
+    "parse_network",
     "parse_scenario",
     "read_jsonl",
     "replay_moves",

@@ -302,6 +302,29 @@ def test_faults_healing_and_reasks_are_drawn_apart(browser: Any, crash: Path) ->
     page.close()
 
 
+def test_a_lost_message_ends_in_a_cross_and_its_retry_is_drawn_apart(browser: Any, tmp_path: Path) -> None:
+    from actors.client.game import ActorGame
+    from actors.kernel.links import LinkModel
+    from actors.kernel.network import Network
+
+    recorder = TraceRecorder()
+    network = Network(LinkModel(), recorder)
+    network.plan("Apply", "drop")
+    network.plan("Moved", "duplicate")
+    with ActorGame(recorder=recorder, network=network) as game:
+        game.propose("e4")
+    path = tmp_path / "links.html"
+    write_page(recorder.events(), path)
+    page = _open(browser, path, "#ply=1")
+    dropped = page.locator("#diagram g.arrow.link-dropped")
+    assert dropped.count() == 1
+    assert dropped.locator("line").last.get_attribute("marker-end") == "url(#cross)"
+    assert page.locator("#diagram g.arrow.link-retried").count() == 1
+    assert page.locator("#diagram g.arrow.link-duplicated").count() == 1
+    assert not page.errors
+    page.close()
+
+
 def test_screenshots_and_time_to_first_render(browser: Any, opera: Any, tmp_path: Path) -> None:
     path, _, _ = opera
     page = _open(browser, path, "#ply=6&msg=2")

@@ -59,6 +59,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--game", type=int, default=1, metavar="N", help="which game of the PGN (default 1)")
     parser.add_argument("--counterexample", metavar="PATH", default="explore-ply-{ply}.jsonl",
                         help="where a differing order's trace goes ({ply} is the ply; default %(default)s)")
+    parser.add_argument("--network", metavar="single-loss|single-dup",
+                        help="instead of orders, run each ply once for every message of it lost (or "
+                             "duplicated), one message at a time, and compare verdict, position and journal")
     add_json_flag(parser)
     parser.set_defaults(handler=run_explore)
 
@@ -163,6 +166,11 @@ def run_explore(args: argparse.Namespace) -> int:
         if not plies:
             raise InputError(f"--plies {args.plies}: the game has {counted(len(moves), 'ply', 'plies')}")
     one_core()  # the actor threads hand off faster on one core (actors.kernel.affinity)
+    if args.network is not None:
+        if taught:
+            raise InputError(f"--network {args.network}: explores the moves of a game, and this script"
+                             " teaches pieces")
+        return _explore_links(args, plies, deadline)
     total_orders, total_seconds, changed = 0, 0.0, 0
     cut_at: int | None = None
     with OrderedSystem() as system:  # one actor system, re-seated for every run
@@ -203,6 +211,66 @@ def run_explore(args: argparse.Namespace) -> int:
         summary += "every order gave the same outcome"
     (sys.stderr if args.json else sys.stdout).write(summary + "\n")
     return 1 if changed or cut_at is not None else 0
+
+
+def _explore_links(args: argparse.Namespace, plies: list[tuple[int, str, str]], deadline: float) -> int:
+    """``--network single-loss|single-dup``: every message of each ply faulted, one at a time."""
+    from actors.client.link_faults import explore_ply, single_fault
+    from actors.tracing.recorder import event_to_json
+
+    fault = single_fault(args.network)
+    points = changed = 0
+    seconds = 0.0
+    cut_at: int | None = None
+    for number, fen, move in plies:
+        if time.monotonic() >= deadline:
+            cut_at = number
+            break
+        report = explore_ply(fen, move, fault)
+        points += report.points
+        seconds += report.seconds
+        path = None
+        if report.differing is not None:
+            changed += 1
+            path = args.counterexample.replace("{ply}", str(number))
+            _write_lines(path, [event_to_json(event) for event in report.differing.trace])
+        record: dict[str, Any] = {
+            "ply": number, "move": move, "network": args.network, "fault_points": report.points,
+            "changed": report.changed, "verdict": report.reference.outcome.verdict,
+            "seconds": round(report.seconds, 3), "counterexample": None,
+        }
+        if report.differing is not None:
+            record["counterexample"] = {
+                "message": report.differing.faulted_message, "differences": report.differences,
+                "verdict": report.differing.outcome.verdict, "trace": path,
+            }
+            text = (f"ply {number} {move}: {counted(report.points, 'fault point')}: the "
+                    f"{', '.join(report.differences)} changed when {report.differing.faulted_message} was "
+                    f"{'lost' if fault == 'drop' else 'duplicated'} (trace: {path})")
+        else:
+            text = (f"ply {number} {move}: {counted(report.points, 'fault point')} in {report.seconds:.2f} s:"
+                    " same verdict, position and journal under every one")
+        emit(args, record, text)
+    if cut_at is not None:
+        sys.stdout.flush()
+        fail(f"chess-actors explore: the budget of {args.budget:g} s was spent at ply {cut_at}; the plies"
+             " from there were not explored (raise --budget, or choose fewer --plies)")
+    summary = (f"{counted(len(plies), 'ply', 'plies')}, {counted(points, 'fault point')} ({args.network})"
+               f" in {seconds:.1f} s: ")
+    summary += (f"{counted(changed, 'ply', 'plies')} changed by a fault" if changed
+                else "no fault changed a verdict, a position or the journal")
+    (sys.stderr if args.json else sys.stdout).write(summary + "\n")
+    return 1 if changed or cut_at is not None else 0
+
+
+def _write_lines(path: str, lines: list[str]) -> None:
+    from board.errors import InputError
+
+    try:
+        with open(path, "w", encoding="utf-8") as file:
+            file.writelines(line + "\n" for line in lines)
+    except OSError as error:
+        raise InputError(f"--counterexample {path}: cannot write: {error.strerror}") from None
 
 
 def _taught_plies(start: str, script: list[Lesson | str]) -> list[tuple[int, str, str]]:

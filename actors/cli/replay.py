@@ -16,8 +16,10 @@ from itertools import chain, islice
 from typing import TYPE_CHECKING, Any, NamedTuple, TextIO, cast
 
 from actors.cli.help import add_command
+from actors.cli.network import add_network_flag, network_line, network_model
 from actors.cli.output import add_json_flag, add_trace_flags, counted, emit
 from actors.cli.streams import SideOutput, open_side_output
+from actors.kernel.links import COUNTED
 from board.errors import InputError
 
 if TYPE_CHECKING:
@@ -71,6 +73,7 @@ def register(subparsers: Any) -> None:
                         help="start each game with the piece on SQUARE moving as PIECE (a kind or a fairy "
                              "piece: archbishop, chancellor, amazon, jumping-rook, ...); repeatable")
     add_trace_flags(parser, "replay", " (actor engine)")
+    add_network_flag(parser)
     parser.add_argument("--quiet", action="store_true",
                         help="no progress display on stderr for several games")
     add_json_flag(parser)
@@ -149,6 +152,11 @@ def _check_options(args: argparse.Namespace) -> None:
             raise InputError("--trace needs the actor engine (the direct engine sends no messages)")
         if not in_process:
             raise InputError("--trace needs the games judged in this process (drop --workers/--ray)")
+    args.links = network_model(args)
+    if args.links is not None and args.engine != "actors":
+        raise InputError("--network needs the actor engine (the direct engine sends no messages)")
+    if args.links is not None and not in_process:
+        raise InputError("--network needs the games judged in this process (drop --workers/--ray)")
     args.lessons = lessons(args.teach)
     if args.lessons and args.engine != "actors":
         raise InputError("--teach needs the actor engine (only piece actors can learn new moves)")
@@ -208,9 +216,11 @@ class _Messages:
 
     def harvest(self, recorder: TraceRecorder) -> None:
         """Add the recorder's events to the totals and forget them."""
+        from actors.kernel.links import FAULT_KINDS
         from actors.tracing.recorder import STARTUP
 
-        self.counts.update(recorder.counts_by_kind())
+        self.counts.update({kind: count for kind, count in recorder.counts_by_kind().items()
+                            if kind not in FAULT_KINDS})  # marks of what befell messages, not deliveries
         self.startup_messages += recorder.counts_by_phase().get(STARTUP, 0)
         self.startup_ns += recorder.phase_ns[STARTUP]
         for role, samples in recorder.latencies_by_receiver_kind().items():
@@ -233,6 +243,9 @@ class _Watcher:
         self.studio: list[TraceEvent] | None = [] if args.html is not None else None
         self.page_full_at: int | None = None
         """The game whose messages took the page past what it shows (then no page is written)."""
+        self.faults: Counter[str] | None = None if args.links is None else Counter()
+        """The last game's network counts (with --network)."""
+        self.network_total: Counter[str] = Counter()
         self.pool: SystemPool | None = None
         if args.engine == "actors":
             from actors.client.pool import SystemPool, process_pool
@@ -257,9 +270,13 @@ class _Watcher:
                 self.last = None
                 if recorder is not None:
                     recorder.game = number
+                if self.faults is not None:
+                    self.faults = Counter()
                 verdict = watch_game(game, self.args.engine, recorder, self.on_move,
                                      positions=self.plan.board == "each", teach=self.args.lessons,
-                                     pool=self.pool)
+                                     pool=self.pool, network=self.args.links, faults=self.faults)
+                if self.faults is not None:
+                    self.network_total.update(self.faults)
                 if recorder is not None and self.studio is not None:
                     from actors.studio import PAGE_MESSAGES
 
@@ -322,7 +339,7 @@ def run(args: argparse.Namespace) -> int:
                 from actors.cli.display import console
 
                 out = console()
-            if plan.watched or trace_file is not None or args.html is not None:
+            if plan.watched or trace_file is not None or args.html is not None or args.links is not None:
                 watcher = _start_watcher(args, plan, out, trace_file)
                 stack.callback(watcher.close)
                 verdicts = watcher.verdicts(games)
@@ -453,6 +470,8 @@ def _report(args: argparse.Namespace, plan: _Plan, verdicts: Iterator[GameVerdic
         found.add(verdict.source)
         record = verdict.as_json()
         record["game"] = number
+        if watcher is not None and watcher.faults is not None:
+            record["network"] = {name: watcher.faults[name] for name in COUNTED}
         games, plies, illegal = number, plies + verdict.plies, illegal + (verdict.error is not None)
         if out is not None and plan.board == "end" and verdict.fen:
             from actors.cli.display import BoardView
@@ -474,6 +493,8 @@ def _report(args: argparse.Namespace, plan: _Plan, verdicts: Iterator[GameVerdic
         startup = (messages.startup_messages, messages.startup_ns)
         out.print(summary_view((games, plies, illegal), dict(messages.counts.most_common()), latencies,
                                startup))
+    if watcher is not None and args.links is not None and not args.json:
+        sys.stdout.write(network_line(args.links, watcher.network_total) + "\n")
     return _Totals(games, plies, illegal, frozenset(found))
 
 

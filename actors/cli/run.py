@@ -11,6 +11,7 @@ from contextlib import ExitStack, closing
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from actors.cli.help import add_command
+from actors.cli.network import add_network_flag, network_line, network_model
 from actors.cli.output import add_json_flag, add_trace_flags, emit, fail
 from actors.cli.streams import SideOutput, check_writable, open_side_output
 
@@ -40,6 +41,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--teach", action="append", default=[], metavar="SQUARE=PIECE",
                         help="start the game with the piece on SQUARE moving as PIECE (a kind or a fairy "
                              "piece: archbishop, chancellor, amazon, jumping-rook, ...); repeatable")
+    add_network_flag(parser)
     add_json_flag(parser)
     parser.set_defaults(handler=run_scenario_command)
 
@@ -59,6 +61,7 @@ def run_scenario_command(args: argparse.Namespace) -> int:
             raise InputError("--trace: listing the examples runs nothing to trace")
         return _list_examples(args)
     taught = lessons(args.teach)
+    model = network_model(args)
     for option, path in (("--html", args.html), ("--trace", args.trace)):
         if path is not None and path != "-":
             check_writable(path, option)
@@ -83,7 +86,12 @@ def run_scenario_command(args: argparse.Namespace) -> int:
                 recorder = TraceRecorder(keep=False)
             recorder.attach(jsonl_sink(cast(TextIO, trace_file)))
         show = _printer(args)
-        results = run_scenario(scenario, show, recorder, teach=taught)
+        network = None
+        if model is not None:
+            from actors.kernel.network import Network
+
+            network = Network(model, recorder)
+        results = run_scenario(scenario, show, recorder, teach=taught, network=network)
     if args.html is not None and recorder is not None:
         from actors.studio import write_page
 
@@ -96,6 +104,8 @@ def run_scenario_command(args: argparse.Namespace) -> int:
         from actors.cli.display import console
 
         console().print(_closing_line(len(scenario.steps), results, failed))
+        if model is not None and network is not None:
+            console().print(network_line(model, network.counts))
     if failed is not None:
         fail(f"chess-actors run: {scenario.source}, line {failed.line}: {failed.step}: "
              f"expected {failed.expected}; got {failed.got}")

@@ -21,7 +21,9 @@ from actors.client.stream import CLIENT, Proposal, ProposalStream
 from actors.client.study import StudyTools
 from actors.kernel.errors import ActorFailure, ActorUnavailable, GameClosed
 from actors.kernel.limits import GAMES
+from actors.kernel.links import LinkModel, parse_network
 from actors.kernel.messaging import DEFAULT_TIMEOUT, Pending, ask, post, tell, wait_one
+from actors.kernel.network import Network
 from actors.kernel.policies import Policy
 from actors.kernel.schedule import Turnstile, make_turnstile, start_up
 from actors.protocol.control import CrashOnNext, Disarm, HangOnNext, Ping
@@ -81,6 +83,11 @@ class ActorGame(ProposalStream, StudyTools):
             still makes the game Chess960) or None (a castling field standard chess refuses is read
             as X-FEN). The game's castling layout reaches the king and rook actors as they are
             created or seated, and the referee in the game's state.
+        network: the links between the game's actors: a :class:`~actors.kernel.links.LinkModel`,
+            its text ('loss=0.05,dup=0.05,seed=1', see :func:`~actors.kernel.links.parse_network`) or
+            a :class:`~actors.kernel.network.Network` not yet used; None: reliable. Under a model
+            messages are lost, duplicated, delayed and reordered as it decides, and the game's
+            verdicts stay the same (see the protocol's page).
 
     Raises:
         FenError: the FEN is malformed or impossible.
@@ -98,6 +105,7 @@ class ActorGame(ProposalStream, StudyTools):
         pool: SystemPool | None = None,
         schedule: str | Policy | Turnstile | None = None,
         chess960: bool | None = False,
+        network: str | LinkModel | Network | None = None,
     ) -> None:
         if pool is not None:
             if recorder is not None and recorder is not pool.recorder:
@@ -115,6 +123,9 @@ class ActorGame(ProposalStream, StudyTools):
             fen, recorder, self.timeout, max_restarts, period, turnstile=self.turnstile, chess960=chess960
         )
         """The game's actor system (with a pool: the one borrowed, once started)."""
+        self.network = _network(network, recorder, self.turnstile is not None)
+        """The network the game's messages cross (None: reliable links; ``counts``: what befell them)."""
+        self.supervisor.directory.network = self.network
         self.lessons = {square: as_geometry(lesson) for square, lesson in (teach or {}).items()}
         self.startup_seconds = 0.0
         """How long :meth:`start` took (starting threads, or re-seating a pooled system)."""
@@ -193,14 +204,24 @@ class ActorGame(ProposalStream, StudyTools):
             )
             # A game dropped without close() stops the system it borrowed (its state is unknown).
             self._finalizer = weakref.finalize(self, self.pool.discard, self.supervisor)
+            if self.network is not None:  # the borrowed system's mail crosses this game's links
+                self.network.join(self.supervisor.directory)
+                try:
+                    self.network.model.check_actors([*self.supervisor.names(), CLIENT])
+                except BaseException:
+                    self._state = "started"
+                    self._close(discard=True)
+                    raise
             return
         GAMES.acquire()
         self._counted = True
         # A game dropped without close() stops its actors when it is collected (or at exit).
-        self._finalizer = weakref.finalize(self, _stop_dropped, self.supervisor)
+        self._finalizer = weakref.finalize(self, _stop_dropped, self.supervisor, self.network)
         try:
             with start_up(self.turnstile):
                 self.supervisor.start()
+            if self.network is not None:
+                self.network.model.check_actors([*self.supervisor.names(), CLIENT])
         except BaseException:
             self._state = "started"
             self._close(discard=True)
@@ -225,6 +246,8 @@ class ActorGame(ProposalStream, StudyTools):
         try:
             self.supervisor.stop_all()
         finally:
+            if self.network is not None:
+                self.network.close()
             if self._counted:
                 self._counted = False
                 GAMES.release()
@@ -243,6 +266,8 @@ class ActorGame(ProposalStream, StudyTools):
                     tell(supervisor.ref(name), post(self.recorder, CLIENT, name, Disarm()))
             except ActorFailure:
                 healthy = False
+        if self.network is not None:
+            self.network.leave(supervisor.directory)  # the next game's mail is not this game's to fault
         self.pool.give_back(supervisor, healthy)
 
     def _check_open(self) -> None:
@@ -431,6 +456,24 @@ class ActorGame(ProposalStream, StudyTools):
         raise ActorUnavailable(f"there is no piece on {square}")
 
 
+def _network(
+    network: str | LinkModel | Network | None, recorder: TraceRecorder | None, shared: bool
+) -> Network | None:
+    """The network a game's ``network=`` argument stands for (None: reliable links).
+
+    Raises:
+        InputError: malformed text (see :func:`actors.kernel.links.parse_network`).
+        ValueError: a network with a schedule other than free.
+    """
+    if network is None:
+        return None
+    if shared:
+        raise ValueError("a game over a network runs freely: give network= or schedule=, not both")
+    if isinstance(network, Network):
+        return network
+    return Network(parse_network(network) if isinstance(network, str) else network, recorder)
+
+
 def _made_by(attempts: Iterable[Pending]) -> Accepted | None:
     """The acceptance one of these asks already got back, if one made its move."""
     for pending in attempts:
@@ -443,9 +486,11 @@ def _made_by(attempts: Iterable[Pending]) -> Accepted | None:
     return None
 
 
-def _stop_dropped(supervisor: Supervisor) -> None:
+def _stop_dropped(supervisor: Supervisor, network: Network | None = None) -> None:
     """Stop the actors of a game that was dropped (or left open at exit) without close()."""
     supervisor.stop_all()
+    if network is not None:
+        network.close()
     GAMES.release()
 
 

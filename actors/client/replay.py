@@ -31,7 +31,11 @@ from board.replay import (
 )
 
 if TYPE_CHECKING:
+    from collections import Counter
+
+    from actors.client.game import ActorGame
     from actors.client.pool import SystemPool
+    from actors.kernel.links import LinkModel
     from actors.tracing.recorder import TraceRecorder
 
 Judge = Callable[[PgnGame], GameVerdict]
@@ -118,6 +122,8 @@ def watch_game(
     positions: bool = False,
     teach: Mapping[str, str] | None = None,
     pool: SystemPool | None = None,
+    network: LinkModel | None = None,
+    faults: Counter[str] | None = None,
 ) -> GameVerdict:
     """Replay one game like :func:`judge_for` (same verdict), calling ``on_move`` after each move.
 
@@ -132,6 +138,8 @@ def watch_game(
         teach: pieces (by square) that start the game moving as another geometry (actor engine only).
         pool: the actor engine borrows a system from it (with the pool's recorder, which ``recorder``
             must then be or leave out) instead of starting one for this game alone.
+        network: the links between the game's actors (actor engine only).
+        faults: the game's network counts (dropped, duplicated, delayed, retried) are added to it.
 
     Returns:
         The game's verdict.
@@ -141,8 +149,8 @@ def watch_game(
     """
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r} (expected one of {', '.join(ENGINES)})")
-    if engine == "direct" and (recorder is not None or teach):
-        raise ValueError("only the actor engine can be traced or taught")
+    if engine == "direct" and (recorder is not None or teach or network is not None):
+        raise ValueError("only the actor engine can be traced, taught or run over a network")
     report = on_move or _ignore
     try:
         board = start_game(game)
@@ -150,7 +158,7 @@ def watch_game(
         return bad_start(game, error)
     if engine == "direct":
         return _watch_direct(game, board, report, positions)
-    return _watch_actors(game, board, recorder, report, positions, teach or {}, pool)
+    return _watch_actors(game, board, recorder, report, positions, teach or {}, pool, network, faults)
 
 
 def _ignore(report: MoveReport) -> None:
@@ -189,14 +197,30 @@ def _kind(error: ChessActorsError) -> str:
 
 def _watch_actors(
     game: PgnGame, mirror: Game, recorder: TraceRecorder | None, report: MoveListener, positions: bool,
-    teach: Mapping[str, str], pool: SystemPool | None,
+    teach: Mapping[str, str], pool: SystemPool | None, network: LinkModel | None = None,
+    faults: Counter[str] | None = None,
 ) -> GameVerdict:
-    from actors.client.game import ActorGame, final_fen
-    from actors.protocol import Rejected
+    from actors.client.game import ActorGame
 
     actor_game = ActorGame(
-        start_fen(game), recorder=recorder, teach=teach, pool=pool, chess960=mirror.chess960
+        start_fen(game), recorder=recorder, teach=teach, pool=pool, chess960=mirror.chess960, network=network
     )
+    if faults is not None and actor_game.network is not None:
+        counts = actor_game.network.counts
+        try:
+            return _watch_game_actors(game, mirror, actor_game, report, positions, teach)
+        finally:
+            faults.update(counts)
+    return _watch_game_actors(game, mirror, actor_game, report, positions, teach)
+
+
+def _watch_game_actors(
+    game: PgnGame, mirror: Game, actor_game: ActorGame, report: MoveListener, positions: bool,
+    teach: Mapping[str, str],
+) -> GameVerdict:
+    from actors.client.game import final_fen
+    from actors.protocol import Rejected
+
     start = actor_game.supervisor.start_fen
 
     def fen() -> str:

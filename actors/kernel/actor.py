@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import pykka
 
+from actors.kernel.deliveries import Turn
 from actors.kernel.errors import ActorFailure, InjectedCrash
 from actors.kernel.limits import size_thread_stacks, thread_refused
 from actors.kernel.mailbox import Reply, new_inbox
@@ -25,7 +26,6 @@ from actors.kernel.messaging import (
     tell,
     wait_all,
 )
-from actors.kernel.schedule import Turn
 from actors.protocol.control import Armed, Crash, CrashOnNext, Disarm, HangOnNext, Lie, Ping, Pong
 
 if TYPE_CHECKING:

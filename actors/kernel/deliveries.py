@@ -4,13 +4,20 @@ actor in, and how a settled reply is read (see actors.kernel.schedule)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from actors.kernel.messaging import Envelope, ScheduledReply
 from actors.kernel.policies import Ready
 
-if TYPE_CHECKING:
-    from actors.kernel.schedule import Turnstile
+
+class Gate(Protocol):
+    """What a turn token lets an actor through: the turnstile's gate (actors.kernel.schedule.Turnstile).
+
+    Typed by what the actor calls, so that the actor base need not import the turnstile.
+    """
+
+    def run_turn(self, actor: Any) -> None:
+        """Run the actor's granted delivery on its own thread."""
 
 
 @dataclass(eq=False, slots=True)
@@ -42,7 +49,7 @@ class Turn:
 
     __slots__ = ("turnstile",)
 
-    def __init__(self, turnstile: Turnstile) -> None:
+    def __init__(self, turnstile: Gate) -> None:
         self.turnstile = turnstile
 
 

@@ -30,3 +30,8 @@ class GameClosed(ChessActorsError):
 
 class InjectedCrash(RuntimeError):
     """The fault raised by Crash and CrashOnNext (a test's way of killing an actor)."""
+
+
+class LinkFailure(ActorFailure):
+    """A message could not cross its link: the network sent it again as often as it may, and every
+    attempt (or every acknowledgement) was lost. Nothing was decided on it: the asker sees this error."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 import pykka
 
@@ -23,12 +23,27 @@ DEFAULT_TIMEOUT = 5.0
 WINDOW = 16
 """Requests a client keeps in flight: enough to keep an actor busy, few enough to redo after a failure."""
 
-SCHEDULED: dict[str, Any] = {}
-"""Actors under a delivery turnstile, by pykka urn (empty unless a schedule other than free is set)."""
+ROUTES: dict[str, Route] = {}
+"""The delivery policy each actor's mail goes through, by pykka urn: a turnstile (a schedule other than
+free) or a network (a link model). Empty in a plain run, where a send goes straight to the inbox."""
 
 Ref = pykka.ActorRef[Any]
 Pending = tuple[str, pykka.Future[Any]]
 """An ask on its way: the asked actor's name and the future of its reply."""
+
+
+class Route(Protocol):
+    """A policy on the delivery path: takes a sent message and hands it to its receiver in its own way.
+
+    The two are the delivery turnstile (actors.kernel.schedule: one delivery at a time, in a chosen
+    order) and the network (actors.kernel.network: links that lose, duplicate, delay and reorder).
+    """
+
+    def ask(self, ref: Ref, name: str, envelope: Envelope) -> pykka.Future[Any]:
+        """Send an ask to ``ref`` (called ``name``); its reply comes through the returned future."""
+
+    def tell(self, ref: Ref, envelope: Envelope) -> None:
+        """Send a tell to ``ref``."""
 
 
 class ScheduledReply(pykka.Future[Any]):
@@ -91,6 +106,8 @@ class Directory:
     def __init__(self) -> None:
         self.turnstile: Any = None
         """The delivery turnstile the system's actors run under (None: free, pykka's own order)."""
+        self.network: Any = None
+        """The network the system's mail crosses (None: every link reliable, in order, at once)."""
         self._refs: dict[str, Ref] = {}
         self._lock = threading.Lock()
 
@@ -109,6 +126,8 @@ class Directory:
             self._refs[name] = ref
         if self.turnstile is not None:
             self.turnstile.adopt(name, ref)
+        if self.network is not None:
+            self.network.adopt(name, ref)
 
     def unregister(self, name: str) -> Ref | None:
         """Forget ``name`` (its actor is being stopped); returns the ref it had."""
@@ -116,6 +135,8 @@ class Directory:
             ref = self._refs.pop(name, None)
         if ref is not None and self.turnstile is not None:
             self.turnstile.forget(ref)  # its mail fails and a stall ends, so that it can stop
+        if ref is not None and self.network is not None:
+            self.network.forget(ref)
         return ref
 
     def clear(self) -> list[Ref]:
@@ -134,10 +155,10 @@ def ask(ref: Ref | None, name: str, envelope: Envelope) -> Pending:
     """
     if ref is None:
         raise ActorUnavailable(f"{name} is not running")
-    if SCHEDULED:
-        turnstile = SCHEDULED.get(ref.actor_urn)
-        if turnstile is not None:
-            return name, turnstile.ask(ref, name, envelope)
+    if ROUTES:
+        route = ROUTES.get(ref.actor_urn)
+        if route is not None:
+            return name, route.ask(ref, name, envelope)
     reply = post_ask(ref, envelope)
     if reply is None:
         raise ActorUnavailable(f"{name} is not running")
@@ -148,10 +169,10 @@ def tell(ref: Ref | None, envelope: Envelope) -> None:
     """Send a tell; a dead receiver is left for the supervisor to notice (Erlang's ``!``)."""
     if ref is None:
         return
-    if SCHEDULED:
-        turnstile = SCHEDULED.get(ref.actor_urn)
-        if turnstile is not None:
-            turnstile.tell(ref, envelope)
+    if ROUTES:
+        route = ROUTES.get(ref.actor_urn)
+        if route is not None:
+            route.tell(ref, envelope)
             return
     post_tell(ref, envelope)
 

@@ -17,7 +17,7 @@ import pykka
 
 from actors.kernel.deliveries import Letter, Turn, Waiting, fail, outcome, since
 from actors.kernel.errors import ActorTimeout, ActorUnavailable
-from actors.kernel.messaging import SCHEDULED, Envelope, Ref, ScheduledReply
+from actors.kernel.messaging import ROUTES, Envelope, Ref, ScheduledReply
 from actors.kernel.policies import Fifo, Policy, Ready, ScheduleError, Step, parse_policy, record_of
 
 if TYPE_CHECKING:
@@ -79,14 +79,14 @@ class Turnstile:
             self._names[ref.actor_urn] = name
             self._refs[ref.actor_urn] = ref
             self._mail.setdefault(ref.actor_urn, deque())
-        SCHEDULED[ref.actor_urn] = self
+        ROUTES[ref.actor_urn] = self
 
     def close(self) -> None:
         """Let every waiting gate go (its delivery fails) and take the actors off the turnstile."""
         with self._lock:
             self._closed = True
             for urn in self._names:
-                SCHEDULED.pop(urn, None)
+                ROUTES.pop(urn, None)
             for mailbox in self._mail.values():
                 for letter in mailbox:
                     fail(letter.reply, ActorUnavailable("the game closed before this message was delivered"))

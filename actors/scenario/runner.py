@@ -15,7 +15,9 @@ from actors.scenario.script import (
     FenCheck,
     Learn,
     Legal,
+    LinkFault,
     OutcomeCheck,
+    Partition,
     Play,
     Reject,
     Restarts,
@@ -34,6 +36,8 @@ from board.squares import SQUARE_NAMES, parse_standard_square
 if TYPE_CHECKING:
     from actors.client.game import ActorGame, PieceHandle
     from actors.client.pool import SystemPool
+    from actors.kernel.links import LinkModel
+    from actors.kernel.network import Network
     from actors.protocol import No, Yes
     from actors.tracing.recorder import TraceRecorder
 
@@ -57,6 +61,7 @@ def run_scenario(
     timeout: float | None = None,
     teach: Mapping[str, str] | None = None,
     pool: SystemPool | None = None,
+    network: LinkModel | Network | None = None,
 ) -> list[StepResult]:
     """Run the steps against a fresh actor game, stopping after the first that fails.
 
@@ -74,6 +79,8 @@ def run_scenario(
         timeout: every ask's timeout in seconds (None: the actors' default).
         teach: pieces (by square) that start moving as another geometry (by name).
         pool: the pool to borrow the actor system from.
+        network: the links between the actors (the game then starts its own); a
+            :class:`~actors.kernel.network.Network` given is the one used, to read its counts after.
 
     Returns:
         The results of the steps run, in order (the last one failed if the run stopped early).
@@ -82,10 +89,15 @@ def run_scenario(
     from actors.client.pool import process_pool
     from actors.tracing.recorder import marking
 
-    if pool is None and recorder is None and timeout is None:
+    if network is None and any(isinstance(step, LinkFault | Partition) for step in scenario.steps):
+        from actors.kernel.links import LinkModel
+        from actors.kernel.network import Network
+
+        network = Network(LinkModel(), recorder)  # reliable links, but for the faults the script asks
+    if pool is None and recorder is None and timeout is None and network is None:
         pool = process_pool()
     results: list[StepResult] = []
-    with ActorGame(scenario.start_fen, timeout, recorder, pool=pool, teach=teach) as game:
+    with ActorGame(scenario.start_fen, timeout, recorder, pool=pool, teach=teach, network=network) as game:
         runner = _Runner(game)
         for number, step in enumerate(scenario.steps, start=1):
             with marking(recorder, "step", number):
@@ -179,6 +191,22 @@ class _Runner:
                 piece = game.piece(square)
                 piece.learn(geometry)
                 return True, _expected(step), f"{piece.name} now moves as {geometry}"
+            case LinkFault(fault=fault, kind=kind, reply=reply):
+                self._network(step).plan(kind, fault, reply=reply)
+                what = f"reply to {kind}" if reply else kind
+                return True, _expected(step), f"the next {what} will be {_BEFALLS[fault]}"
+            case Partition(actors=actors, seconds=seconds):
+                network = self._network(step)
+                names = [self._name(actor) for actor in actors]
+                network.partition(frozenset(names), seconds)
+                return True, _expected(step), f"{' and '.join(names)} cut off for {seconds:g} s"
+
+    def _network(self, step: LinkFault | Partition) -> Network:
+        network = self.game.network
+        if network is None:
+            raise ScenarioFailure(f"{step.written}: this game's links are reliable (a script run by"
+                                  " chess-actors run has a network; the shell's game runs under a turnstile)")
+        return network
 
     def _expect(self, step: Expect) -> tuple[bool, str, str]:
         from actors.protocol import Yes
@@ -265,6 +293,13 @@ def _expected(step: Step) -> str:
             return outcome or "none"
         case Learn(square=square, geometry=geometry):
             return f"the piece on {square} moving as {geometry}"
+        case LinkFault(fault=fault, kind=kind, reply=reply):
+            return f"the next {'reply to ' if reply else ''}{kind} {_BEFALLS[fault]}"
+        case Partition(actors=actors, seconds=seconds):
+            return f"{'+'.join(actors)} cut off for {seconds:g} s"
+
+
+_BEFALLS = {"drop": "lost", "duplicate": "duplicated", "delay": "delayed", "reorder": "overtaken"}
 
 
 def _reply_text(reply: Yes | No) -> str:

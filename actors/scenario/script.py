@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     pass
 
 __all__ = [
+    "LINK_FAULTS",
     "MESSAGE_KINDS",
     "OUTCOMES",
     "STEP_NAMES",
@@ -32,7 +33,9 @@ __all__ = [
     "FenCheck",
     "Learn",
     "Legal",
+    "LinkFault",
     "OutcomeCheck",
+    "Partition",
     "Play",
     "Reject",
     "Restarts",
@@ -52,7 +55,10 @@ __all__ = [
 OUTCOMES = ("checkmate", "stalemate", "insufficient_material", "fivefold_repetition", "seventyfive_moves",
             "none")
 STEP_NAMES = ("start", "play", "reject", "send", "expect", "crash", "stall", "restarts", "square", "legal",
-              "fen", "outcome", "learn")
+              "fen", "outcome", "learn", "drop", "duplicate", "delay", "reorder", "partition")
+
+LINK_FAULTS = ("drop", "duplicate", "delay", "reorder")
+"""The steps that befall the next message of a kind on its link (see actors.kernel.network)."""
 
 
 class ScenarioError(InputError):
@@ -202,9 +208,31 @@ class Learn:
     geometry: str
 
 
+@dataclass(frozen=True, slots=True)
+class LinkFault:
+    """``drop|duplicate|delay|reorder next [reply to] <MessageKind>``: the next such message (or its
+    reply) is lost, arrives twice, comes late (after it has been sent again) or is overtaken."""
+
+    line: int
+    written: str
+    fault: str
+    kind: str
+    reply: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Partition:
+    """``partition <actor>[+<actor>...] <seconds>``: those actors are cut off from the rest for a time."""
+
+    line: int
+    written: str
+    actors: tuple[str, ...]
+    seconds: float
+
+
 Step = (
     Start | Play | Reject | Send | Expect | Crash | Stall | Restarts | SquareCheck | Legal | FenCheck
-    | OutcomeCheck | Learn
+    | OutcomeCheck | Learn | LinkFault | Partition
 )
 
 
@@ -385,6 +413,10 @@ def _parse_step(words: list[_Word], written: str, source: str, line: int) -> Ste
             return Crash(line, written, _actor(rest[0], fail), kind)
         case "stall":
             return _parse_stall(rest, written, line, fail)
+        case "drop" | "duplicate" | "delay" | "reorder":
+            return _parse_link_fault(verb, rest, written, line, fail)
+        case "partition":
+            return _parse_partition(rest, written, line, fail)
         case "restarts":
             if len(rest) != 1 or not rest[0].text.isdigit() or rest[0].quoted:
                 raise fail("restarts needs a count, e.g. restarts 1")
@@ -446,6 +478,29 @@ def _parse_stall(rest: list[_Word], written: str, line: int, fail: Callable[[str
         except InputError as error:
             raise fail(f"stall: {error}") from None
     return Stall(line, written, _actor(rest[0], fail), seconds)
+
+
+def _parse_link_fault(verb: str, rest: list[_Word], written: str, line: int,
+                      fail: Callable[[str], ScenarioError]) -> LinkFault:
+    texts = [word.text for word in rest]
+    reply = texts[1:3] == ["reply", "to"]
+    if len(texts) != (4 if reply else 2) or texts[0] != "next":
+        raise fail(f"{verb} needs next and a message kind: {verb} next Apply, or {verb} next reply to Apply")
+    return LinkFault(line, written, verb, _message_kind(texts[-1], fail), reply)
+
+
+def _parse_partition(rest: list[_Word], written: str, line: int,
+                     fail: Callable[[str], ScenarioError]) -> Partition:
+    if len(rest) != 2:
+        raise fail("partition needs actors and seconds: partition board 0.5, partition board+referee 0.5")
+    actors = tuple(_actor(_Word(name, False), fail) for name in rest[0].text.split("+"))
+    try:
+        seconds = float(rest[1].text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds <= 60:
+        raise fail(f"partition: {rest[1].text!r} is not a number of seconds from 0 to 60")
+    return Partition(line, written, actors, seconds)
 
 
 def _parse_square(rest: list[_Word], written: str, line: int, fail: Callable[[str], ScenarioError],

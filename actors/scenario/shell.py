@@ -55,6 +55,8 @@ changing the actors:
   crash board [on Survey] | learn c1 archbishop
   stall white-knight-g1 [SECONDS]   it answers nothing that long (default 3 ask timeouts, in the
                                     schedule's time): watch the supervisor find it silent and restart it
+  drop|duplicate|delay|reorder next [reply to] Apply | partition board 0.5   faults on links (scenarios
+                                    run by chess-actors run, whose game has a network; not this shell)
 delivering by hand:
   mode step       later commands wait for you to choose each delivery (mode auto: arrival order)
   pending         the deliveries waiting, numbered (what each one's sender waits for)

@@ -15,6 +15,9 @@ __all__ = ["START_PLACEMENT", "apply_uci", "build_model", "parse_placement", "pl
 
 START_PLACEMENT = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
 FAULT_KINDS = frozenset({"Crash", "CrashOnNext", "HangOnNext"})
+
+LINK_FAULTS = {"Dropped": "dropped", "Duplicated": "duplicated", "Delayed": "delayed", "Retried": "retried"}
+"""What befell a message on its link (actors.kernel.network), by the kind of the event that marks it."""
 # Phases that may recur in a game and must not merge with an earlier run of the same name.
 _RECURRING = frozenset({"heal", "startup"})
 
@@ -144,6 +147,7 @@ def _compact(event: TraceEvent, origin: int, faults: set[int], reasks: set[int])
         "ply": event.get("ply"),
         "fault": event["msg_id"] in faults,
         "restart": event["kind"] == "Restart",
+        "link": LINK_FAULTS.get(event["kind"]),
         "reask": event["msg_id"] in reasks,
     }
 

@@ -184,6 +184,7 @@
       if (e.fault) classes.push("fault");
       if (e.reask) classes.push("reask");
       if (e.restart) classes.push("restart");
+      if (e.link) classes.push("link", "link-" + e.link);
       if (p.kind === "heal") classes.push("heal");
       if (selected && selected.id === e.id) classes.push("current");
       const g = el("g", { class: classes.join(" "), "data-msg-id": e.id, "data-kind": e.kind,
@@ -195,19 +196,24 @@
         el("path", { d: `M${x1},${y} h30 v10 h-30`, fill: "none", stroke: "#555" }, g);
       } else {
         el("line", { x1, y1: y, x2, y2: y, class: "hit" }, g);
-        el("line", { x1, y1: y, x2, y2: y, "marker-end": "url(#head)" }, g);
+        el("line", { x1, y1: y, x2, y2: y, "marker-end": e.link === "dropped" ? "url(#cross)" : "url(#head)" }, g);
       }
       const tx = x1 === x2 ? x1 + 34 : (x1 + x2) / 2;
       el("text", { x: tx, y: y - 4, "text-anchor": x1 === x2 ? "start" : "middle" }, g,
-        (e.fault && !isReply ? "⚡ " : "") + (e.reask && !isReply ? "↻ " : "") + (e.restart ? "⟳ " : "") + clip(label, Math.max(18, Math.abs(x2 - x1) / 6.2)));
+        (e.fault && !isReply ? "⚡ " : "") + (e.reask && !isReply ? "↻ " : "") + (e.restart ? "⟳ " : "") +
+        (LINK_MARKS[e.link] || "") + clip(label, Math.max(18, Math.abs(x2 - x1) / 6.2)));
       g.addEventListener("click", () => select(index + 1));
     });
     const defs = el("defs", {}, svg);
     const marker = el("marker", { id: "head", markerWidth: 8, markerHeight: 8, refX: 7, refY: 4, orient: "auto", markerUnits: "userSpaceOnUse" }, defs);
     el("path", { d: "M0,0 L8,4 L0,8 z", fill: "#555" }, marker);
+    // A message lost on its link: its arrow ends in a cross.
+    const cross = el("marker", { id: "cross", markerWidth: 10, markerHeight: 10, refX: 5, refY: 5, orient: "auto", markerUnits: "userSpaceOnUse" }, defs);
+    el("path", { d: "M0,0 L10,10 M0,10 L10,0", stroke: "#c62828", "stroke-width": 2, fill: "none" }, cross);
     const chosen = svg.querySelector(".arrow.current");
     if (chosen && chosen.scrollIntoView) chosen.scrollIntoView({ block: "nearest" });
   }
+  const LINK_MARKS = { dropped: "✗ ", duplicated: "×2 ", delayed: "⏱ ", retried: "↻ " };
   const FIRST_LANES = ["client", "supervisor", "referee", "board"];
   function laneRank(name) {
     const index = FIRST_LANES.indexOf(name);

@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from actors.kernel.links import FAULT_KINDS
 from actors.tracing.export import games_of, phase_of, select_plies, timeline
 from actors.tracing.recorder import TraceEvent
 from board.squares import square_name
@@ -121,14 +122,40 @@ def _phase_note(phase: str, root: TraceEvent) -> str:
     return _mermaid_text(" ".join(parts))
 
 
+_FAULT_ARROWS = {"Dropped": "-x", "Duplicated": "--)", "Delayed": "--)", "Retried": "-)"}
+
+
+def fault_arrow(event: TraceEvent, sender: str, receiver: str) -> str:
+    """The arrow of a fault on a link (see actors.kernel.network): a lost message ends in a cross,
+    a duplicate and a delay are dotted, and a retry names the message it sends again."""
+    payload = event.get("payload") or {}
+    what = f"{payload.get('message', '?')}"
+    carrying = payload.get("carrying")
+    if carrying in ("reply", "ack"):
+        what = f"{carrying} to {what}"
+    attempt = payload.get("attempt", 1)
+    kind = event["kind"]
+    if kind == "Dropped":
+        text = f"✗ {what} lost (attempt {attempt})"
+    elif kind == "Duplicated":
+        text = f"{what} arrives twice"
+    elif kind == "Delayed":
+        seconds = payload.get("seconds") or 0
+        text = f"{what} late ({seconds * 1e3:g} ms)" if seconds else f"{what} overtaken"
+    else:
+        text = f"↻ {what} sent again (attempt {attempt}, of message {event['parent_id']})"
+    return f"{sender}{_FAULT_ARROWS[kind]}{receiver}: {_mermaid_text(text)}"
+
+
 def to_mermaid(events: Iterable[TraceEvent], plies: tuple[int, int] | None = None) -> str:
     """Return a Mermaid ``sequenceDiagram`` of the events (of plies ``plies`` when given).
 
     Every actor is declared as a ``participant`` (``participant white_knight_g1 as
     white-knight-g1``); asks are ``->>`` arrows, tells ``-)``, replies dashed ``-->>`` arrows
-    carrying the reply kind. Each ply sits in a shaded ``rect`` opened by a ``Note`` naming the
-    proposed move; a proposal sent ahead (replay keeps several in flight) is drawn when the referee
-    takes it up. Message text is escaped so that the diagram renders on GitHub.
+    carrying the reply kind; a fault on a link is drawn as :func:`fault_arrow` says. Each ply sits
+    in a shaded ``rect`` opened by a ``Note`` naming the proposed move; a proposal sent ahead
+    (replay keeps several in flight) is drawn when the referee takes it up. Message text is
+    escaped so that the diagram renders on GitHub.
 
     Args:
         events: the trace's events.
@@ -202,7 +229,9 @@ def to_mermaid(events: Iterable[TraceEvent], plies: tuple[int, int] | None = Non
                 lines.append(f"        Note over {over}: {_phase_note(phase, root)}")
                 indent = "        "
         sender, receiver = aliases[event["sender"]], aliases[event["receiver"]]
-        if point.is_reply:
+        if event["kind"] in FAULT_KINDS:
+            lines.append(f"{indent}{fault_arrow(event, sender, receiver)}")
+        elif point.is_reply:
             text = event.get("reply_summary") or event["reply"] or ""
             lines.append(f"{indent}{receiver}-->>{sender}: {_mermaid_text(text)}")
         else:

@@ -1,0 +1,34 @@
+"""The ``--network`` option of the commands that run a game's actors (replay, run): links that fail."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Mapping
+
+from actors.kernel.links import COUNTED, LinkModel, parse_network
+
+NETWORK_HELP = (
+    "links that fail: loss=P,dup=P,delay=P[:SECONDS],reorder=P,seed=N (probabilities per message), "
+    "retries=N, partition=ACTOR[+ACTOR...]:SECONDS[@AFTER]; the protocol keeps every verdict"
+)
+
+
+def add_network_flag(parser: argparse.ArgumentParser) -> None:
+    """Give a subcommand ``--network SPEC``."""
+    parser.add_argument("--network", metavar="SPEC", default=None, help=NETWORK_HELP)
+
+
+def network_model(args: argparse.Namespace) -> LinkModel | None:
+    """The link model ``--network`` names (None when it was not given).
+
+    Raises:
+        InputError: a malformed SPEC, an unknown key, a probability out of range.
+    """
+    text: str | None = args.network
+    return None if text is None else parse_network(text)
+
+
+def network_line(model: LinkModel, counts: Mapping[str, int]) -> str:
+    """One line saying what the links did: ``network loss=0.05,seed=1: dropped 31, duplicated 2, ...``."""
+    done = ", ".join(f"{name} {counts.get(name, 0)}" for name in COUNTED)
+    return f"network {model.text()}: {done}"

@@ -1,0 +1,561 @@
+"""The network: every message crosses a link that may fail, and arrives exactly once, in order, anyway.
+
+A policy on the delivery path (see :class:`actors.kernel.messaging.Route`), beside the turnstile.
+Under a :class:`~actors.kernel.links.LinkModel` each transmission may be lost, duplicated, delayed
+or reordered, and a partition cuts actors off for a time. Over those links the network keeps
+the guarantee pykka gives in one process, per pair of actors, as TCP does over IP:
+
+- **Sequence numbers.** Each (sender, receiver) pair numbers its asks and tells (the sender is the
+  sending thread: the client and the supervisor running in it are one); the receiving end
+  hands them to the receiver's mailbox in that order, once each: a copy it has had already (a
+  duplicate, or a sending again whose acknowledgement was lost) is dropped, and one that overtook
+  an earlier message waits for it.
+- **Acknowledgements and sending again.** The receiving end acknowledges every arrival (the
+  acknowledgement crosses the link back, and may be lost too); the sending end sends again what is
+  not acknowledged, after a timeout that doubles each time (backoff), at most ``retries`` times.
+  Replies are sent the same way, and the asker's end takes the first and drops the rest (a reply
+  to an ask already answered is stale). So an ask is handled once however often it crosses, and a
+  tell (a piece's ``Declare``, a ``Captured``) arrives for certain, in its place.
+- **Giving up is a named failure.** When every attempt of a message is lost, its asker's reply
+  fails with :class:`~actors.kernel.errors.LinkFailure`, and the pair's link breaks (nothing after
+  the lost message may be handed over in its place: every later ask on it fails the same way):
+  nothing is decided on a message that never came.
+
+Fates are the model's (seeded by each transmission's identity, never by the clock); times are
+kept on one timer thread, whose events run in the order of the times they stand for, so a
+delayed message and the timeout that would send it again are ordered the same way on any machine.
+Each fault is a trace event of its own (``Dropped``, ``Duplicated``, ``Delayed``, ``Retried``),
+a child of the message it befell, and counted in :attr:`Network.counts`.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from actors.kernel.errors import ActorUnavailable, LinkFailure
+from actors.kernel.links import COUNTED, Fate, LinkModel
+from actors.kernel.mailbox import Posted, Reply
+from actors.kernel.messaging import ROUTES, Directory, Envelope, Ref
+
+if TYPE_CHECKING:
+    from pykka._types import OptExcInfo
+
+    from actors.tracing.recorder import Delivery, TraceRecorder
+
+__all__ = ["PLANNED", "Delayed", "Dropped", "Duplicated", "Network", "Retried"]
+
+FIRST_WAIT = 0.0001
+"""Seconds, beyond the round trip of a delayed message, before one not yet acknowledged is sent again
+the first time (then twice as long each time)."""
+
+LONGEST_WAIT = 0.25
+"""The backoff's ceiling: no wait between two attempts is longer."""
+
+PLANNED = {
+    "drop": Fate(True, 0, 0.0, False),
+    "duplicate": Fate(False, 2, 0.0, False),
+    "delay": Fate(False, 1, 0.0, False),  # the time is set from the model's first timeout
+    "reorder": Fate(False, 1, 0.0, True),
+}
+"""The faults :meth:`Network.plan` can give a chosen message."""
+
+
+Pair = tuple[int, str]
+"""A sequence of messages: the sending thread (one process: an actor, or the client with its
+supervisor) and the receiver's urn."""
+
+
+# -- trace markers: what befell a message, recorded as a child of its delivery
+
+
+@dataclass(frozen=True, slots=True)
+class Dropped:
+    """A transmission of ``message`` (an ask, tell, reply or acknowledgement: ``carrying``) was lost."""
+
+    message: str
+    carrying: str
+    attempt: int
+
+
+@dataclass(frozen=True, slots=True)
+class Duplicated:
+    """A transmission of ``message`` arrived twice."""
+
+    message: str
+    carrying: str
+    attempt: int
+
+
+@dataclass(frozen=True, slots=True)
+class Delayed:
+    """A transmission of ``message`` was held ``seconds`` (0: held until the next one on its link)."""
+
+    message: str
+    carrying: str
+    attempt: int
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class Retried:
+    """``message`` was not acknowledged in time and is sent again (attempt ``attempt``)."""
+
+    message: str
+    carrying: str
+    attempt: int
+
+
+@dataclass(eq=False, slots=True)
+class _Packet:
+    """One message on its way across a link, with everything needed to send it again."""
+
+    carrying: str  # "ask", "tell", "reply" or "ack"
+    sender: str
+    receiver: str
+    pair: Pair  # (sending thread, receiver's urn) of the ask or tell: its sequence
+    seq: int
+    kind: str  # the message's class name, for the trace
+    order: int = 0  # a reply's place among the replies on its pair (answered in that order)
+    ref: Ref | None = None  # the receiver (an ask or tell)
+    envelope: Envelope | None = None
+    future: Reply | None = None  # the asker's reply (an ask, or a reply to it)
+    answer: tuple[Any, OptExcInfo | None] | None = None  # a reply's value or error
+    acked: _Packet | None = None  # what an acknowledgement acknowledges, or the ask a reply answers
+    attempts: int = 0
+    arrivals: int = 0
+    done: bool = False  # acknowledged (or given up)
+
+    @property
+    def delivery(self) -> Delivery | None:
+        return self.envelope.delivery if self.envelope is not None else None
+
+
+class _Answer(Reply):
+    """What the receiver's loop settles when it has handled an ask: the reply goes back over the link."""
+
+    def __init__(self, network: Network, ask: _Packet) -> None:
+        super().__init__()
+        self.network, self.ask = network, ask
+
+    def set(self, value: Any | None = None) -> None:
+        self.network.answer(self.ask, (value, None))
+
+    def set_exception(self, exc_info: OptExcInfo | None = None) -> None:
+        self.network.answer(self.ask, (None, exc_info if exc_info is not None else sys.exc_info()))
+
+
+class Network:
+    """The links of one actor system under ``model``; adopt actors, close it when the system stops.
+
+    Args:
+        model: the faults of every link.
+        recorder: traces each fault when given.
+    """
+
+    def __init__(self, model: LinkModel, recorder: TraceRecorder | None = None) -> None:
+        self.model = model
+        self.recorder = recorder
+        self.counts: Counter[str] = Counter({name: 0 for name in COUNTED})
+        """How many transmissions were dropped, duplicated, delayed (or reordered), and sent again."""
+        self.failures: list[str] = []
+        """What the network gave up on (a message every attempt of which was lost)."""
+        self._lock = threading.RLock()
+        self._wake = threading.Condition(self._lock)
+        self._names: dict[str, str] = {}
+        self._seqs: dict[Pair, int] = {}
+        self._expected: dict[Pair, int] = {}
+        self._early: dict[Pair, dict[int, _Packet]] = {}
+        self._broken: dict[Pair, str] = {}
+        self._holding: dict[tuple[str, str], list[_Packet]] = {}  # by link: (sender, receiver)
+        self._timers: list[tuple[float, int, Callable[[_Packet, float], None], _Packet]] = []
+        self._order = itertools.count()
+        self._thread: threading.Thread | None = None
+        self._closed = False
+        self._began = time.monotonic()
+        self._first_wait = FIRST_WAIT + 2 * model.delay_seconds  # a delayed message and its delayed
+        # acknowledgement come back before it is sent again (it is sent again when either is lost)
+        self._cuts: list[tuple[frozenset[str], float]] = []  # partitions made while running
+        self._planned: dict[tuple[str, str], list[str]] = {}  # faults asked for by message kind
+        self.points: int | None = None
+        """Messages sent since :meth:`count_points` (None: not counting)."""
+        self._nth: dict[int, str] = {}
+        self._reply_seqs: dict[Pair, int] = {}  # replies sent on each pair
+        self._telling: Counter[str] = Counter()  # tells not yet acknowledged, by sender
+        self._deferred: dict[str, list[_Packet]] = {}  # replies waiting for their sender's tells
+        self._replies_expected: dict[Pair, int] = {}
+        self._replies_early: dict[Pair, dict[int, _Packet]] = {}
+
+    # -- joining (called by the directory)
+
+    def adopt(self, name: str, ref: Ref) -> None:
+        """Put the actor ``name`` behind this network: mail to it crosses a link."""
+        with self._lock:
+            self._names[ref.actor_urn] = name
+        ROUTES[ref.actor_urn] = self
+
+    def forget(self, ref: Ref) -> None:
+        """The actor is being stopped: its mail no longer goes through the network."""
+        ROUTES.pop(ref.actor_urn, None)
+
+    def join(self, directory: Directory) -> None:
+        """Put a running system's actors (a pooled one, borrowed) behind this network."""
+        directory.network = self
+        for name in directory.names():
+            ref = directory.ref(name)
+            if ref is not None:
+                self.adopt(name, ref)
+
+    def leave(self, directory: Directory) -> None:
+        """Give the system back its reliable links (see :meth:`close`)."""
+        directory.network = None
+        self.close()
+
+    def close(self) -> None:
+        """Finish what is on its way, stop the timer thread and take every actor off the network.
+
+        What is on its way when the system stops (a tell whose acknowledgement was lost, say) is
+        finished first, its timeouts run at once in their order, so that what the run counts does
+        not depend on how soon after its last reply the system stopped.
+        """
+        with self._lock:
+            for _ in range(100_000):  # a bound: each event is finished, or sends again at most ``retries``
+                if not self._timers:
+                    break
+                when, _, action, packet = heapq.heappop(self._timers)
+                action(packet, when)
+            self._closed = True
+            for urn in self._names:
+                ROUTES.pop(urn, None)
+            self._wake.notify_all()
+            thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join()
+
+    def partition(self, actors: frozenset[str], seconds: float) -> None:
+        """Cut ``actors`` off from the rest for ``seconds`` from now (a scenario's step)."""
+        with self._lock:
+            self._cuts.append((actors, self._now() + seconds))
+
+    def plan(self, kind: str, fault: str, *, reply: bool = False, times: int = 1) -> None:
+        """Befall the next ``times`` messages of class ``kind`` (or their replies) with ``fault``,
+        whatever the model says: a scenario's ``drop next Apply``, a test's single fault.
+
+        ``fault`` is ``drop`` (lost once: it is sent again), ``duplicate``, ``delay`` (held past the
+        first timeout, so that it is sent again and arrives twice) or ``reorder``.
+
+        Raises:
+            ValueError: an unknown fault.
+        """
+        if fault not in PLANNED:
+            raise ValueError(f"unknown fault {fault!r}: use {', '.join(PLANNED)}")
+        with self._lock:
+            self._planned.setdefault((kind, "reply" if reply else "message"), []).extend([fault] * times)
+
+    def count_points(self, faults: Mapping[int, str] | None = None) -> None:
+        """Number the messages sent from now on (asks, tells and replies, first attempts only: the
+        fault points), and befall the ``n``-th (0-based) with ``faults[n]`` (see :meth:`plan`)."""
+        with self._lock:
+            self.points = 0
+            self._nth = dict(faults or {})
+            for fault in self._nth.values():
+                if fault not in PLANNED:
+                    raise ValueError(f"unknown fault {fault!r}: use {', '.join(PLANNED)}")
+
+    def _planned_fate(self, packet: _Packet) -> Fate | None:
+        key = (packet.kind, "reply" if packet.carrying == "reply" else "message")
+        faults = self._planned.get(key)
+        if not faults:
+            return None
+        fault = faults.pop(0)
+        if not faults:
+            del self._planned[key]
+        return self._planned_fault(fault)
+
+    def _planned_fault(self, fault: str) -> Fate:
+        if fault == "delay":
+            return Fate(False, 1, 10 * self._first_wait, False)
+        return PLANNED[fault]
+
+    # -- sending (called by actors.kernel.messaging)
+
+    def ask(self, ref: Ref, name: str, envelope: Envelope) -> Reply:
+        """Send an ask to ``ref`` across its link; the reply comes through the returned future."""
+        future = Reply()
+        self._send("ask", ref, name, envelope, future)
+        return future
+
+    def tell(self, ref: Ref, envelope: Envelope) -> None:
+        """Send a tell to ``ref`` across its link (certain to arrive unless the link breaks)."""
+        self._send("tell", ref, self._names.get(ref.actor_urn, "?"), envelope, None)
+
+    def _send(self, carrying: str, ref: Ref, name: str, envelope: Envelope, future: Reply | None) -> None:
+        with self._lock:
+            if self._closed:
+                raise ActorUnavailable(f"{name} is not running: the network closed")
+            # The sender is the thread: the client and the supervisor it runs are one process, whose
+            # record of a move must reach the journal before its question about the journal does.
+            pair = (threading.get_ident(), ref.actor_urn)
+            seq = self._seqs.get(pair, 0)
+            self._seqs[pair] = seq + 1
+            packet = _Packet(carrying, envelope.sender, name, pair, seq, type(envelope.message).__name__,
+                             ref=ref, envelope=envelope, future=future)
+            broken = self._broken.get(pair)
+            if broken is not None:
+                self._give_up(packet, broken)
+                return
+            if carrying == "tell":
+                self._telling[packet.sender] += 1
+            self._transmit(packet, self._now())
+
+    # -- the link
+
+    def _now(self) -> float:
+        return time.monotonic() - self._began
+
+    def _transmit(self, packet: _Packet, now: float) -> None:
+        """Under the lock: send ``packet`` once more, as its link's model decides."""
+        packet.attempts += 1
+        attempt = packet.attempts
+        if attempt > 1:
+            self._note("retried", Retried(packet.kind, packet.carrying, attempt), packet)
+        link = (packet.sender, packet.receiver)
+        fate = self._fate(packet, attempt)
+        if fate.lost or self._cut(packet.sender, packet.receiver, now):
+            self._note("dropped", Dropped(packet.kind, packet.carrying, attempt), packet)
+        else:
+            if fate.copies > 1:
+                self._note("duplicated", Duplicated(packet.kind, packet.carrying, attempt), packet)
+            if fate.delay:
+                self._note("delayed", Delayed(packet.kind, packet.carrying, attempt, fate.delay), packet)
+            overtaken = self._holding.pop(link, ())
+            for copy in range(fate.copies):
+                if copy == 0 and fate.reordered and packet.carrying != "ack":
+                    self._note("delayed", Delayed(packet.kind, packet.carrying, attempt, 0.0), packet)
+                    self._holding.setdefault(link, []).append(packet)
+                elif fate.delay:
+                    self._later(now + fate.delay, self._arrive, packet)
+                else:
+                    self._arrive(packet, now)
+            for held in overtaken:
+                self._arrive(held, now)
+        if packet.carrying != "ack" and not packet.done:
+            wait = min(LONGEST_WAIT, self._first_wait * 2 ** (attempt - 1))
+            self._later(now + wait, self._again, packet)
+
+    def _fate(self, packet: _Packet, attempt: int) -> Fate:
+        """What befalls this attempt: a planned fault, else the model's decision."""
+        if attempt == 1 and packet.carrying != "ack" and self.points is not None:
+            point, self.points = self.points, self.points + 1
+            fault = self._nth.get(point)
+            if fault is not None:
+                return self._planned_fault(fault)
+        if self._planned and attempt == 1 and packet.carrying != "ack":
+            planned = self._planned_fate(packet)
+            if planned is not None:
+                return planned
+        if packet.carrying == "ack":  # sent once an arrival: told apart by what it acknowledges
+            assert packet.acked is not None
+            return self.model.fate(packet.sender, packet.receiver, f"ack of {packet.acked.carrying}",
+                                   packet.seq, packet.arrivals)
+        return self.model.fate(packet.sender, packet.receiver, packet.carrying, packet.seq, attempt)
+
+    def _cut(self, sender: str, receiver: str, now: float) -> bool:
+        if self.model.partitions and self.model.cut(sender, receiver, now):
+            return True
+        return any(
+            now < until and (sender in actors) != (receiver in actors) for actors, until in self._cuts
+        )
+
+    def _again(self, packet: _Packet, now: float) -> None:
+        """A timeout: send ``packet`` again unless it was acknowledged, or give up on it."""
+        if packet.done or self._closed:
+            return
+        if packet.attempts > self.model.retries:
+            self._give_up(packet, f"{packet.kind} from {packet.sender} to {packet.receiver} was lost"
+                                  f" {packet.attempts} times")
+            return
+        self._transmit(packet, now)
+
+    def _told(self, sender: str, now: float, failure: str | None = None) -> None:
+        """A tell of ``sender`` was acknowledged (or given up): once none is left on its way, the
+        replies it held back go out (each failing with ``failure`` when a tell was lost for good)."""
+        self._telling[sender] -= 1
+        if failure is not None:
+            for reply in self._deferred.get(sender, ()):
+                lost = LinkFailure(f"{sender} could not answer {reply.kind}: {failure}")
+                reply.answer = (None, _error(lost))
+        if self._telling[sender] > 0:
+            return
+        del self._telling[sender]
+        for reply in self._deferred.pop(sender, ()):
+            self._transmit(reply, now)
+
+    def _give_up(self, packet: _Packet, reason: str) -> None:
+        packet.done = True
+        self.failures.append(reason)
+        if packet.carrying in ("ask", "tell"):
+            self._break(packet.pair, reason)
+        if packet.carrying == "tell" and packet.attempts:  # it was on its way: its sender waits for it
+            self._told(packet.sender, self._now(), reason)
+        if packet.future is not None:
+            asked = packet.receiver if packet.carrying == "ask" else packet.sender
+            failure = (None, _error(LinkFailure(f"{asked} did not answer {packet.kind}: {reason}")))
+            if packet.carrying == "reply":  # in its place: the replies after it are still taken
+                packet.answer = failure
+                self._take_reply(packet)
+            else:
+                _settle(packet.future, failure)
+
+    def _break(self, pair: Pair, reason: str) -> None:
+        """A message of ``pair`` is lost for good: nothing after it can be handed over in its place,
+        so what waits behind it fails now, and so does everything sent on the pair from now on."""
+        if pair in self._broken:
+            return
+        self._broken[pair] = f"the link broke: {reason}"
+        for held in self._early.pop(pair, {}).values():
+            self._refuse(held)
+
+    def _refuse(self, packet: _Packet) -> None:
+        if packet.future is not None:
+            broken = self._broken[packet.pair]
+            failure = LinkFailure(f"{packet.receiver} did not answer {packet.kind}: {broken}")
+            _settle(packet.future, (None, _error(failure)))
+
+    def _arrive(self, packet: _Packet, now: float) -> None:
+        """Under the lock: one copy of ``packet`` reaches the other end."""
+        if self._closed:
+            return
+        if packet.carrying == "ack":
+            acked = packet.acked
+            if acked is not None and not acked.done:
+                acked.done = True
+                if acked.carrying == "tell":
+                    self._told(acked.sender, now)
+            return
+        packet.arrivals += 1
+        self._transmit(_Packet("ack", packet.receiver, packet.sender, packet.pair, packet.seq, packet.kind,
+                               envelope=packet.envelope, acked=packet, arrivals=packet.arrivals), now)
+        if packet.carrying == "reply":
+            # The reply is not taken as its ask's acknowledgement: whether it beats the ask's next
+            # attempt would depend on how fast the handler ran, and the seed alone decides the faults.
+            self._take_reply(packet)
+            return
+        pair = packet.pair
+        if pair in self._broken:
+            self._refuse(packet)
+            return
+        expected = self._expected.get(pair, 0)
+        early = self._early.setdefault(pair, {})
+        if packet.seq < expected or packet.seq in early:
+            return  # a duplicate: handed over once already
+        early[packet.seq] = packet
+        while expected in early:
+            self._deliver(early.pop(expected))
+            expected += 1
+        self._expected[pair] = expected
+
+    def _take_reply(self, packet: _Packet) -> None:
+        """The asker's end: settle replies in the order they were sent on their pair, each once.
+
+        A receiver answers one sender's asks in the order they came; the asker may rely on it (the
+        client waits for the last of a window of proposals first), so a reply that overtook an
+        earlier one waits for it, and a copy of one already taken is stale and dropped.
+        """
+        pair = packet.pair
+        expected = self._replies_expected.get(pair, 0)
+        early = self._replies_early.setdefault(pair, {})
+        if packet.order < expected or packet.order in early:
+            return
+        early[packet.order] = packet
+        while expected in early:
+            taken = early.pop(expected)
+            if taken.future is not None and taken.answer is not None:
+                _settle(taken.future, taken.answer)
+            expected += 1
+        self._replies_expected[pair] = expected
+
+    def _deliver(self, packet: _Packet) -> None:
+        """Hand an ask or tell to the receiver's mailbox (its one delivery)."""
+        ref = packet.ref
+        assert ref is not None
+        if ref.actor_stopped.is_set():
+            if packet.future is not None:
+                _settle(packet.future, (None, _error(ActorUnavailable(f"{packet.receiver} is not running"))))
+            return
+        inbox: Any = ref.actor_inbox
+        inbox.put(Posted(packet.envelope, _Answer(self, packet) if packet.carrying == "ask" else None))
+
+    def answer(self, ask: _Packet, answer: tuple[Any, OptExcInfo | None]) -> None:
+        """The receiver handled ``ask``: send its reply back across the link (called on its thread)."""
+        with self._lock:
+            if self._closed:
+                if ask.future is not None:
+                    _settle(ask.future, answer)
+                return
+            order = self._reply_seqs.get(ask.pair, 0)
+            self._reply_seqs[ask.pair] = order + 1
+            reply = _Packet("reply", ask.receiver, ask.sender, ask.pair, ask.seq, ask.kind, order,
+                            envelope=ask.envelope, future=ask.future, answer=answer, acked=ask)
+            if self._telling[ask.receiver] > 0:
+                # What the receiver told others is in their mailboxes before anyone hears its answer
+                # (as it is in one process): a piece's new reach reaches the board before the client
+                # can propose a move that the board must judge by it.
+                self._deferred.setdefault(ask.receiver, []).append(reply)
+                return
+            self._transmit(reply, self._now())
+
+    # -- the timer thread
+
+    def _later(self, when: float, action: Callable[[_Packet, float], None], packet: _Packet) -> None:
+        heapq.heappush(self._timers, (when, next(self._order), action, packet))
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="network-timer", daemon=True)
+            self._thread.start()
+        elif self._timers[0][2] is action and self._timers[0][3] is packet:
+            self._wake.notify()
+
+    def _run(self) -> None:
+        with self._lock:
+            while not self._closed:
+                if not self._timers:
+                    self._wake.wait()
+                    continue
+                when = self._timers[0][0]
+                ahead = when - self._now()
+                if ahead > 0:
+                    self._wake.wait(ahead)
+                    continue
+                _, _, action, packet = heapq.heappop(self._timers)
+                action(packet, when)  # later events are stamped from this one's time, not the clock's
+
+    # -- tracing
+
+    def _note(self, count: str, marker: object, packet: _Packet) -> None:
+        self.counts[count] += 1
+        recorder = self.recorder
+        if recorder is not None:
+            recorder.post(packet.sender, packet.receiver, marker, parent=packet.delivery).done()
+
+
+def _error(error: BaseException) -> OptExcInfo:
+    return (type(error), error, None)
+
+
+def _settle(future: Reply, answer: tuple[Any, OptExcInfo | None]) -> None:
+    """Settle the asker's reply once (a second settling is a stale reply, dropped)."""
+    value, error = answer
+    try:
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set(value)
+    except Exception:  # queue.Full: settled already
+        return
