@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import threading
 from dataclasses import dataclass
+from typing import Any
 
 from actors.client.game import ActorGame
 from actors.client.replay import MoveReport
@@ -19,6 +20,7 @@ from actors.kernel.messaging import DEFAULT_TIMEOUT
 from actors.kernel.policies import Fifo, Interactive, Ready, Script
 from actors.kernel.schedule import Turnstile, record_of
 from actors.protocol import Rejected
+from actors.protocol.readable import readable, summarize
 from actors.scenario.runner import step_runner
 from actors.scenario.script import (
     STEP_NAMES,
@@ -90,6 +92,35 @@ class Shown:
 
 
 Output = str | StepResult | Shown | MoveReport | LegalMoves
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A delivery waiting in step mode: ``number`` is what ``deliver N`` takes (None: it cannot run yet,
+    queued behind its mailbox's head or a stalled actor); ``summary`` is the message in one line."""
+
+    number: int | None
+    actor: str
+    sender: str
+    kind: str
+    summary: str
+    waits: str
+    text: str
+
+
+def output_record(item: Output) -> dict[str, Any]:
+    """What one thing shown is, as the fields of a JSON object (``shell --json``, the live studio)."""
+    if isinstance(item, StepResult):
+        return item.as_json()
+    if isinstance(item, MoveReport):
+        return {"ply": item.ply, "move": item.text, "accepted": item.accepted, "san": item.san,
+                "uci": item.uci, "check": item.check, "outcome": item.outcome, "reason": item.reason,
+                "kind": item.kind}
+    if isinstance(item, LegalMoves):
+        return {"square": item.square, "targets": list(item.targets)}
+    if isinstance(item, Shown):
+        return {"fen": item.fen, "last_move": item.last_move, "check": item.check}
+    return {"text": item.strip()}
 
 
 class Shell:
@@ -277,20 +308,29 @@ class Shell:
         assert result is not None
         return [*shown, result, *self._supervision()]
 
+    def pending(self) -> list[Pending]:
+        """The deliveries waiting, in the order ``pending`` lists them (empty when none is)."""
+        deliveries: list[Pending] = []
+        number = 0
+        for item in self.turnstile.queued():
+            chosen: int | None = None
+            if "queued" not in item.waits:
+                number += 1
+                chosen = number
+            summary = item.describe() if item.resume else summarize(item.kind, readable(item.body))
+            deliveries.append(Pending(chosen, item.actor, item.sender, item.kind, summary, item.waits,
+                                      item.describe()))
+        return deliveries
+
     def _pending(self) -> list[Output]:
-        queued = self.turnstile.queued()
+        queued = self.pending()
         stalled: list[Output] = [f"  {name} is stalled for {left:g} s more of the schedule's time"
                                  for name, left in sorted(self.turnstile.held().items())]
         if not queued:
             return ["nothing is waiting to be delivered", *stalled]
         lines: list[Output] = stalled
-        number = 0
         for item in queued:
-            if "queued" in item.waits:
-                lines.append(f"  -  {item.describe()}")
-            else:
-                number += 1
-                lines.append(f"{number:>3}. {item.describe()}")
+            lines.append(f"  -  {item.text}" if item.number is None else f"{item.number:>3}. {item.text}")
         return lines
 
     def _open_choice(self) -> tuple[Ready, ...]:
