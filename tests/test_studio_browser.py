@@ -157,7 +157,16 @@ def test_the_page_opens_from_disk_and_loads_nothing_from_the_network(browser: An
 def test_keys_step_message_by_message_and_ply_by_ply(browser: Any, opera: Any) -> None:
     path, events, _ = opera
     page = _open(browser, path)
+    assert _where(page) == (1, 0), "the page opens on the first ply"
+    assert page.locator("#phase-title").inner_text().startswith("ply 1")
+    page.keyboard.press("ArrowUp")  # the start-up above it is one line until opened
     assert _where(page) == (0, 0)
+    assert page.locator("#diagram g.arrow").count() == 0
+    folded = page.locator("#diagram g.folded-startup")
+    startup = sum(1 for event in events if event["phase"] == "startup")
+    assert f"{startup} messages" in (folded.text_content() or "")
+    folded.click()
+    assert page.locator("#diagram g.arrow").count() >= startup
     for _ in range(3):
         page.keyboard.press("ArrowRight")
     assert _where(page) == (0, 3)
@@ -166,7 +175,6 @@ def test_keys_step_message_by_message_and_ply_by_ply(browser: Any, opera: Any) -
     assert _where(page) == (1, 0)
     assert page.locator("#phase-title").inner_text().startswith(_phase_labels(events)[1])
     page.keyboard.press("ArrowLeft")  # back across the phase boundary: the start-up's last message
-    startup = sum(1 for event in events if event["phase"] == "startup")
     assert _where(page) == (0, startup)
     page.click("#next-ply")
     page.click("#next-ply")
