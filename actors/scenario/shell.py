@@ -200,7 +200,16 @@ class Shell:
 
     def _perform(self, step: Step) -> Output:
         """Run ``step`` against the game (on whichever thread delivers); return what to show, and keep
-        what it did for :meth:`_save`."""
+        what it did for :meth:`_save`.
+
+        Its messages serve one phase of the trace: a move's ``ply N`` (as a replay's), any other
+        command's ``step N`` (the shell's command count, as a scenario's steps), so that what a
+        command's messages did stays together, the re-reading after a heal included."""
+        phase = ("ply", self.game.plies + 1) if isinstance(step, Play | Reject) else ("step", self.commands)
+        with self.recorder.phase(*phase):
+            return self._performed(step)
+
+    def _performed(self, step: Step) -> Output:
         if isinstance(step, Play):
             return self._move(step.move)
         if isinstance(step, Legal) and not step.targets:

@@ -225,15 +225,24 @@
     const lanes = [];
     p.events.forEach((e, i) => { if (shown[i]) for (const name of [e.from, e.to]) if (!lanes.includes(name)) lanes.push(name); });
     lanes.sort((a, b) => laneRank(a) - laneRank(b));
-    // Lanes share the width there is (down to 40 px each, with short names) so the rightmost is not cut off.
-    const room = Math.max(300, $("diagram-scroll").clientWidth - 4), margin = 36;
-    const laneWidth = lanes.length > 1 ? Math.max(40, Math.min(130, (room - 2 * margin) / (lanes.length - 1))) : 130;
-    const abbreviate = laneWidth < 110;
+    // Lanes share the width there is (down to 40 px each, with short names) so the rightmost is not cut
+    // off; the outer margins leave room for half the first and the last lane's name (bold 11 px text).
+    const room = Math.max(300, $("diagram-scroll").clientWidth - 4);
+    const layout = (short) => {
+      const half = (name) => Math.max(36, (short ? shortName(name) : name).length * 3.6 + 6);
+      const left = lanes.length ? half(lanes[0]) : 36, right = lanes.length ? half(lanes[lanes.length - 1]) : 36;
+      const lane = lanes.length > 1 ? Math.max(40, Math.min(130, (room - left - right) / (lanes.length - 1))) : 130;
+      return { left, right, lane };
+    };
+    let fit = layout(false);
+    const abbreviate = fit.lane < 110;
+    if (abbreviate) fit = layout(true);
+    const laneWidth = fit.lane, margin = fit.left;
     const rowHeight = 26, top = 34;
     const x = (name) => margin + lanes.indexOf(name) * laneWidth;
     const rows = p.rows.filter(([index]) => shown[index]);
     const height = top + rows.length * rowHeight + 20;
-    const width = Math.max(Math.min(room, 300), 2 * margin + (lanes.length - 1) * laneWidth);
+    const width = Math.max(Math.min(room, 300), fit.left + fit.right + (lanes.length - 1) * laneWidth);
     svg.setAttribute("width", width); svg.setAttribute("height", height);
     svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
     const title = $("phase-title");
@@ -580,7 +589,10 @@
         live.events += 1;
         status(`connected: ${live.events} messages delivered while watching · last ${message.event.summary || message.event.kind}`, "connected");
       } else if (message.type === "state") onState(message);
-      else if (message.type === "shown" || message.type === "error") log(...describe(message));
+      else if (message.type === "shown" || message.type === "error") {
+        const [text, kind] = describe(message);
+        if (!/^\s*(\d+\.|-) /.test(text)) log(text, kind);  // the waiting list is drawn apart
+      }
       else if (message.type === "done") document.body.setAttribute("data-done", String(message.seq));
     });
   }
