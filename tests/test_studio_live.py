@@ -165,6 +165,9 @@ def test_events_stream_in_the_trace_format_and_two_watchers_see_the_same() -> No
         assert kinds.index("shown") > kinds.index("event") and kinds[-2:] == ["state", "done"]
         state = next(m for m in seen[1] if m["type"] == "state")
         assert state["plies"] == 1 and state["model"]["games"][0]["phases"][-1]["move"]["san"] == "e4"
+        # Only what changed: the start-up, which every page has from its first state, is not sent again.
+        assert state["model"]["from"] == 1
+        assert [phase["label"] for phase in state["model"]["games"][0]["phases"]] == ["ply 1"]
 
 
 def test_a_bad_command_gets_an_error_and_the_session_goes_on() -> None:

@@ -47,10 +47,12 @@ class LiveGame:
         self._sink: TraceSink = callback_sink(self._publish_event)
         self._sequence = 0
         self._closed = False
+        self._sent: list[tuple[str, int]] = []  # each phase's label and size in the last state sent to all
 
     def __enter__(self) -> LiveGame:
         self.shell.recorder.attach(self._sink)
         self.shell.__enter__()
+        self.state()  # what every page gets first: the later states send what changed after it
         return self
 
     def __exit__(self, *exc_info: object) -> None:
@@ -120,6 +122,7 @@ class LiveGame:
                     problems.append(record)
             if problems:
                 break
+        self.state()
         return problems
 
     def _run(self, line: str, sequence: int) -> int:
@@ -139,14 +142,30 @@ class LiveGame:
 
     # -- the game as it stands
 
-    def state(self) -> dict[str, Any]:
-        """The game as the pages draw it: the studio's model of every message so far, the deliveries
-        waiting (step mode), the actors, plies, outcome and restarts. Sends no message."""
+    def state(self, whole: bool = False) -> dict[str, Any]:
+        """The game as the pages draw it: the studio's model of the messages so far, the deliveries
+        waiting (step mode), the actors, plies, outcome and restarts. Sends no message.
+
+        The model's phases start at its ``from`` index: a page keeps the phases before it and replaces
+        the rest. ``whole`` (a page that has none yet): from 0. Otherwise from the first phase that
+        changed since the last state sent to every page, so that a move sends its own phases, not the
+        whole game again."""
         shell = self.shell
         game = shell.game
         events: list[TraceEvent] = shell.recorder.events()
+        model = build_model(events, "chess-actors live studio") if events else None
+        if model is not None:
+            phases = model["games"][0]["phases"]
+            shape = [(phase["label"], len(phase["events"])) for phase in phases]
+            start = 0
+            if not whole:
+                while start < min(len(shape), len(self._sent)) and shape[start] == self._sent[start]:
+                    start += 1
+                self._sent = shape
+            model["games"][0]["phases"] = phases[start:]
+            model["from"] = start
         return {
-            "model": build_model(events, "chess-actors live studio") if events else None,
+            "model": model,
             "stepping": shell.stepping,
             "in_flight": shell.in_flight,
             "pending": [asdict(item) for item in shell.pending()] if shell.in_flight else [],
@@ -161,5 +180,5 @@ class LiveGame:
     def hello(self) -> Future[str]:
         """The first message a new page gets, taken between two commands: the game's state (after it,
         the page follows the stream)."""
-        return self._worker.submit(lambda: json.dumps({"type": "state", **self.state()},
+        return self._worker.submit(lambda: json.dumps({"type": "state", **self.state(whole=True)},
                                                       separators=(",", ":"), default=str))

@@ -568,7 +568,12 @@
     if (message.model) {
       // A page at the newest phase follows the game; one looking back stays where it is.
       const following = !data.games.length || state.phase >= game().phases.length - 1;
-      data.games = message.model.games;
+      const [fresh] = message.model.games;
+      if (data.games.length && message.model.from > 0) {  // the phases before "from" are unchanged
+        const [kept] = data.games;
+        kept.phases.splice(message.model.from, Infinity, ...fresh.phases);
+        kept.actors = fresh.actors; kept.kinds = fresh.kinds;
+      } else data.games = message.model.games;
       state.game = 0;
       fillPicker(); buildFilters();
       if (following) { const last = game().phases.length - 1; go(last, game().phases[last].events.length); }
