@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -285,7 +286,10 @@ def test_the_studio_starts_from_a_game_or_a_scenario(tmp_path: Path) -> None:
 
 
 def test_bad_studio_arguments_exit_2_in_one_line(tmp_path: Path) -> None:
+    taken = socket.create_server(("127.0.0.1", 0))
+    busy = str(taken.getsockname()[1])
     for arguments, problem in (
+        (["--port", busy], f"--port {busy}: cannot listen on it"),
         (["--port", "70000"], "is not a port"),
         (["missing.pgn"], "missing.pgn"),
         (["tests/data/opera-game.pgn", "--scenario", "x.scenario"], "not both"),
@@ -295,3 +299,16 @@ def test_bad_studio_arguments_exit_2_in_one_line(tmp_path: Path) -> None:
         assert done.returncode == 2, done.stderr
         assert len(done.stderr.strip().splitlines()) == 1 and problem in done.stderr
         assert done.stdout == ""
+    taken.close()
+
+
+def test_a_session_saved_over_the_websocket_runs_again_as_a_scenario(tmp_path: Path) -> None:
+    script = tmp_path / "session.scenario"
+    with studio() as server, _open(server) as client:
+        for line in ("e4", "e5", "learn g1 camel", "Ke3", f"save {script}"):
+            _command(client, line)
+    ran = subprocess.run([sys.executable, "-m", "actors.cli", "run", str(script)], capture_output=True,
+                         text=True, cwd=ROOT, timeout=WAIT)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert script.read_text(encoding="utf-8").splitlines()[1:] == [
+        "play e4", "play e5", "learn g1 camel", "reject Ke3"]
