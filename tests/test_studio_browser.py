@@ -570,3 +570,20 @@ def test_a_crash_from_its_button_is_healed_and_the_heal_is_shown(browser: Any, l
     assert page.locator("#chart rect.phase-heal").count() >= 1
     _stayed_home(page)
     page.close()
+
+
+def test_the_board_lies_from_its_button_and_the_referee_believes_it(browser: Any, live_studio: str) -> None:
+    page = _open_live(browser, live_studio)
+    page.fill("#lie-clauses", "hide e2")
+    page.click("#lie")
+    page.wait_for_selector("#live-log :text('the piece on e2 hidden')")
+    page.fill("#command", "e3")
+    page.press("#command", "Enter")
+    page.wait_for_selector("#live-log :text('no pawn can reach e3')")
+    page.click("#truth")
+    page.wait_for_selector("#live-log :text('the board tells the truth')")
+    page.click("#board rect[data-square='e2']")
+    page.click("#board rect[data-square='e3']")
+    page.wait_for_selector("body[data-plies='1']")
+    _stayed_home(page)
+    page.close()

@@ -206,6 +206,19 @@ def test_a_crash_is_healed_by_the_supervisor_and_shown() -> None:
         assert any(phase["kind"] == "heal" for phase in state["model"]["games"][0]["phases"])
 
 
+def test_the_board_lies_and_the_verdicts_follow_it() -> None:
+    with studio() as server, _open(server) as client:
+        said = [m for m in _command(client, "lie hide e2") if m["type"] == "shown"]
+        assert said[0]["ok"] and said[0]["got"] == "the board lies: the piece on e2 hidden"
+        [refused] = [m for m in _command(client, "e3") if "accepted" in m]
+        assert not refused["accepted"] and "no pawn can reach e3" in refused["reason"]
+        _command(client, "lie off")
+        [accepted] = [m for m in _command(client, "e3") if "accepted" in m]
+        assert accepted["accepted"]
+        errors = [m for m in _command(client, "lie ghost e4 purple pawn") if m["type"] == "error"]
+        assert errors and "lie needs off, or ghost" in errors[0]["error"]
+
+
 def test_twenty_watchers_at_once_are_served_and_all_stopped() -> None:
     before = {thread.ident for thread in threading.enumerate()}
     with studio() as server, ExitStack() as stack:

@@ -28,9 +28,10 @@ def register(subparsers: Any) -> None:
         summary="the live studio: play, deliver and crash in a browser while the actors run",
         description="Serve the studio page over a live game on 127.0.0.1 and print its address (with a\n"
                     "random token: without it every request is refused). In the page, play by clicking\n"
-                    "or typing a move, step through deliveries, crash, stall and teach actors; the page's\n"
-                    "WebSocket (/ws?token=...) takes the shell's commands and streams every delivered\n"
-                    "message as a trace event. GAME.pgn or --scenario FILE: the game starts from there.\n"
+                    "or typing a move, step through deliveries, crash, stall and teach actors, make the\n"
+                    "board lie; the page's WebSocket (/ws?token=...) takes the shell's commands and\n"
+                    "streams every delivered message as a trace event. GAME.pgn or --scenario FILE: the\n"
+                    "game starts from there.\n"
                     "Ctrl-C or SIGTERM stops it.",
         examples=[
             "chess-actors studio",

@@ -15,6 +15,7 @@ from actors.scenario.script import (
     FenCheck,
     Learn,
     Legal,
+    Lie,
     OutcomeCheck,
     Play,
     Reject,
@@ -28,7 +29,7 @@ from actors.scenario.script import (
     StepResult,
 )
 from board.errors import ChessActorsError, InputError
-from board.pieces import COLOUR_NAMES, KIND_NAMES
+from board.pieces import COLOUR_NAMES, KIND_LETTERS, KIND_NAMES
 from board.squares import SQUARE_NAMES, parse_standard_square
 
 if TYPE_CHECKING:
@@ -179,6 +180,9 @@ class _Runner:
                 piece = game.piece(square)
                 piece.learn(geometry)
                 return True, _expected(step), f"{piece.name} now moves as {geometry}"
+            case Lie(ghosts=ghosts, hidden=hidden):
+                game.board_lies(dict(ghosts), hidden)
+                return True, _expected(step), _lie_text(ghosts, hidden)
 
     def _expect(self, step: Expect) -> tuple[bool, str, str]:
         from actors.protocol import Yes
@@ -265,6 +269,21 @@ def _expected(step: Step) -> str:
             return outcome or "none"
         case Learn(square=square, geometry=geometry):
             return f"the piece on {square} moving as {geometry}"
+        case Lie(ghosts=ghosts, hidden=hidden):
+            return _lie_text(ghosts, hidden)
+
+
+def _piece_named(letter: str) -> str:
+    """``white queen`` for ``Q``, ``black pawn`` for ``p``."""
+    return f"{COLOUR_NAMES[letter.islower()]} {KIND_NAMES[KIND_LETTERS.index(letter.upper())]}"
+
+
+def _lie_text(ghosts: Sequence[tuple[str, str]], hidden: Sequence[str]) -> str:
+    if not ghosts and not hidden:
+        return "the board tells the truth"
+    parts = [f"a ghost {_piece_named(letter)} on {square}" for square, letter in ghosts]
+    parts += [f"the piece on {square} hidden" for square in hidden]
+    return "the board lies: " + ", ".join(parts)
 
 
 def _reply_text(reply: Yes | No) -> str:

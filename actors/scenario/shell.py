@@ -55,6 +55,8 @@ checks (the scenario grammar, see actors/examples/README.md; each passes or fail
   restarts 0 | start <FEN> (scenarios only: the shell's game has started)
 changing the actors:
   crash board [on Survey] | learn c1 archbishop
+  lie ghost e3 black pawn hide d7   the board reports a piece that is not there and hides one that
+                                    is (until the next lie; lie off: the truth again)
   stall white-knight-g1 [SECONDS]   it answers nothing that long (default 3 ask timeouts, in the
                                     schedule's time): watch the supervisor find it silent and restart it
 delivering by hand:

@@ -610,7 +610,8 @@
     });
     const buttons = { "mode-step": () => "mode step", "mode-auto": () => "mode auto", "step-one": () => "step",
       "run-rest": () => "run", crash: () => `crash ${$("actor-pick").value}`, stall: () => `stall ${$("actor-pick").value}`,
-      teach: () => `learn ${$("teach-square").value.trim()} ${$("teach-geometry").value}` };
+      teach: () => `learn ${$("teach-square").value.trim()} ${$("teach-geometry").value}`,
+      lie: () => `lie ${$("lie-clauses").value.trim()}`, truth: () => "lie off" };
     for (const [id, command] of Object.entries(buttons)) $(id).addEventListener("click", () => send(command()));
     connect();
   }
