@@ -567,7 +567,8 @@
     fillSelect($("teach-geometry"), message.geometries);
     if (message.model) {
       // A page at the newest phase follows the game; one looking back stays where it is.
-      const following = !data.games.length || state.phase >= game().phases.length - 1;
+      const following = !data.games.length || game().phases.slice(state.phase + 1).every(
+        (q) => q.kind === "heal" || q.kind === "other");
       const [fresh] = message.model.games;
       if (data.games.length && message.model.from > 0) {  // the phases before "from" are unchanged
         const [kept] = data.games;
@@ -576,7 +577,15 @@
       } else data.games = message.model.games;
       state.game = 0;
       fillPicker(); buildFilters();
-      if (following) { const last = game().phases.length - 1; go(last, game().phases[last].events.length); }
+      if (following) {
+        // The newest ply or step, where the command's own messages are (a heal it caused is the
+        // green bar beside it in the chart).
+        const phases = game().phases;
+        let last = phases.length - 1;
+        while (last > 0 && (phases[last].kind === "heal" || phases[last].kind === "other")) last -= 1;
+        if (phases[last].kind === "startup") last = phases.length - 1;
+        go(last, phases[last].events.length);
+      }
       else go(state.phase, state.msg);
     }
     drawPending();
