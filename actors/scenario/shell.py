@@ -38,6 +38,8 @@ from board.errors import ChessActorsError, InputError
 from board.fen import parse_fen
 from board.squares import SQUARE_NAMES
 
+DELIVERY_VERBS = ("deliver",)
+"""The verbs that act on one waiting delivery by its number in the pending list (``deliver N``)."""
 SHELL_VERBS = ("board", "pending", "step", "deliver", "run", "mode", "order", "trace", "save", "actors",
                "help", "quit", "exit")
 VERBS = (*STEP_NAMES, *SHELL_VERBS)

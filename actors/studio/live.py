@@ -15,7 +15,7 @@ from dataclasses import asdict
 from typing import Any
 
 from actors.kernel.messaging import DEFAULT_TIMEOUT
-from actors.scenario.shell import Shell, output_record
+from actors.scenario.shell import DELIVERY_VERBS, Shell, output_record
 from actors.studio.model import build_model
 from actors.tracing.recorder import TraceEvent
 from actors.tracing.sinks import TraceSink, callback_sink
@@ -175,6 +175,7 @@ class LiveGame:
             "restarts": game.supervisor.restarts,
             "messages": len(events),
             "geometries": sorted(NAMED),
+            "delivery_verbs": list(DELIVERY_VERBS),
         }
 
     def hello(self) -> Future[str]:

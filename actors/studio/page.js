@@ -14,7 +14,7 @@
   const state = { game: 0, phase: 0, msg: 0, hiddenActors: new Set(), hiddenKinds: new Set(), search: "",
     unfolded: false };
   const $ = (id) => document.getElementById(id);
-  const live = { socket: null, from: null, events: 0, pending: [], stepping: false, inFlight: false };
+  const live = { socket: null, from: null, events: 0, pending: [], stepping: false, inFlight: false, verbs: [] };
 
   function el(name, attrs, parent, text) {
     const node = document.createElementNS(SVG, name);
@@ -548,12 +548,16 @@
         row.className = "queued";
         row.textContent = `– ${item.actor} ← ${item.sender}: ${item.summary} (waits its turn)`;
       } else {
-        const button = document.createElement("button");
-        button.type = "button";
-        button.textContent = `deliver ${item.number}`;
-        button.setAttribute("data-deliver", String(item.number));
-        button.addEventListener("click", () => send(`deliver ${item.number}`));
-        row.append(button, `${item.actor} ← ${item.sender}: ${item.summary}`);
+        // One button a verb the shell takes for a waiting delivery (deliver N, and any the game adds).
+        for (const verb of live.verbs) {
+          const button = document.createElement("button");
+          button.type = "button";
+          button.textContent = `${verb} ${item.number}`;
+          button.setAttribute(`data-${verb}`, String(item.number));
+          button.addEventListener("click", () => send(`${verb} ${item.number}`));
+          row.append(button);
+        }
+        row.append(`${item.actor} ← ${item.sender}: ${item.summary}`);
       }
       list.appendChild(row);
     }
@@ -563,6 +567,7 @@
   }
   function onState(message) {
     live.stepping = message.stepping; live.inFlight = message.in_flight; live.pending = message.pending;
+    live.verbs = message.delivery_verbs;
     fillSelect($("actor-pick"), message.actors);
     fillSelect($("teach-geometry"), message.geometries);
     if (message.model) {
