@@ -22,6 +22,7 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
 from actors.client.replay import judge_for
+from actors.scenario.shell import Shell
 from actors.studio import live_page_html
 from actors.studio.live import LiveGame
 from actors.studio.server import StudioServer, serving_in_background
@@ -32,8 +33,8 @@ WAIT = 30.0  # seconds a test waits for a message at most: a bound, never a timi
 
 
 @contextmanager
-def studio(fen: str = "startpos") -> Iterator[StudioServer]:
-    with LiveGame(fen) as live:
+def studio(fen: str = "startpos", shell: Shell | None = None) -> Iterator[StudioServer]:
+    with LiveGame(fen, shell=shell) as live:
         server = StudioServer(live, live_page_html(), 0)
         with serving_in_background(server):
             yield server
@@ -217,6 +218,13 @@ def test_the_board_lies_and_the_verdicts_follow_it() -> None:
         assert accepted["accepted"]
         errors = [m for m in _command(client, "lie ghost e4 purple pawn") if m["type"] == "error"]
         assert errors and "lie needs off, or ghost" in errors[0]["error"]
+
+
+def test_the_studio_drives_a_shell_it_is_given() -> None:
+    with studio(shell=Shell("4k3/8/8/8/8/8/8/4K2R w K - 0 1")) as server, _open(server) as client:
+        [castled] = [m for m in _command(client, "O-O") if "accepted" in m]
+        [shown] = [m for m in _command(client, "board") if m["type"] == "shown"]
+    assert castled["uci"] == "e1g1" and shown["fen"] == "4k3/8/8/8/8/8/8/5RK1 b - - 1 1"
 
 
 def test_twenty_watchers_at_once_are_served_and_all_stopped() -> None:

@@ -37,10 +37,14 @@ class LiveGame:
     Args:
         fen: the starting position (``startpos`` or a FEN).
         timeout: every ask's timeout in seconds.
+        shell: the shell to drive instead of a new one over ``fen`` (one built on other actors, such
+            as a game placed on several nodes); it is entered and closed here.
     """
 
-    def __init__(self, fen: str = "startpos", timeout: float = DEFAULT_TIMEOUT) -> None:
-        self.shell = Shell(fen, timeout)
+    def __init__(
+        self, fen: str = "startpos", timeout: float = DEFAULT_TIMEOUT, shell: Shell | None = None
+    ) -> None:
+        self.shell = shell if shell is not None else Shell(fen, timeout)
         self._subscribers: tuple[Subscriber, ...] = ()
         self._lock = threading.Lock()
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="studio-command")
