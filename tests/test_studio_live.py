@@ -282,8 +282,7 @@ def test_a_signal_stops_the_studio_cleanly_even_with_a_move_waiting(signal_numbe
             process.kill()
             process.wait()
     assert status == 0, errors
-    assert errors.strip().splitlines()[-1] == "chess-actors studio: stopped", errors
-    assert "Traceback" not in errors
+    assert errors == ""
     with pytest.raises(OSError):
         urllib.request.urlopen(url, timeout=WAIT)
 

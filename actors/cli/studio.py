@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import signal
 import sys
+from contextlib import closing
 from typing import TYPE_CHECKING, Any
 
 from actors.cli.help import add_command
@@ -32,7 +33,7 @@ def register(subparsers: Any) -> None:
                     "board lie; the page's WebSocket (/ws?token=...) takes the shell's commands and\n"
                     "streams every delivered message as a trace event. GAME.pgn or --scenario FILE: the\n"
                     "game starts from there.\n"
-                    "Ctrl-C or SIGTERM stops it.",
+                    "Ctrl-C or SIGTERM stops it (exit 0).",
         examples=[
             "chess-actors studio",
             "chess-actors studio game.pgn --port 8765",
@@ -67,24 +68,25 @@ def run_studio(args: argparse.Namespace) -> int:
 
     if args.pgn is not None and args.scenario is not None:
         raise InputError("give GAME.pgn or --scenario FILE, not both")
-    fen, lines, source = _opening(args)
+    fen, lines, source, note = _opening(args)
     with LiveGame(fen) as live:
-        problems = live.run_lines(lines)
-        if problems:
-            first = problems[0]
-            what = first.get("move") or first.get("step")
-            why = first.get("reason") or first.get("got") or first.get("error")
-            say(f"chess-actors studio: {source}: the game stops before {what}: {why}")
         title = "chess-actors live studio" + (f": {source}" if source else "")
-        try:
+        try:  # the port first: a busy one is the one line said, before any game is played
             server = StudioServer(live, live_page_html(title), args.port)
         except OSError as error:
             raise InputError(f"--port {args.port}: cannot listen on it: {error.strerror or error}") from None
-        sys.stdout.write(server.url + "\n")
-        sys.stdout.flush()
-        say("chess-actors studio: serving on 127.0.0.1 only; Ctrl-C stops it")
-        asyncio.run(_serve_until_stopped(server))
-    say("chess-actors studio: stopped")
+        with closing(server.socket):  # closed however the command ends (serving closes it too)
+            problems = live.run_lines(lines)
+            if problems:  # one line on stderr at most: the first thing that stopped the opening short
+                first = problems[0]
+                what = first.get("move") or first.get("step")
+                why = first.get("reason") or first.get("got") or first.get("error")
+                say(f"chess-actors studio: {source}: the game stops before {what}: {why}")
+            elif note is not None:
+                say(f"chess-actors studio: {note}")
+            sys.stdout.write(server.url + "\n")
+            sys.stdout.flush()
+            asyncio.run(_serve_until_stopped(server))
     return 0
 
 
@@ -105,8 +107,9 @@ async def _serve_until_stopped(server: StudioServer) -> None:
             loop.remove_signal_handler(number)
 
 
-def _opening(args: argparse.Namespace) -> tuple[str, list[str], str | None]:
-    """(the starting FEN, the command lines to run first, what they came from)."""
+def _opening(args: argparse.Namespace) -> tuple[str, list[str], str | None, str | None]:
+    """(the starting FEN, the command lines to run first, what they came from, what to say about
+    them: a PGN error after the moves that are played)."""
     from board.errors import InputError
 
     if args.scenario is not None:
@@ -114,10 +117,10 @@ def _opening(args: argparse.Namespace) -> tuple[str, list[str], str | None]:
         from actors.scenario.script import Start
 
         scenario = read_scenario_input(args.scenario)
-        return scenario.start_fen, [step.written for step in scenario.steps if not isinstance(step, Start)], \
-            scenario.source
+        steps = [step.written for step in scenario.steps if not isinstance(step, Start)]
+        return scenario.start_fen, steps, scenario.source, None
     if args.pgn is None:
-        return "startpos", [], None
+        return "startpos", [], None, None
     from actors.cli.inputs import PgnInput
     from board.pgn import read_games
     from board.replay import start_game
@@ -130,6 +133,5 @@ def _opening(args: argparse.Namespace) -> tuple[str, list[str], str | None]:
     if board.chess960:
         raise InputError(f"{source.name}: the actor engine does not play Chess960 yet")
     moves = [f"play {token.text}" for token in game.moves]
-    if game.error is not None:
-        say(f"chess-actors studio: {source.name}: {game.error}")
-    return board.start_fen, moves, source.name
+    note = None if game.error is None else f"{source.name}: {game.error}"
+    return board.start_fen, moves, source.name, note
