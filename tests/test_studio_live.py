@@ -287,6 +287,22 @@ def test_a_signal_stops_the_studio_cleanly_even_with_a_move_waiting(signal_numbe
         urllib.request.urlopen(url, timeout=WAIT)
 
 
+def test_with_json_the_address_is_one_json_object() -> None:
+    process = subprocess.Popen([sys.executable, "-m", "actors.cli", "studio", "--json"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        assert process.stdout is not None
+        address = json.loads(process.stdout.readline())
+        assert address["url"] == f"http://127.0.0.1:{address['port']}/?token={address['token']}"
+        assert address["host"] == "127.0.0.1" and _http_status(address["url"]) == 200
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(WAIT) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
 def test_the_studio_starts_from_a_game_or_a_scenario(tmp_path: Path) -> None:
     scenario = ROOT / "actors" / "examples" / "pin.scenario"
     for arguments, plies in ((["tests/data/opera-game.pgn"], 33), (["--scenario", str(scenario)], None)):

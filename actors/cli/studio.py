@@ -14,6 +14,7 @@ from contextlib import closing
 from typing import TYPE_CHECKING, Any
 
 from actors.cli.help import add_command
+from actors.cli.output import add_json_flag, emit
 from actors.cli.streams import say
 
 if TYPE_CHECKING:
@@ -38,6 +39,7 @@ def register(subparsers: Any) -> None:
             "chess-actors studio",
             "chess-actors studio game.pgn --port 8765",
             "chess-actors studio --scenario actors/examples/pin.scenario",
+            "chess-actors studio --json                 # the address as JSON: url, host, port, token",
         ],
     )
     parser.add_argument("pgn", nargs="?", metavar="GAME.pgn",
@@ -45,6 +47,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--scenario", metavar="FILE", help="run this scenario's steps first")
     parser.add_argument("--port", type=_port, default=0,
                         help="the port to listen on (default: one the system picks)")
+    add_json_flag(parser)
     parser.set_defaults(handler=run_studio)
 
 
@@ -64,7 +67,7 @@ def run_studio(args: argparse.Namespace) -> int:
         raise InputError(INSTALL_HINT) from None
     from actors.studio import live_page_html
     from actors.studio.live import LiveGame
-    from actors.studio.server import StudioServer
+    from actors.studio.server import HOST, StudioServer
 
     if args.pgn is not None and args.scenario is not None:
         raise InputError("give GAME.pgn or --scenario FILE, not both")
@@ -84,7 +87,8 @@ def run_studio(args: argparse.Namespace) -> int:
                 say(f"chess-actors studio: {source}: the game stops before {what}: {why}")
             elif note is not None:
                 say(f"chess-actors studio: {note}")
-            sys.stdout.write(server.url + "\n")
+            address = {"url": server.url, "host": HOST, "port": server.port, "token": server.token}
+            emit(args, address, server.url)
             sys.stdout.flush()
             asyncio.run(_serve_until_stopped(server))
     return 0
