@@ -3,7 +3,7 @@
 
     python scripts/bench.py SECTION|all [--quick]
 
-    SECTION: perft|replay|lines|blanks|actors|pool|knight|bulk|checkmove|studio|orders
+    SECTION: perft|replay|lines|blanks|actors|pool|knight|bulk|checkmove|studio|orders|live
 
 Each section lives in ``scripts/benchmarks/<name>.py`` with a ``run(quick: bool) -> None``.
 """
@@ -16,7 +16,8 @@ import sys
 from pathlib import Path
 
 SECTIONS = (
-    "perft", "replay", "lines", "blanks", "actors", "pool", "knight", "bulk", "checkmove", "studio", "orders"
+    "perft", "replay", "lines", "blanks", "actors", "pool", "knight", "bulk", "checkmove", "studio", "orders",
+    "live",
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -1,8 +1,9 @@
 """Photograph the documentation site in Chromium: its home page and a lesson of the course.
 
 Builds the site (strict) into a temporary folder, serves it on the loopback interface, and saves
-``docs/images/site-home.png``, ``docs/images/site-lesson.png`` and the studio page of lesson 1
-(``docs/images/lesson-studio.png``) with Debian's ``/usr/bin/chromium``
+``docs/images/site-home.png``, ``docs/images/site-lesson.png``, the studio page of lesson 1
+(``docs/images/lesson-studio.png``) and the live studio mid-game (``docs/images/live-studio.png``,
+served by ``chess-actors studio``'s own server) with Debian's ``/usr/bin/chromium``
 driven by Playwright (Playwright's own browser download is not used). Run it after a change that
 alters how the site looks:
 
@@ -65,6 +66,36 @@ def photograph(site: Path) -> None:
         server.shutdown()
 
 
+LIVE_SHOT = "live-studio.png"
+# The Italian opening to move 4, the board crashed (healed on the next move), then 4. d3 in step
+# mode with its proposal delivered: the referee's three questions wait to be chosen.
+LIVE_COMMANDS = ("e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "c3", "crash board", "Nf6", "mode step", "d3",
+                 "deliver 1")
+
+
+def photograph_live() -> None:
+    """Serve a live game, play :data:`LIVE_COMMANDS` in the page and photograph it."""
+    sys.path.insert(0, str(ROOT))
+    from actors.studio import live_page_html
+    from actors.studio.live import LiveGame
+    from actors.studio.server import StudioServer, serving_in_background
+
+    with LiveGame() as live:
+        server = StudioServer(live, live_page_html(), 0)
+        with serving_in_background(server), sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM)
+            page = browser.new_page(viewport={"width": 1280, "height": 860})
+            page.goto(server.url)
+            page.wait_for_selector("body[data-ready='1'][data-plies]")
+            for number, command in enumerate(LIVE_COMMANDS, start=1):
+                page.fill("#command", command)
+                page.press("#command", "Enter")
+                page.wait_for_selector(f"body[data-done='{number}']")
+            page.screenshot(path=str(IMAGES / LIVE_SHOT))
+            print(f"wrote {(IMAGES / LIVE_SHOT).relative_to(ROOT)}")
+            browser.close()
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as directory:
         site = Path(directory) / "site"
@@ -72,8 +103,11 @@ def main() -> None:
         for name in SHOTS:
             if not (IMAGES / name).exists():
                 (IMAGES / name).write_bytes(b"")
+        if not (IMAGES / LIVE_SHOT).exists():
+            (IMAGES / LIVE_SHOT).write_bytes(b"")
         build(site)
         photograph(site)
+    photograph_live()
 
 
 if __name__ == "__main__":

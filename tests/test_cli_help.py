@@ -18,7 +18,7 @@ from actors.cli import build_parser
 from actors.cli.help import EXAMPLES_HEADING
 
 ROOT = Path(__file__).resolve().parent.parent
-COMMANDS = ["replay", "run", "trace", "explore", "shell", "check-move", "perft", "knight", "color"]
+COMMANDS = ["replay", "run", "trace", "explore", "shell", "studio", "check-move", "perft", "knight", "color"]
 PUZZLES = [("knight", "path"), ("knight", "treasure"), ("knight", "tour")]
 SUBCOMMANDS = [*[(name,) for name in COMMANDS], *PUZZLES]
 

@@ -99,6 +99,10 @@ OPTION_POOLS = {
 NEVER = {"--ray"}  # it would start or look for a Ray cluster
 
 
+async def _stopped_at_once(server: object) -> None:
+    """``chess-actors studio`` serves until a signal: in-process, the signal comes as it starts."""
+
+
 @st.composite
 def argv_for(draw: st.DrawFn, command: str) -> list[str]:
     """Arguments for ``command``: its own options and positionals, with good and bad values, in any order."""
@@ -142,7 +146,8 @@ def run_in_process(argv: list[str], stdin: bytes) -> tuple[int, str, str]:
     fake_stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8", errors="surrogateescape")
     # In the scratch directory: '--trace -' writes a file called '-' wherever the command runs.
     with (chdir(WORK), redirect_stdout(out), redirect_stderr(err),
-          mock.patch.object(sys, "stdin", fake_stdin)):
+          mock.patch.object(sys, "stdin", fake_stdin),
+          mock.patch("actors.cli.studio._serve_until_stopped", _stopped_at_once)):
         try:
             status: object = main(argv)
         except SystemExit as exit_:

@@ -157,7 +157,16 @@ def test_the_page_opens_from_disk_and_loads_nothing_from_the_network(browser: An
 def test_keys_step_message_by_message_and_ply_by_ply(browser: Any, opera: Any) -> None:
     path, events, _ = opera
     page = _open(browser, path)
+    assert _where(page) == (1, 0), "the page opens on the first ply"
+    assert page.locator("#phase-title").inner_text().startswith("ply 1")
+    page.keyboard.press("ArrowUp")  # the start-up above it is one line until opened
     assert _where(page) == (0, 0)
+    assert page.locator("#diagram g.arrow").count() == 0
+    folded = page.locator("#diagram g.folded-startup")
+    startup = sum(1 for event in events if event["phase"] == "startup")
+    assert f"{startup} messages" in (folded.text_content() or "")
+    folded.click()
+    assert page.locator("#diagram g.arrow").count() >= startup
     for _ in range(3):
         page.keyboard.press("ArrowRight")
     assert _where(page) == (0, 3)
@@ -166,7 +175,6 @@ def test_keys_step_message_by_message_and_ply_by_ply(browser: Any, opera: Any) -
     assert _where(page) == (1, 0)
     assert page.locator("#phase-title").inner_text().startswith(_phase_labels(events)[1])
     page.keyboard.press("ArrowLeft")  # back across the phase boundary: the start-up's last message
-    startup = sum(1 for event in events if event["phase"] == "startup")
     assert _where(page) == (0, startup)
     page.click("#next-ply")
     page.click("#next-ply")
@@ -425,4 +433,180 @@ def test_the_notebook_view_steps_without_a_script_error(browser: Any, opera: Any
     # The frame opens on the last ply (Rd8#, the 33rd); one ply back is the 32nd.
     assert frame.locator("#deep-link").get_attribute("href") == "#game=1&ply=32&msg=2"
     assert errors == []
+    page.close()
+
+
+# --- the offline page's first view ---------------------------------------------------------------
+
+
+def test_lanes_fit_the_window_at_1024_pixels_in_every_phase(browser: Any, opera: Any) -> None:
+    path, _, _ = opera
+    page = browser.new_page(viewport={"width": 1024, "height": 768})
+    page.goto(path.as_uri())
+    page.wait_for_selector("body[data-ready='1']")
+    overflowing = page.evaluate("""() => {
+        const found = [];
+        const scroll = document.getElementById("diagram-scroll");
+        window.studio.data.games[0].phases.forEach((phase, index) => {
+            if (phase.kind === "startup") return;  // folded; opened, its 37 lanes scroll sideways
+            window.studio.go(index, 0);
+            const box = scroll.getBoundingClientRect();
+            for (const head of document.querySelectorAll("#diagram .lane-head")) {
+                const lane = head.getBoundingClientRect();
+                const name = head.getAttribute("data-lane");
+                const outside = lane.left < box.left - 1 || lane.right > box.right + 1;
+                if (outside) found.push(`${phase.label}: ${name}`);
+            }
+            if (scroll.scrollWidth > scroll.clientWidth + 1) found.push(`${phase.label}: scrolls sideways`);
+        });
+        return found;
+    }""")
+    assert overflowing == [], f"{len(overflowing)} lanes outside the window: {overflowing[:10]}"
+    # Narrow lanes carry short names; the full name is on hover.
+    page.evaluate("window.studio.go(3, 0)")  # ply 3, 2. Nf3: both white knights are asked
+    knight = page.locator("#diagram .lane-head[data-lane='white-knight-g1']")
+    assert knight.locator("title").text_content() == "white-knight-g1"
+    assert (knight.text_content() or "").startswith("♘g1")
+    page.close()
+
+
+def test_search_finds_matches_across_the_whole_game_and_jumps_to_them(browser: Any, opera: Any) -> None:
+    path, events, _ = opera
+    page = _open(browser, path, "#ply=1")
+    page.fill("#search", "moved to f3")  # not in ply 1: the page goes where it is
+    wanted = sorted({event["phase"] for event in events if event["summary"] == "Moved to f3"},
+                    key=lambda label: int(label.split()[1]))
+    assert len(wanted) >= 2, wanted
+    assert page.locator("#phase-title").inner_text().startswith(wanted[0] + " ")
+    assert f"in {len(wanted)} phases" in page.locator("#search-status").inner_text()
+    assert page.locator("#search-status").inner_text().startswith(f"1 of {len(wanted)} matches")
+    page.press("#search", "Enter")  # the next match, in a later phase
+    assert page.locator("#phase-title").inner_text().startswith(wanted[1] + " ")
+    assert page.locator("#search-status").inner_text().startswith(f"2 of {len(wanted)} matches")
+    page.press("#search", "Shift+Enter")  # and back
+    assert page.locator("#phase-title").inner_text().startswith(wanted[0] + " ")
+    page.close()
+
+
+# --- the live studio -----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def live_studio() -> Iterator[str]:
+    from actors.studio import live_page_html
+    from actors.studio.live import LiveGame
+    from actors.studio.server import StudioServer, serving_in_background
+
+    with LiveGame() as live:
+        server = StudioServer(live, live_page_html(), 0)
+        with serving_in_background(server):
+            yield server.url
+
+
+def _open_live(browser: Any, url: str) -> Any:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    problems: list[str] = []
+    requests: list[str] = []
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
+    page.on("request", lambda request: requests.append(request.url))
+    page.on("websocket", lambda socket: requests.append(socket.url))
+    page.goto(url)
+    page.wait_for_selector("body[data-ready='1'][data-plies]", timeout=10_000)
+    page.problems, page.requests = problems, requests
+    return page
+
+
+def _stayed_home(page: Any) -> None:
+    assert page.problems == []
+    hosts = {url.split("/")[2].split(":")[0] for url in page.requests}
+    assert hosts == {"127.0.0.1"}, page.requests
+
+
+def test_the_live_page_plays_moves_by_clicking_and_by_typing(browser: Any, live_studio: str) -> None:
+    page = _open_live(browser, live_studio)
+    page.click("#board rect[data-square='e2']")
+    assert page.locator("#board rect[data-selected='e2']").count() == 1
+    page.click("#board rect[data-square='e4']")
+    page.wait_for_selector("body[data-plies='1']")
+    page.fill("#command", "e5")
+    page.press("#command", "Enter")
+    page.wait_for_selector("body[data-plies='2']")
+    page.click("#board rect[data-square='g1']")
+    page.click("#board rect[data-square='f3']")
+    page.wait_for_selector("body[data-plies='3']")
+    board = chess.Board()
+    for move in ("e4", "e5", "Nf3"):
+        board.push_san(move)
+    assert _board(page) == {chess.square_name(s): p.symbol() for s, p in board.piece_map().items()}
+    assert page.locator("#phase-title").inner_text().startswith("ply 3 · Nf3")
+    page.fill("#command", "Ke3")  # refused: a verdict in the log, and the game goes on
+    page.press("#command", "Enter")
+    page.wait_for_selector("#live-log .error")
+    assert "Ke3 refused" in page.locator("#live-log").inner_text()
+    _stayed_home(page)
+    page.close()
+
+
+def test_a_second_tab_sees_the_same_game(browser: Any, live_studio: str) -> None:
+    first, second = _open_live(browser, live_studio), _open_live(browser, live_studio)
+    first.fill("#command", "d4")
+    first.press("#command", "Enter")
+    second.wait_for_selector("body[data-plies='1']")
+    assert second.locator("#phase-title").inner_text().startswith("ply 1 · d4")
+    assert "d4 accepted" in second.locator("#live-log").inner_text()
+    for page in (first, second):
+        _stayed_home(page)
+        page.close()
+
+
+def test_step_mode_lists_the_waiting_deliveries_and_a_click_delivers_one(
+    browser: Any, live_studio: str
+) -> None:
+    page = _open_live(browser, live_studio)
+    page.click("#mode-step")
+    page.wait_for_selector("#mode-step[aria-pressed='true']")
+    page.fill("#command", "Nf3")
+    page.press("#command", "Enter")
+    page.wait_for_selector("#pending-list button[data-deliver='1']")
+    assert "Propose Nf3" in page.locator("#pending-list").inner_text()
+    page.click("#pending-list button[data-deliver='1']")
+    page.wait_for_selector("#pending-list button[data-deliver='3']")  # the referee asks three at once
+    listed = page.locator("#pending-list").inner_text()
+    assert "white-knight-g1 ← referee: MoveQuery g1→f3" in listed and "board ← referee" in listed
+    page.click("#run-rest")
+    page.wait_for_selector("body[data-plies='1']")
+    assert page.locator("#pending-list li").count() == 0
+    _stayed_home(page)
+    page.close()
+
+
+def test_a_crash_from_its_button_is_healed_and_the_heal_is_shown(browser: Any, live_studio: str) -> None:
+    page = _open_live(browser, live_studio)
+    page.select_option("#actor-pick", "board")
+    page.click("#crash")
+    page.wait_for_selector("#live-log :text('board crashed')")
+    page.fill("#command", "e4")
+    page.press("#command", "Enter")
+    page.wait_for_selector("body[data-plies='1'][data-restarts='1']")
+    assert page.locator("#live-log .heal").inner_text() == "the supervisor restarted board"
+    assert page.locator("#chart rect.phase-heal").count() >= 1
+    _stayed_home(page)
+    page.close()
+
+
+def test_the_board_lies_from_its_button_and_the_referee_believes_it(browser: Any, live_studio: str) -> None:
+    page = _open_live(browser, live_studio)
+    page.fill("#lie-clauses", "hide e2")
+    page.click("#lie")
+    page.wait_for_selector("#live-log :text('the piece on e2 hidden')")
+    page.fill("#command", "e3")
+    page.press("#command", "Enter")
+    page.wait_for_selector("#live-log :text('no pawn can reach e3')")
+    page.click("#truth")
+    page.wait_for_selector("#live-log :text('the board tells the truth')")
+    page.click("#board rect[data-square='e2']")
+    page.click("#board rect[data-square='e3']")
+    page.wait_for_selector("body[data-plies='1']")
+    _stayed_home(page)
     page.close()

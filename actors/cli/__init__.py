@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "actors.cli.trace",
     "actors.cli.explore",
     "actors.cli.shell",
+    "actors.cli.studio",
     "actors.cli.check_move",
     "actors.cli.perft",
     "actors.cli.puzzles",

@@ -142,7 +142,7 @@ def _show(shell: Shell, line: str, interactive: bool, as_json: bool = False) -> 
     from actors.cli.display import BoardView, console, move_line, step_line
     from actors.client.replay import MoveReport
     from actors.scenario.script import StepResult
-    from actors.scenario.shell import Shown
+    from actors.scenario.shell import Shown, output_record
     from board.errors import InputError
 
     command = line.strip()
@@ -163,7 +163,7 @@ def _show(shell: Shell, line: str, interactive: bool, as_json: bool = False) -> 
         if isinstance(item, MoveReport) and item.kind == "failure" and problem is None:
             problem = f"{command}: {item.reason}"
         if as_json:
-            _print_json({"command": command, **_record(item)})
+            _print_json({"command": command, **output_record(item)})
         elif isinstance(item, StepResult):
             out.print(step_line(item))
         elif isinstance(item, MoveReport):
@@ -174,25 +174,6 @@ def _show(shell: Shell, line: str, interactive: bool, as_json: bool = False) -> 
         else:
             out.print(terminal_safe(str(item)))
     return problem
-
-
-def _record(item: Output) -> dict[str, Any]:
-    """What one thing shown is, as the fields of a JSON object."""
-    from actors.client.replay import MoveReport
-    from actors.scenario.script import StepResult
-    from actors.scenario.shell import LegalMoves, Shown
-
-    if isinstance(item, StepResult):
-        return item.as_json()
-    if isinstance(item, MoveReport):
-        return {"ply": item.ply, "move": item.text, "accepted": item.accepted, "san": item.san,
-                "uci": item.uci, "check": item.check, "outcome": item.outcome, "reason": item.reason,
-                "kind": item.kind}
-    if isinstance(item, LegalMoves):
-        return {"square": item.square, "targets": list(item.targets)}
-    if isinstance(item, Shown):
-        return {"fen": item.fen, "last_move": item.last_move, "check": item.check}
-    return {"text": item.strip()}
 
 
 def _print_json(record: dict[str, Any]) -> None:

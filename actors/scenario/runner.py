@@ -15,6 +15,7 @@ from actors.scenario.script import (
     FenCheck,
     Learn,
     Legal,
+    Lie,
     LinkFault,
     OutcomeCheck,
     Partition,
@@ -30,7 +31,7 @@ from actors.scenario.script import (
     StepResult,
 )
 from board.errors import ChessActorsError, InputError
-from board.pieces import COLOUR_NAMES, KIND_NAMES
+from board.pieces import COLOUR_NAMES, KIND_LETTERS, KIND_NAMES
 from board.squares import SQUARE_NAMES, parse_standard_square
 
 if TYPE_CHECKING:
@@ -200,6 +201,9 @@ class _Runner:
                 names = [self._name(actor) for actor in actors]
                 network.partition(frozenset(names), seconds)
                 return True, _expected(step), f"{' and '.join(names)} cut off for {seconds:g} s"
+            case Lie(ghosts=ghosts, hidden=hidden):
+                game.board_lies(dict(ghosts), hidden)
+                return True, _expected(step), _lie_text(ghosts, hidden)
 
     def _network(self, step: LinkFault | Partition) -> Network:
         network = self.game.network
@@ -298,8 +302,24 @@ def _expected(step: Step) -> str:
         case Partition(actors=actors, seconds=seconds):
             return f"{'+'.join(actors)} cut off for {seconds:g} s"
 
+        case Lie(ghosts=ghosts, hidden=hidden):
+            return _lie_text(ghosts, hidden)
+
 
 _BEFALLS = {"drop": "lost", "duplicate": "duplicated", "delay": "delayed", "reorder": "overtaken"}
+
+
+def _piece_named(letter: str) -> str:
+    """``white queen`` for ``Q``, ``black pawn`` for ``p``."""
+    return f"{COLOUR_NAMES[letter.islower()]} {KIND_NAMES[KIND_LETTERS.index(letter.upper())]}"
+
+
+def _lie_text(ghosts: Sequence[tuple[str, str]], hidden: Sequence[str]) -> str:
+    if not ghosts and not hidden:
+        return "the board tells the truth"
+    parts = [f"a ghost {_piece_named(letter)} on {square}" for square, letter in ghosts]
+    parts += [f"the piece on {square} hidden" for square in hidden]
+    return "the board lies: " + ", ".join(parts)
 
 
 def _reply_text(reply: Yes | No) -> str:

@@ -16,7 +16,7 @@ from actors.protocol import REQUEST_KINDS
 from board.errors import InputError
 from board.fen import parse_fen, write_fen
 from board.geometries import geometry_named
-from board.pieces import COLOUR_NAMES, KIND_NAMES
+from board.pieces import COLOUR_NAMES, KIND_LETTERS, KIND_NAMES
 from board.san_syntax import parse_san, parse_uci
 from board.squares import SQUARE_NAMES, parse_standard_square
 
@@ -33,6 +33,7 @@ __all__ = [
     "FenCheck",
     "Learn",
     "Legal",
+    "Lie",
     "LinkFault",
     "OutcomeCheck",
     "Partition",
@@ -55,7 +56,7 @@ __all__ = [
 OUTCOMES = ("checkmate", "stalemate", "insufficient_material", "fivefold_repetition", "seventyfive_moves",
             "none")
 STEP_NAMES = ("start", "play", "reject", "send", "expect", "crash", "stall", "restarts", "square", "legal",
-              "fen", "outcome", "learn", "drop", "duplicate", "delay", "reorder", "partition")
+              "fen", "outcome", "learn", "lie", "drop", "duplicate", "delay", "reorder", "partition")
 
 LINK_FAULTS = ("drop", "duplicate", "delay", "reorder")
 """The steps that befall the next message of a kind on its link (see actors.kernel.network)."""
@@ -230,9 +231,21 @@ class Partition:
     seconds: float
 
 
+@dataclass(frozen=True, slots=True)
+class Lie:
+    """``lie [ghost <square> <colour> <kind>]... [hide <square>]...`` or ``lie off``: the board reports
+    pieces that are not there (ghosts, as FEN letters by square) and hides the pieces on ``hidden``,
+    until the next ``lie``; ``lie off`` makes it truthful again."""
+
+    line: int
+    written: str
+    ghosts: tuple[tuple[str, str], ...]
+    hidden: tuple[str, ...]
+
+
 Step = (
     Start | Play | Reject | Send | Expect | Crash | Stall | Restarts | SquareCheck | Legal | FenCheck
-    | OutcomeCheck | Learn | LinkFault | Partition
+    | OutcomeCheck | Learn | Lie | LinkFault | Partition
 )
 
 
@@ -417,6 +430,8 @@ def _parse_step(words: list[_Word], written: str, source: str, line: int) -> Ste
             return _parse_link_fault(verb, rest, written, line, fail)
         case "partition":
             return _parse_partition(rest, written, line, fail)
+        case "lie":
+            return _parse_lie(rest, written, line, fail, square)
         case "restarts":
             if len(rest) != 1 or not rest[0].text.isdigit() or rest[0].quoted:
                 raise fail("restarts needs a count, e.g. restarts 1")
@@ -501,6 +516,34 @@ def _parse_partition(rest: list[_Word], written: str, line: int,
     if not 0 < seconds <= 60:
         raise fail(f"partition: {rest[1].text!r} is not a number of seconds from 0 to 60")
     return Partition(line, written, actors, seconds)
+
+
+def _parse_lie(rest: list[_Word], written: str, line: int, fail: Callable[[str], ScenarioError],
+               square: Callable[[_Word], str]) -> Lie:
+    usage = ("lie needs off, or ghost <square> <colour> <kind> and hide <square> clauses: "
+             "lie ghost e3 black pawn hide d7")
+    if len(rest) == 1 and rest[0].text == "off" and not rest[0].quoted:
+        return Lie(line, written, (), ())
+    ghosts: list[tuple[str, str]] = []
+    hidden: list[str] = []
+    index = 0
+    while index < len(rest):
+        clause = rest[index].text if not rest[index].quoted else ""
+        if clause == "hide" and index + 1 < len(rest):
+            hidden.append(square(rest[index + 1]))
+            index += 2
+        elif clause == "ghost" and index + 3 < len(rest):
+            colour, kind = rest[index + 2].text, rest[index + 3].text
+            if colour not in COLOUR_NAMES or kind not in KIND_NAMES[1:]:
+                raise fail(f"{usage} (colours: white, black; kinds: {', '.join(KIND_NAMES[1:])})")
+            letter = KIND_LETTERS[KIND_NAMES.index(kind)]
+            ghosts.append((square(rest[index + 1]), letter.upper() if colour == "white" else letter.lower()))
+            index += 4
+        else:
+            raise fail(usage)
+    if not ghosts and not hidden:
+        raise fail(usage)
+    return Lie(line, written, tuple(ghosts), tuple(hidden))
 
 
 def _parse_square(rest: list[_Word], written: str, line: int, fail: Callable[[str], ScenarioError],

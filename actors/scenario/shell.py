@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import threading
 from dataclasses import dataclass
+from typing import Any
 
 from actors.client.game import ActorGame
 from actors.client.replay import MoveReport
@@ -19,6 +20,7 @@ from actors.kernel.messaging import DEFAULT_TIMEOUT
 from actors.kernel.policies import Fifo, Interactive, Ready, Script
 from actors.kernel.schedule import Turnstile, record_of
 from actors.protocol import Rejected
+from actors.protocol.readable import readable, summarize
 from actors.scenario.runner import step_runner
 from actors.scenario.script import (
     STEP_NAMES,
@@ -36,6 +38,8 @@ from board.errors import ChessActorsError, InputError
 from board.fen import parse_fen
 from board.squares import SQUARE_NAMES
 
+DELIVERY_VERBS = ("deliver",)
+"""The verbs that act on one waiting delivery by its number in the pending list (``deliver N``)."""
 SHELL_VERBS = ("board", "pending", "step", "deliver", "run", "mode", "order", "trace", "save", "actors",
                "help", "quit", "exit")
 VERBS = (*STEP_NAMES, *SHELL_VERBS)
@@ -53,6 +57,8 @@ checks (the scenario grammar, see actors/examples/README.md; each passes or fail
   restarts 0 | start <FEN> (scenarios only: the shell's game has started)
 changing the actors:
   crash board [on Survey] | learn c1 archbishop
+  lie ghost e3 black pawn hide d7   the board reports a piece that is not there and hides one that
+                                    is (until the next lie; lie off: the truth again)
   stall white-knight-g1 [SECONDS]   it answers nothing that long (default 3 ask timeouts, in the
                                     schedule's time): watch the supervisor find it silent and restart it
   drop|duplicate|delay|reorder next [reply to] Apply | partition board 0.5   faults on links (scenarios
@@ -92,6 +98,35 @@ class Shown:
 
 
 Output = str | StepResult | Shown | MoveReport | LegalMoves
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A delivery waiting in step mode: ``number`` is what ``deliver N`` takes (None: it cannot run yet,
+    queued behind its mailbox's head or a stalled actor); ``summary`` is the message in one line."""
+
+    number: int | None
+    actor: str
+    sender: str
+    kind: str
+    summary: str
+    waits: str
+    text: str
+
+
+def output_record(item: Output) -> dict[str, Any]:
+    """What one thing shown is, as the fields of a JSON object (``shell --json``, the live studio)."""
+    if isinstance(item, StepResult):
+        return item.as_json()
+    if isinstance(item, MoveReport):
+        return {"ply": item.ply, "move": item.text, "accepted": item.accepted, "san": item.san,
+                "uci": item.uci, "check": item.check, "outcome": item.outcome, "reason": item.reason,
+                "kind": item.kind}
+    if isinstance(item, LegalMoves):
+        return {"square": item.square, "targets": list(item.targets)}
+    if isinstance(item, Shown):
+        return {"fen": item.fen, "last_move": item.last_move, "check": item.check}
+    return {"text": item.strip()}
 
 
 class Shell:
@@ -171,7 +206,16 @@ class Shell:
 
     def _perform(self, step: Step) -> Output:
         """Run ``step`` against the game (on whichever thread delivers); return what to show, and keep
-        what it did for :meth:`_save`."""
+        what it did for :meth:`_save`.
+
+        Its messages serve one phase of the trace: a move's ``ply N`` (as a replay's), any other
+        command's ``step N`` (the shell's command count, as a scenario's steps), so that what a
+        command's messages did stays together, the re-reading after a heal included."""
+        phase = ("ply", self.game.plies + 1) if isinstance(step, Play | Reject) else ("step", self.commands)
+        with self.recorder.phase(*phase):
+            return self._performed(step)
+
+    def _performed(self, step: Step) -> Output:
         if isinstance(step, Play):
             return self._move(step.move)
         if isinstance(step, Legal) and not step.targets:
@@ -279,20 +323,29 @@ class Shell:
         assert result is not None
         return [*shown, result, *self._supervision()]
 
+    def pending(self) -> list[Pending]:
+        """The deliveries waiting, in the order ``pending`` lists them (empty when none is)."""
+        deliveries: list[Pending] = []
+        number = 0
+        for item in self.turnstile.queued():
+            chosen: int | None = None
+            if "queued" not in item.waits:
+                number += 1
+                chosen = number
+            summary = item.describe() if item.resume else summarize(item.kind, readable(item.body))
+            deliveries.append(Pending(chosen, item.actor, item.sender, item.kind, summary, item.waits,
+                                      item.describe()))
+        return deliveries
+
     def _pending(self) -> list[Output]:
-        queued = self.turnstile.queued()
+        queued = self.pending()
         stalled: list[Output] = [f"  {name} is stalled for {left:g} s more of the schedule's time"
                                  for name, left in sorted(self.turnstile.held().items())]
         if not queued:
             return ["nothing is waiting to be delivered", *stalled]
         lines: list[Output] = stalled
-        number = 0
         for item in queued:
-            if "queued" in item.waits:
-                lines.append(f"  -  {item.describe()}")
-            else:
-                number += 1
-                lines.append(f"{number:>3}. {item.describe()}")
+            lines.append(f"  -  {item.text}" if item.number is None else f"{item.number:>3}. {item.text}")
         return lines
 
     def _open_choice(self) -> tuple[Ready, ...]:

@@ -13,9 +13,9 @@ from collections.abc import Iterable, Sequence
 from importlib import resources
 
 from actors.studio.model import build_model
-from actors.tracing.recorder import TraceEvent
+from actors.tracing.recorder import FORMAT_VERSION, TraceEvent
 
-__all__ = ["PAGE_MESSAGES", "build_model", "inline_html", "page_html", "write_page"]
+__all__ = ["PAGE_MESSAGES", "build_model", "inline_html", "live_page_html", "page_html", "write_page"]
 
 _TEMPLATE_FILES = ("page.html", "page.css", "page.js")
 
@@ -76,6 +76,19 @@ def page_html(
     page, style, script = (_template(name) for name in _TEMPLATE_FILES)
     model = build_model(events, title)
     model["opening"] = opening
+    return _fill(page, {
+        "{{title}}": html.escape(title),
+        "/*{{style}}*/": style,
+        "{{data}}": _json_in_script(model),
+        "/*{{script}}*/": _script_safe(script),
+    })
+
+
+def live_page_html(title: str = "chess-actors live studio") -> str:
+    """Return the live studio's page: the studio with no trace inside, which opens the WebSocket of
+    the server it came from (``/ws`` with the token of its own address) and draws what it streams."""
+    page, style, script = (_template(name) for name in _TEMPLATE_FILES)
+    model = {"title": title, "format": FORMAT_VERSION, "games": [], "live": True, "opening": None}
     return _fill(page, {
         "{{title}}": html.escape(title),
         "/*{{style}}*/": style,

@@ -11,8 +11,10 @@
     king: ["king_square"], blocker: ["blocker"],
     attacker: ["candidates", "check_candidates", "king_candidates", "checkers", "exposers", "check"],
   };
-  const state = { game: 0, phase: 0, msg: 0, hiddenActors: new Set(), hiddenKinds: new Set(), search: "" };
+  const state = { game: 0, phase: 0, msg: 0, hiddenActors: new Set(), hiddenKinds: new Set(), search: "",
+    unfolded: false };
   const $ = (id) => document.getElementById(id);
+  const live = { socket: null, from: null, events: 0, pending: [], stepping: false, inFlight: false, verbs: [] };
 
   function el(name, attrs, parent, text) {
     const node = document.createElementNS(SVG, name);
@@ -26,13 +28,44 @@
   const current = () => (state.msg > 0 ? phase().events[state.msg - 1] : null);
 
   // --- filters -------------------------------------------------------------------------
-  function visible(event) {
-    if (state.hiddenActors.has(event.from) || state.hiddenActors.has(event.to)) return false;
-    if (state.hiddenKinds.has(event.kind)) return false;
-    if (!state.search) return true;
+  function shownByFilters(event) {
+    return !(state.hiddenActors.has(event.from) || state.hiddenActors.has(event.to) || state.hiddenKinds.has(event.kind));
+  }
+  function found(event) {
     const text = [event.kind, event.from, event.to, event.summary, event.reply_summary || "",
       JSON.stringify(event.payload), JSON.stringify(event.reply_payload || {})].join(" ").toLowerCase();
     return text.includes(state.search);
+  }
+  function visible(event) {
+    return shownByFilters(event) && (!state.search || found(event));
+  }
+  // Every message of the game the search finds, as [phase, msg] places, in order.
+  function matches() {
+    const places = [];
+    if (!state.search) return places;
+    game().phases.forEach((q, p) => q.events.forEach((e, i) => { if (visible(e)) places.push([p, i + 1]); }));
+    return places;
+  }
+  // Go to the next (or previous) message the search finds, across the whole game, wrapping round.
+  function jumpToMatch(delta) {
+    const places = matches();
+    if (!places.length) { render(); return; }
+    const here = [state.phase, state.msg];
+    const after = (a, b) => a[0] > b[0] || (a[0] === b[0] && a[1] > b[1]);
+    let target;
+    if (delta > 0) target = places.find((place) => after(place, here)) || places[0];
+    else target = [...places].reverse().find((place) => after(here, place)) || places[places.length - 1];
+    go(target[0], target[1]);
+  }
+  function searchStatus() {
+    const box = $("search-status");
+    if (!state.search) { box.textContent = ""; return; }
+    const places = matches();
+    const phases = new Set(places.map(([p]) => p)).size;
+    const index = places.findIndex(([p, m]) => p === state.phase && m === state.msg);
+    box.textContent = places.length
+      ? `${index >= 0 ? index + 1 + " of " : ""}${places.length} match${places.length === 1 ? "" : "es"} in ${phases} phase${phases === 1 ? "" : "s"} (Enter: next)`
+      : "no match in this game";
   }
 
   function buildFilters() {
@@ -128,6 +161,7 @@
           "data-square": name }, board);
         if (marks.has(name)) el("rect", { x, y, width: size, height: size, class: "hl-" + marks.get(name),
           "data-highlight": marks.get(name), "data-square-highlight": name }, board);
+        if (live.from === name) el("rect", { x, y, width: size, height: size, class: "hl-selected", "data-selected": name }, board);
         const piece = placement[(rank - 1) * 8 + file];
         if (piece) el("text", { x: x + size / 2, y: y + size / 2 + 1, class: "piece", "data-piece": piece, "data-on": name }, board, GLYPHS[piece]);
       }
@@ -135,6 +169,12 @@
     for (let i = 0; i < 8; i++) {
       el("text", { x: margin + i * size + size / 2, y: margin + 8 * size + 6, class: "coord" }, board, "abcdefgh"[i]);
       el("text", { x: 4, y: margin + i * size + size / 2, class: "coord" }, board, String(8 - i));
+    }
+    if (data.live) {
+      board.classList.add("live");
+      board.querySelectorAll("rect[data-square]").forEach((square) => {
+        square.addEventListener("click", () => pick(square.getAttribute("data-square"), placement));
+      });
     }
     const move = p.move ? ` — ${p.move.san || p.move.uci} ${after ? "made" : "to come"}` : "";
     $("position-caption").textContent = `${p.label}${move}`;
@@ -151,19 +191,58 @@
   }
 
   // --- the sequence diagram ------------------------------------------------------------
+  // The start-up (every actor started and seated: dozens of arrows) is one line until asked for.
+  const folded = () => phase().kind === "startup" && !state.unfolded && state.msg === 0;
+  function drawFolded(svg, p) {
+    const width = Math.max(300, $("diagram-scroll").clientWidth - 4), height = 60;
+    svg.setAttribute("width", width); svg.setAttribute("height", height);
+    svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+    const title = $("phase-title");
+    title.className = "phase-" + p.kind;
+    title.textContent = `${p.label} · folded`;
+    const actors = new Set(p.events.flatMap((e) => [e.from, e.to])).size;
+    const g = el("g", { class: "folded-startup", role: "button", tabindex: "0" }, svg);
+    el("rect", { x: 2, y: 8, width: width - 4, height: 34, rx: 5 }, g);
+    el("text", { x: 12, y: 29 }, g, `▸ start-up: ${actors} actors started and seated, ${p.events.length} messages — click to open`);
+    g.addEventListener("click", () => { state.unfolded = true; render(); });
+  }
+  // Short lane names when lanes are narrow: a piece by its glyph and square (♘g1), the full name on hover.
+  const KIND_LETTERS = { pawn: "P", knight: "N", bishop: "B", rook: "R", queen: "Q", king: "K" };
+  function shortName(name) {
+    const piece = /^(white|black)-([a-z]+)-([a-h][1-8])$/.exec(name);
+    if (piece && KIND_LETTERS[piece[2]]) {
+      const letter = KIND_LETTERS[piece[2]];
+      return GLYPHS[piece[1] === "white" ? letter : letter.toLowerCase()] + piece[3];
+    }
+    return name.length > 8 ? name.slice(0, 7) + "…" : name;
+  }
   function drawDiagram() {
     const svg = $("diagram");
     svg.textContent = "";
     const p = phase();
+    if (folded()) { drawFolded(svg, p); return; }
     const shown = p.events.map(visible);
     const lanes = [];
     p.events.forEach((e, i) => { if (shown[i]) for (const name of [e.from, e.to]) if (!lanes.includes(name)) lanes.push(name); });
     lanes.sort((a, b) => laneRank(a) - laneRank(b));
-    const laneWidth = 130, rowHeight = 26, top = 34;
-    const x = (name) => 70 + lanes.indexOf(name) * laneWidth;
+    // Lanes share the width there is (down to 40 px each, with short names) so the rightmost is not cut
+    // off; the outer margins leave room for half the first and the last lane's name (bold 11 px text).
+    const room = Math.max(300, $("diagram-scroll").clientWidth - 4);
+    const layout = (short) => {
+      const half = (name) => Math.max(36, (short ? shortName(name) : name).length * 3.6 + 6);
+      const left = lanes.length ? half(lanes[0]) : 36, right = lanes.length ? half(lanes[lanes.length - 1]) : 36;
+      const lane = lanes.length > 1 ? Math.max(40, Math.min(130, (room - left - right) / (lanes.length - 1))) : 130;
+      return { left, right, lane };
+    };
+    let fit = layout(false);
+    const abbreviate = fit.lane < 110;
+    if (abbreviate) fit = layout(true);
+    const laneWidth = fit.lane, margin = fit.left;
+    const rowHeight = 26, top = 34;
+    const x = (name) => margin + lanes.indexOf(name) * laneWidth;
     const rows = p.rows.filter(([index]) => shown[index]);
     const height = top + rows.length * rowHeight + 20;
-    const width = Math.max(300, 140 + (lanes.length - 1) * laneWidth);
+    const width = Math.max(Math.min(room, 300), fit.left + fit.right + (lanes.length - 1) * laneWidth);
     svg.setAttribute("width", width); svg.setAttribute("height", height);
     svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
     const title = $("phase-title");
@@ -171,7 +250,8 @@
     title.textContent = `${p.label}${p.move ? " · " + (p.move.san || p.move.uci) : ""} · ${rows.length} of ${p.rows.length} arrows shown`;
     if (p.kind === "heal") el("rect", { x: 0, y: top - 8, width, height: height - top, class: "row-band heal" }, svg);
     for (const name of lanes) {
-      el("text", { x: x(name), y: 14, class: "lane-head", "data-lane": name }, svg, name);
+      const head = el("text", { x: x(name), y: 14, class: "lane-head", "data-lane": name }, svg, abbreviate ? shortName(name) : name);
+      el("title", {}, head, name);
       el("line", { x1: x(name), y1: 20, x2: x(name), y2: height - 6, class: "lifeline" }, svg);
     }
     const marks = causal(current());
@@ -199,9 +279,11 @@
         el("line", { x1, y1: y, x2, y2: y, "marker-end": e.link === "dropped" ? "url(#cross)" : "url(#head)" }, g);
       }
       const tx = x1 === x2 ? x1 + 34 : (x1 + x2) / 2;
+      const room = x1 === x2 ? (width - x1 - 36) / 6.2 : Math.abs(x2 - x1) / 6.2;
       el("text", { x: tx, y: y - 4, "text-anchor": x1 === x2 ? "start" : "middle" }, g,
         (e.fault && !isReply ? "⚡ " : "") + (e.reask && !isReply ? "↻ " : "") + (e.restart ? "⟳ " : "") +
-        (LINK_MARKS[e.link] || "") + clip(label, Math.max(18, Math.abs(x2 - x1) / 6.2)));
+        (LINK_MARKS[e.link] || "") + clip(label, Math.max(6, room)));
+      el("title", {}, g, `${a} → ${b}: ${label}`);
       g.addEventListener("click", () => select(index + 1));
     });
     const defs = el("defs", {}, svg);
@@ -351,7 +433,8 @@
   }
 
   function render() {
-    drawBoard(); drawDiagram(); drawDetails(); drawStats();
+    if (!data.games.length) { $("where").textContent = "waiting for the game…"; return; }
+    drawBoard(); drawDiagram(); drawDetails(); drawStats(); searchStatus();
     const total = game().phases.reduce((n, q) => n + q.events.length, 0);
     const slider = $("slider");
     slider.max = String(total); slider.value = String(globalIndex());
@@ -370,10 +453,18 @@
   $("prev-msg").addEventListener("click", () => stepMessage(-1));
   $("next-msg").addEventListener("click", () => stepMessage(1));
   $("slider").addEventListener("input", (event) => fromSlider(event.target.value));
-  $("search").addEventListener("input", (event) => { state.search = event.target.value.trim().toLowerCase(); render(); });
+  $("search").addEventListener("input", (event) => {
+    state.search = event.target.value.trim().toLowerCase();
+    // Nothing found in the phase on screen: go to the first place that has it, wherever it is.
+    if (state.search && !phase().events.some(visible)) jumpToMatch(1); else render();
+  });
+  $("search").addEventListener("keydown", (event) => {
+    if (event.key === "Enter") { event.preventDefault(); jumpToMatch(event.shiftKey ? -1 : 1); }
+  });
+  $("next-match").addEventListener("click", () => jumpToMatch(1));
   $("game-picker").addEventListener("change", (event) => {
     state.game = Number(event.target.value); state.hiddenActors.clear(); state.hiddenKinds.clear();
-    buildFilters(); go(0, 0);
+    buildFilters(); firstPlace();
   });
   document.addEventListener("keydown", (event) => {
     if (event.target instanceof HTMLInputElement && event.target.type !== "range" && event.target.type !== "checkbox") return;
@@ -382,11 +473,169 @@
     if (moves[event.key]) { event.preventDefault(); moves[event.key](); }
   });
   window.addEventListener("hashchange", readHash);
-  fillPicker();
-  buildFilters();
-  if (location.hash.length > 1) readHash();
-  else if (data.opening) readHash("#" + data.opening);
-  else render();
+  // Where a page opens with no place named: the first ply (the start-up stays one line above it).
+  function firstPlace() {
+    const index = game().phases.findIndex((q) => q.kind !== "startup");
+    go(index >= 0 ? index : 0, 0);
+  }
+  if (data.games.length) {
+    fillPicker();
+    buildFilters();
+    if (location.hash.length > 1) readHash();
+    else if (data.opening) readHash("#" + data.opening);
+    else firstPlace();
+  } else render();
+  // --- the live studio: a WebSocket to the server this page came from ---------------------
+  function send(command) {
+    if (!live.socket || live.socket.readyState !== WebSocket.OPEN) { log("not connected to the studio", "error"); return; }
+    live.socket.send(command);
+  }
+  function log(text, kind) {
+    const box = $("live-log");
+    const line = document.createElement("div");
+    line.textContent = text;
+    if (kind) line.className = kind;
+    box.appendChild(line);
+    while (box.childNodes.length > 300) box.removeChild(box.firstChild);
+    box.scrollTop = box.scrollHeight;
+  }
+  function status(text, kind) {
+    const box = $("live-status");
+    box.textContent = text;
+    box.className = kind || "";
+  }
+  // A click on a piece picks it up, a click on another square plays the move (a pawn reaching the
+  // last rank becomes a queen; type the move to choose another piece); the referee judges it.
+  function pick(square, placement) {
+    const index = (Number(square[1]) - 1) * 8 + "abcdefgh".indexOf(square[0]);
+    if (live.from === null) {
+      if (placement[index]) live.from = square;
+    } else if (live.from === square) {
+      live.from = null;
+    } else {
+      const from = live.from, moving = placement[(Number(from[1]) - 1) * 8 + "abcdefgh".indexOf(from[0])];
+      const promotes = (moving === "P" && square[1] === "8") || (moving === "p" && square[1] === "1");
+      live.from = null;
+      send(from + square + (promotes ? "q" : ""));
+    }
+    drawBoard();
+  }
+  function describe(m) {
+    if (m.type === "error") return [`${m.command}: ${m.error}`, "error"];
+    if ("accepted" in m) {
+      if (m.accepted) return [`ply ${m.ply}: ${m.san} accepted${m.outcome ? ", " + m.outcome : ""}`, "verdict"];
+      return [`ply ${m.ply}: ${m.move} refused (${m.kind}): ${m.reason}`, "verdict error"];
+    }
+    if ("ok" in m) return [`${m.ok ? "✓" : "✗"} ${m.step}: ${m.got}`, m.ok ? "" : "error"];
+    if ("targets" in m) return [`legal from ${m.square}: ${m.targets.join(" ") || "none"}`, ""];
+    if ("fen" in m) return [`FEN ${m.fen}`, ""];
+    return [m.text, /supervisor/.test(m.text) ? "heal" : ""];
+  }
+  function fillSelect(select, options) {
+    const chosen = select.value;
+    select.textContent = "";
+    for (const option of options) {
+      const item = document.createElement("option");
+      item.value = item.textContent = option;
+      select.appendChild(item);
+    }
+    if (options.includes(chosen)) select.value = chosen;
+  }
+  function drawPending() {
+    $("pending-title").textContent = live.stepping
+      ? (live.pending.length ? "Waiting to be delivered: choose one" : "Step mode: the next move waits for you")
+      : "Deliveries run in arrival order (auto)";
+    const list = $("pending-list");
+    list.textContent = "";
+    for (const item of live.pending) {
+      const row = document.createElement("li");
+      row.title = item.text;
+      if (item.number === null) {
+        row.className = "queued";
+        row.textContent = `– ${item.actor} ← ${item.sender}: ${item.summary} (waits its turn)`;
+      } else {
+        // One button a verb the shell takes for a waiting delivery (deliver N, and any the game adds).
+        for (const verb of live.verbs) {
+          const button = document.createElement("button");
+          button.type = "button";
+          button.textContent = `${verb} ${item.number}`;
+          button.setAttribute(`data-${verb}`, String(item.number));
+          button.addEventListener("click", () => send(`${verb} ${item.number}`));
+          row.append(button);
+        }
+        row.append(`${item.actor} ← ${item.sender}: ${item.summary}`);
+      }
+      list.appendChild(row);
+    }
+    $("mode-step").setAttribute("aria-pressed", String(live.stepping));
+    $("mode-auto").setAttribute("aria-pressed", String(!live.stepping));
+    $("step-one").disabled = $("run-rest").disabled = !live.inFlight;
+  }
+  function onState(message) {
+    live.stepping = message.stepping; live.inFlight = message.in_flight; live.pending = message.pending;
+    live.verbs = message.delivery_verbs;
+    fillSelect($("actor-pick"), message.actors);
+    fillSelect($("teach-geometry"), message.geometries);
+    if (message.model) {
+      // A page at the newest phase follows the game; one looking back stays where it is.
+      const following = !data.games.length || game().phases.slice(state.phase + 1).every(
+        (q) => q.kind === "heal" || q.kind === "other");
+      const [fresh] = message.model.games;
+      if (data.games.length && message.model.from > 0) {  // the phases before "from" are unchanged
+        const [kept] = data.games;
+        kept.phases.splice(message.model.from, Infinity, ...fresh.phases);
+        kept.actors = fresh.actors; kept.kinds = fresh.kinds;
+      } else data.games = message.model.games;
+      state.game = 0;
+      fillPicker(); buildFilters();
+      if (following) {
+        // The newest ply or step, where the command's own messages are (a heal it caused is the
+        // green bar beside it in the chart).
+        const phases = game().phases;
+        let last = phases.length - 1;
+        while (last > 0 && (phases[last].kind === "heal" || phases[last].kind === "other")) last -= 1;
+        if (phases[last].kind === "startup") last = phases.length - 1;
+        go(last, phases[last].events.length);
+      }
+      else go(state.phase, state.msg);
+    }
+    drawPending();
+    document.body.setAttribute("data-plies", String(message.plies));
+    document.body.setAttribute("data-restarts", String(message.restarts));
+  }
+  function connect() {
+    const socket = new WebSocket(`ws://${location.host}/ws${location.search}`);
+    live.socket = socket;
+    socket.addEventListener("open", () => status("connected: the actors are live", "connected"));
+    socket.addEventListener("close", () => status("disconnected: the studio has stopped (start it again and reload)", "lost"));
+    socket.addEventListener("message", (incoming) => {
+      const message = JSON.parse(incoming.data);
+      if (message.type === "event") {
+        live.events += 1;
+        status(`connected: ${live.events} messages delivered while watching · last ${message.event.summary || message.event.kind}`, "connected");
+      } else if (message.type === "state") onState(message);
+      else if (message.type === "shown" || message.type === "error") {
+        const [text, kind] = describe(message);
+        if (!/^\s*(\d+\.|-) /.test(text)) log(text, kind);  // the waiting list is drawn apart
+      }
+      else if (message.type === "done") document.body.setAttribute("data-done", String(message.seq));
+    });
+  }
+  if (data.live) {
+    $("live").hidden = false;
+    $("command-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      const command = $("command").value.trim();
+      if (command) { send(command); $("command").value = ""; }
+    });
+    const buttons = { "mode-step": () => "mode step", "mode-auto": () => "mode auto", "step-one": () => "step",
+      "run-rest": () => "run", crash: () => `crash ${$("actor-pick").value}`, stall: () => `stall ${$("actor-pick").value}`,
+      teach: () => `learn ${$("teach-square").value.trim()} ${$("teach-geometry").value}`,
+      lie: () => `lie ${$("lie-clauses").value.trim()}`, truth: () => "lie off" };
+    for (const [id, command] of Object.entries(buttons)) $(id).addEventListener("click", () => send(command()));
+    connect();
+  }
+
   window.studio = { state, data, go, renderMs: performance.now() - started, firstRenderAt: performance.now() };
   document.body.setAttribute("data-ready", "1");
 })();

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from typing import Any, TextIO, cast
 
 import structlog
@@ -19,6 +20,7 @@ __all__ = [
     "SCHEMA_FIELDS",
     "TRACE_LOGGER_NAME",
     "TraceSink",
+    "callback_sink",
     "jsonl_sink",
     "kind_from_event_name",
     "logging_sink",
@@ -78,6 +80,24 @@ def jsonl_sink(file: TextIO) -> TraceSink:
         _NamedWriteLogger(file),
         JSONRenderer(serializer=_compact_json),
     )
+
+
+class _CallbackLogger:
+    """A structlog logger that hands each rendered line to a function."""
+
+    def __init__(self, deliver: Callable[[str], None]) -> None:
+        self.deliver = deliver
+
+    def msg(self, line: str) -> None:
+        self.deliver(line)
+
+    info = msg
+
+
+def callback_sink(deliver: Callable[[str], None]) -> TraceSink:
+    """Return a sink that calls ``deliver`` with each event as one JSON line (no newline), on the
+    thread that recorded it, as it happens (the live studio streams them to its pages this way)."""
+    return trace_sink(_CallbackLogger(deliver), JSONRenderer(serializer=_compact_json))
 
 
 def logging_sink() -> TraceSink:

@@ -1,0 +1,141 @@
+"""``chess-actors studio``: the live studio, a page in the browser over a game whose actors are running.
+
+Prints one address (127.0.0.1, with a random token) and serves until Ctrl-C or SIGTERM, which stop
+the server, the game and every actor.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import signal
+import sys
+from contextlib import closing
+from typing import TYPE_CHECKING, Any
+
+from actors.cli.help import add_command
+from actors.cli.output import add_json_flag, emit
+from actors.cli.streams import say
+
+if TYPE_CHECKING:
+    from actors.studio.server import StudioServer
+
+INSTALL_HINT = "the live studio needs the websockets library: pip install 'chess-actors[studio]'"
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``studio`` subcommand."""
+    parser = add_command(
+        subparsers, "studio",
+        summary="the live studio: play, deliver and crash in a browser while the actors run",
+        description="Serve the studio page over a live game on 127.0.0.1 and print its address (with a\n"
+                    "random token: without it every request is refused). In the page, play by clicking\n"
+                    "or typing a move, step through deliveries, crash, stall and teach actors, make the\n"
+                    "board lie; the page's WebSocket (/ws?token=...) takes the shell's commands and\n"
+                    "streams every delivered message as a trace event. GAME.pgn or --scenario FILE: the\n"
+                    "game starts from there.\n"
+                    "Ctrl-C or SIGTERM stops it (exit 0).",
+        examples=[
+            "chess-actors studio",
+            "chess-actors studio game.pgn --port 8765",
+            "chess-actors studio --scenario actors/examples/pin.scenario",
+            "chess-actors studio --json                 # the address as JSON: url, host, port, token",
+        ],
+    )
+    parser.add_argument("pgn", nargs="?", metavar="GAME.pgn",
+                        help="play this game's moves first (its first game; '-' reads stdin)")
+    parser.add_argument("--scenario", metavar="FILE", help="run this scenario's steps first")
+    parser.add_argument("--port", type=_port, default=0,
+                        help="the port to listen on (default: one the system picks)")
+    add_json_flag(parser)
+    parser.set_defaults(handler=run_studio)
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or not 0 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port (0 to 65535)")
+    return int(text)
+
+
+def run_studio(args: argparse.Namespace) -> int:
+    """Serve the live studio until a signal stops it; 0 when it stopped cleanly."""
+    from board.errors import InputError
+
+    try:
+        import websockets  # noqa: F401
+    except ImportError:
+        raise InputError(INSTALL_HINT) from None
+    from actors.studio import live_page_html
+    from actors.studio.live import LiveGame
+    from actors.studio.server import HOST, StudioServer
+
+    if args.pgn is not None and args.scenario is not None:
+        raise InputError("give GAME.pgn or --scenario FILE, not both")
+    fen, lines, source, note = _opening(args)
+    with LiveGame(fen) as live:
+        title = "chess-actors live studio" + (f": {source}" if source else "")
+        try:  # the port first: a busy one is the one line said, before any game is played
+            server = StudioServer(live, live_page_html(title), args.port)
+        except OSError as error:
+            raise InputError(f"--port {args.port}: cannot listen on it: {error.strerror or error}") from None
+        with closing(server.socket):  # closed however the command ends (serving closes it too)
+            problems = live.run_lines(lines)
+            if problems:  # one line on stderr at most: the first thing that stopped the opening short
+                first = problems[0]
+                what = first.get("move") or first.get("step")
+                why = first.get("reason") or first.get("got") or first.get("error")
+                say(f"chess-actors studio: {source}: the game stops before {what}: {why}")
+            elif note is not None:
+                say(f"chess-actors studio: {note}")
+            address = {"url": server.url, "host": HOST, "port": server.port, "token": server.token}
+            emit(args, address, server.url)
+            sys.stdout.flush()
+            asyncio.run(_serve_until_stopped(server))
+    return 0
+
+
+async def _serve_until_stopped(server: StudioServer) -> None:
+    loop = asyncio.get_running_loop()
+    stop: asyncio.Future[None] = loop.create_future()
+
+    def stopping() -> None:
+        if not stop.done():
+            stop.set_result(None)
+
+    for number in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(number, stopping)
+    try:
+        await server.serve(stop)
+    finally:
+        for number in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(number)
+
+
+def _opening(args: argparse.Namespace) -> tuple[str, list[str], str | None, str | None]:
+    """(the starting FEN, the command lines to run first, what they came from, what to say about
+    them: a PGN error after the moves that are played)."""
+    from board.errors import InputError
+
+    if args.scenario is not None:
+        from actors.cli.run import read_scenario_input
+        from actors.scenario.script import Start
+
+        scenario = read_scenario_input(args.scenario)
+        steps = [step.written for step in scenario.steps if not isinstance(step, Start)]
+        return scenario.start_fen, steps, scenario.source, None
+    if args.pgn is None:
+        return "startpos", [], None, None
+    from actors.cli.inputs import PgnInput
+    from board.pgn import read_games
+    from board.replay import start_game
+
+    source = PgnInput(args.pgn)
+    game = next(iter(read_games(source.blocks(), name=source.name)), None)
+    if game is None:
+        raise InputError(f"{source.name}: no game in it")
+    board = start_game(game)
+    if board.chess960:
+        raise InputError(f"{source.name}: the actor engine does not play Chess960 yet")
+    moves = [f"play {token.text}" for token in game.moves]
+    note = None if game.error is None else f"{source.name}: {game.error}"
+    return board.start_fen, moves, source.name, note
