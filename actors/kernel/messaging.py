@@ -93,6 +93,8 @@ class Directory:
         """The delivery turnstile the system's actors run under (None: free, pykka's own order)."""
         self._refs: dict[str, Ref] = {}
         self._lock = threading.Lock()
+        self.changes = 0
+        """How many times a name was given or forgotten: whoever remembers refs knows when to look again."""
 
     def ref(self, name: str) -> Ref | None:
         """The running actor called ``name``, None if there is none."""
@@ -107,6 +109,7 @@ class Directory:
         """Give ``name`` to ``ref`` (a restarted actor takes its predecessor's name)."""
         with self._lock:
             self._refs[name] = ref
+            self.changes += 1
         if self.turnstile is not None:
             self.turnstile.adopt(name, ref)
 
@@ -114,6 +117,7 @@ class Directory:
         """Forget ``name`` (its actor is being stopped); returns the ref it had."""
         with self._lock:
             ref = self._refs.pop(name, None)
+            self.changes += 1
         if ref is not None and self.turnstile is not None:
             self.turnstile.forget(ref)  # its mail fails and a stall ends, so that it can stop
         return ref
@@ -123,6 +127,7 @@ class Directory:
         with self._lock:
             refs = list(self._refs.values())
             self._refs.clear()
+            self.changes += 1
             return refs
 
 
