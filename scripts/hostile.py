@@ -20,6 +20,7 @@ import gzip
 import json
 import lzma
 import os
+import random
 import resource
 import signal
 import subprocess
@@ -264,7 +265,35 @@ def cases() -> list[Case]:
         Case("perft: depth 16", ("perft", "startpos", "16"), says="at most 15 plies", quick=True),
         Case("knight tour: 2000x2000 as JSON", ("knight", "tour", "--size", "2000x2000", "--json"),
              statuses=(0,)),
+        # thread start under the limit, seeded (the test suite runs more of them)
+        *thread_start_cases(THREAD_SEED, 6),
     ]
+
+
+THREAD_SEED = 2026
+"""The seed that chooses the thread-starting commands of the corpus (see :func:`thread_start_cases`)."""
+
+
+def thread_start_cases(seed: int, count: int) -> list[Case]:
+    """``count`` commands that start actor threads (a game's 35, a pool's, a session's hive, the
+    shell's, explore's re-seated system), chosen with ``seed``, each under the address-space limit:
+    each must end with its status; thread start must never hang (it did, about 1 run in 5, before
+    actor threads were given their own stack size and a start that cannot wait for ever)."""
+    stdin_shell = b"play e4\nplay e5\nNf3\nlegal g8\nquit\n"
+    choices: list[tuple[str, tuple[str, ...], Maker | None, bool]] = [
+        ("replay the embedded game", ("replay", "--board", "none"), None, False),
+        ("replay seven games on a pool", ("replay", str(DATA / "famous.pgn"), "--json"), None, False),
+        ("replay three games from a file", ("replay", "{}", "--json"), _write(OPERA.read_bytes() * 3), False),
+        ("check-move 500 cases on the actors", ("check-move", "--batch", "{}"), _write(CASE_LINE * 500),
+         False),
+        ("run a scenario", ("run", str(ROOT / "actors" / "examples" / "checkmate.scenario")), None, False),
+        ("shell, moves piped in", ("shell",), _write(stdin_shell), True),
+        ("explore two plies", ("explore", str(OPERA), "--plies", "1-2", "--orders", "3"), None, False),
+    ]
+    rng = random.Random(seed)
+    picked = [rng.choice(choices) for _ in range(count)]
+    return [Case(f"threads under the limit, seed {seed}, run {number}: {name}", args, make, (0,), stdin=stdin)
+            for number, (name, args, make, stdin) in enumerate(picked, 1)]
 
 
 # --- running --------------------------------------------------------------------------------------
