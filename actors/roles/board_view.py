@@ -51,11 +51,13 @@ class View:
         # The truth, kept up to date move by move; what is reported aliases it unless lies are told.
         self._true_by_colour: tuple[set[int], set[int]] = (set(), set())
         self._true_kings = [-1, -1]
-        for square, code in enumerate(squares):
-            if code:
-                self._true_by_colour[code >> 3].add(square)
-                if code & 7 == KING:
-                    self._true_kings[code >> 3] = square
+        pieces = 64 - squares.count(0)
+        # Where every piece has declared (as a Place gives), only the declared squares are looked
+        # at; should they not be every occupied one, all 64 are.
+        if not declared or self._take_pieces(declared, squares) != pieces:
+            self._true_by_colour[0].clear()
+            self._true_by_colour[1].clear()
+            self._take_pieces(range(64), squares)
         # Who declared each square reachable: the board looks only at those when asked who reaches it.
         self._true_reached_by: list[set[int]] | None = [set() for _ in range(64)] if indexed else None
         self._declarers: set[int] = set()
@@ -74,6 +76,19 @@ class View:
                 for target in targets:
                     reached_by[target].add(square)
         self._refresh()
+
+    def _take_pieces(self, where: Iterable[int], squares: list[int]) -> int:
+        """Note the side and the king of each piece on the squares ``where``; returns how many."""
+        by_colour, kings = self._true_by_colour, self._true_kings
+        found = 0
+        for square in where:
+            code = squares[square]
+            if code:
+                found += 1
+                by_colour[code >> 3].add(square)
+                if code & 7 == KING:
+                    kings[code >> 3] = square
+        return found
 
     # -- changing it
 
