@@ -35,7 +35,7 @@ EMPTY_FEN = "8/8/8/8/8/8/8/8 w - - 0 1"
 """The board the session starts with; every case seats its own pieces."""
 
 
-def pool_name(code: int, square: int) -> str:
+def piece_name(code: int, square: int) -> str:
     """The name of the session's piece actor for ``code`` on ``square``: 'white-knight-g1'."""
     return f"{COLOUR_NAMES[code >> 3]}-{KIND_NAMES[code & 7]}-{SQUARE_NAMES[square]}"
 
@@ -265,7 +265,7 @@ class CheckMoveSession:
     def _start_piece(self, code: int, square: int) -> RosterEntry:
         supervisor = self.supervisor
         assert supervisor is not None
-        name = pool_name(code, square)
+        name = piece_name(code, square)
         supervisor.start_piece(name, code, square)
         return RosterEntry(square, code, name, True)
 
