@@ -43,11 +43,11 @@ from __future__ import annotations
 
 import io
 import re
+from collections import deque
 from collections.abc import Generator, Iterable, Iterator
 from itertools import chain
 from typing import Final, cast
 
-from board.errors import PgnError
 from board.pgn_game import LIMITS, RESULTS, MoveToken, PgnGame, PgnLimits
 from board.pgn_lexer import ASCII, LATIN1, TAG_LINE_RE, UTF8, WHITESPACE, Reader
 
@@ -230,7 +230,7 @@ def game_chunks(
     piece_bytes: int = LIMITS.piece_bytes,
     max_bytes: int | None = None,
     refuse_bytes: int | None = None,
-) -> Iterator[tuple[int, list[bytes]]]:
+) -> Iterator[tuple[int, list[bytes] | Iterator[bytes]]]:
     """Split a PGN byte stream into runs of about ``games`` whole games, without lexing it.
 
     Yields (number of the run's first line, its bytes). A run is cut only before a line that is
@@ -244,15 +244,18 @@ def game_chunks(
     tag, and otherwise (comments, variations) where the lexer itself, fed the run's lines, stands
     between games outside any comment. So games that open with a comment are cut like any others.
 
-    Raises:
-        PgnError: a run has grown past ``refuse_bytes`` bytes with no place to cut.
+    With ``refuse_bytes``, a run that grows past that many bytes with no place to cut (one game of
+    more than that, a comment never closed) is not held whole: it is yielded, last, as an iterator
+    over the rest of the stream (the run's bytes so far, then every byte after them), to be read
+    where it is, as a reader of the whole stream would read it from the run's first line.
     """
     run: list[bytes] = []
     first = number = 1
     boundaries, movetext, starts_line = 0, False, True
     size, plain = 0, True
     lexer: _RunLexer | None = None  # where the plain test cannot tell, the lexer follows the run
-    for piece, ends_line in line_pieces(source, piece_bytes):
+    pieces = iter(line_pieces(source, piece_bytes))
+    for piece, ends_line in pieces:
         if starts_line:
             lead = piece.lstrip(b" \t")[:1]
             if lead == b"[":
@@ -284,14 +287,20 @@ def game_chunks(
             yield first, run
             run, first, boundaries, size, movetext, plain, lexer = [], number, 0, 0, False, True, None
         elif refuse_bytes is not None and size > refuse_bytes:
-            raise PgnError(
-                f"{size:,} bytes since line {first} with no place to cut between games "
-                "(a tag line, or a result outside comments and variations)",
-                number,
-                1,
-            )
+            yield first, _rest_of_stream(run, pieces)
+            return
     if run:
         yield first, run
+
+
+def _rest_of_stream(held: list[bytes], pieces: Iterator[tuple[bytes, bool]]) -> Iterator[bytes]:
+    """The pieces ``held``, each let go once read, then the rest of ``pieces`` as lines."""
+    queue = deque(held)
+    held.clear()
+    while queue:
+        yield queue.popleft()
+    for piece, ends_line in pieces:
+        yield piece + b"\n" if ends_line else piece
 
 
 class _RunLexer:

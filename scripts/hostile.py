@@ -20,6 +20,7 @@ import gzip
 import json
 import lzma
 import os
+import random
 import resource
 import signal
 import subprocess
@@ -60,6 +61,12 @@ class Case:
     budget: float = 0.0
     """Seconds the case may take beyond :data:`SECONDS`: an explicit budget, or a workload (the
     workers case judges 80,000 games to show that they are spread, not that it is quick)."""
+    same_output_as: tuple[str, ...] = ()
+    """Another command (``{}`` as in ``args``) whose stdout this one's must equal, byte for byte."""
+    terminate_on_output: bool = False
+    """Send SIGTERM once the command has written to stdout (mid-run), as a supervisor would."""
+    address_space: int | None = ADDRESS_SPACE
+    """The address-space limit (None: none, for Ray, whose own servers need more to start at all)."""
 
 
 @dataclass
@@ -192,6 +199,17 @@ def cases() -> list[Case]:
         Case("replay --workers 2: tagless games opening with a comment",
              ("replay", "{}", "--engine", "direct", "--json", "--workers", "2"),
              _stream((TAGLESS_COMMENTED * 1000, 80)), (0,), budget=50.0),
+        Case("replay --workers 2: one game of 70 MB (a comment), judged as one process judges it",
+             ("replay", "{}", "--engine", "direct", "--json", "--workers", "2"),
+             _stream((b"1. e4 e5 *\n\n{", 1), (b"x" * 1_000_000, 70), (b"} 1. d4 d5 *\n\n1. c4 *\n", 1)),
+             (1,), same_output_as=("replay", "{}", "--engine", "direct", "--json")),
+        Case("replay --ray local: SIGTERM mid-run (no address-space limit: Ray's servers need more)",
+             ("replay", "{}", "--engine", "direct", "--json", "--ray", "local", "--workers", "2"),
+             _stream((OPERA.read_bytes() + b"\n\n", 20_000)), (143,), says="chess-actors replay: terminated",
+             terminate_on_output=True, address_space=None, budget=50.0),
+        Case("replay --html: 42 games (14,600 messages), just under what a page shows",
+             ("replay", *[str(DATA / "famous.pgn")] * 6, "--html", "{}.html", "--json"), _write(b""),
+             (0,)),
         Case("replay --html: 60 games, past what a page shows",
              ("replay", *[str(DATA / "famous.pgn")] * 9, "--html", "{}.html", "--quiet"), _write(b""),
              says="more than 15,000 messages"),
@@ -250,15 +268,46 @@ def cases() -> list[Case]:
         Case("perft: depth 16", ("perft", "startpos", "16"), says="at most 15 plies", quick=True),
         Case("knight tour: 2000x2000 as JSON", ("knight", "tour", "--size", "2000x2000", "--json"),
              statuses=(0,)),
+        # thread start under the limit, seeded (the test suite runs more of them)
+        *thread_start_cases(THREAD_SEED, 6),
     ]
+
+
+THREAD_SEED = 2026
+"""The seed that chooses the thread-starting commands of the corpus (see :func:`thread_start_cases`)."""
+
+
+def thread_start_cases(seed: int, count: int) -> list[Case]:
+    """``count`` commands that start actor threads (a game's 35, a pool's, a session's hive, the
+    shell's, explore's re-seated system), chosen with ``seed``, each under the address-space limit:
+    each must end with its status; thread start must never hang (it did, about 1 run in 5, before
+    actor threads were given their own stack size and a start that cannot wait for ever)."""
+    stdin_shell = b"play e4\nplay e5\nNf3\nlegal g8\nquit\n"
+    choices: list[tuple[str, tuple[str, ...], Maker | None, bool]] = [
+        ("replay the embedded game", ("replay", "--board", "none"), None, False),
+        ("replay seven games on a pool", ("replay", str(DATA / "famous.pgn"), "--json"), None, False),
+        ("replay three games from a file", ("replay", "{}", "--json"), _write(OPERA.read_bytes() * 3), False),
+        ("check-move 500 cases on the actors", ("check-move", "--batch", "{}"), _write(CASE_LINE * 500),
+         False),
+        ("run a scenario", ("run", str(ROOT / "actors" / "examples" / "checkmate.scenario")), None, False),
+        ("shell, moves piped in", ("shell",), _write(stdin_shell), True),
+        ("explore two plies", ("explore", str(OPERA), "--plies", "1-2", "--orders", "3"), None, False),
+    ]
+    rng = random.Random(seed)
+    picked = [rng.choice(choices) for _ in range(count)]
+    return [Case(f"threads under the limit, seed {seed}, run {number}: {name}", args, make, (0,), stdin=stdin)
+            for number, (name, args, make, stdin) in enumerate(picked, 1)]
 
 
 # --- running --------------------------------------------------------------------------------------
 
 
-def _limit() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+def _limited(address_space: int | None) -> Callable[[], None]:
+    def limit() -> None:
+        if address_space is not None:
+            resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+    return limit
 
 
 def _stdin_of(case: Case, path: Path) -> str:
@@ -306,15 +355,19 @@ def run_case(case: Case, folder: Path) -> Result:
             open(_stdin_of(case, path), "rb") as given:
         started = time.monotonic()
         child = subprocess.Popen([sys.executable, "-m", "actors.cli", *args], cwd=folder, stdin=given,
-                                 stdout=out, stderr=err, preexec_fn=_limit, start_new_session=True,
-                                 env={**os.environ, "PYTHONPATH": str(ROOT)})
+                                 stdout=out, stderr=err, preexec_fn=_limited(case.address_space),
+                                 start_new_session=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
         killed = False
+        terminated = not case.terminate_on_output
         peak_kb = 0
         while True:
             pid, status, usage = os.wait4(child.pid, os.WNOHANG)
             if pid:
                 break
             peak_kb = max(peak_kb, _high_water_kb(child.pid))
+            if not terminated and out_path.stat().st_size:
+                child.send_signal(signal.SIGTERM)
+                terminated = True
             if time.monotonic() - started > KILL_AFTER:
                 os.killpg(child.pid, signal.SIGKILL)
                 killed = True
@@ -341,6 +394,16 @@ def run_case(case: Case, folder: Path) -> Result:
             problems.append(f"stderr holds {bad!r}")
     if any(escape in stdout or escape in stderr for escape in RAW_ESCAPES):
         problems.append("a raw escape reached stdout or stderr")
+    if not terminated:
+        problems.append("it ended before writing anything, so it was never signalled")
+    if case.same_output_as:
+        other = subprocess.run([sys.executable, "-m", "actors.cli",
+                                *(arg.replace("{}", str(path)) for arg in case.same_output_as)],
+                               cwd=folder, stdin=subprocess.DEVNULL, capture_output=True, check=False,
+                               preexec_fn=_limited(case.address_space), timeout=KILL_AFTER,
+                               env={**os.environ, "PYTHONPATH": str(ROOT)})
+        if other.stdout.decode("utf-8", "replace") != stdout:
+            problems.append(f"stdout differs from that of {' '.join(case.same_output_as)}")
     deadline = time.monotonic() + 5
     while _session_alive(child.pid) and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Iterable
+from concurrent.futures import Future
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from board.pgn import read_games
 
 DATA = Path(__file__).parent / "data"
 
@@ -89,7 +94,7 @@ def test_ray_missing_is_one_line_saying_how_to_install_it(mixed_file: Path) -> N
     assert "Traceback" not in result.stderr
 
 
-def _read(lines: list[bytes], first_line: int = 1) -> list[tuple[object, ...]]:
+def _read(lines: Iterable[bytes], first_line: int = 1) -> list[tuple[object, ...]]:
     from board.pgn import read_games
 
     return [
@@ -177,11 +182,61 @@ def test_games_without_tags_that_comment_are_cut_by_size_too(game: str) -> None:
     assert longest < 2_000 + 2 * len(game)
 
 
-def test_a_run_with_no_place_to_cut_past_the_limit_is_refused() -> None:
-    from board.errors import PgnError
+def test_a_run_with_no_place_to_cut_past_the_limit_is_the_rest_of_the_stream_read_in_place() -> None:
     from board.pgn import game_chunks
 
-    text = "1. e4 {a comment never closed\n" + "1-0\n" * 2000
-    with pytest.raises(PgnError) as caught:
-        list(game_chunks([text.encode()], 64, max_bytes=100, refuse_bytes=5000))
-    assert "no place to cut" in str(caught.value)
+    text = "1. d4 d5 *\n" * 3 + "1. e4 {a comment never closed\n" + "1-0\n" * 2000 + "} 2. Nf3 *\n1. c4 *\n"
+    *runs, (first, rest) = game_chunks([text.encode()], 1, max_bytes=10, refuse_bytes=5000)
+    assert [len(lines) for _, lines in runs] == [1, 1, 1] and not isinstance(rest, list)
+    assert first == 4 and b"".join(rest) == text.encode().split(b"\n", 3)[3], "all the rest, from line 4"
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=40), st.integers(min_value=1, max_value=4),
+       st.integers(min_value=1, max_value=300))
+@settings(max_examples=300, deadline=None)
+def test_cutting_with_a_limit_reads_exactly_what_the_whole_text_reads(
+    pieces: list[str], games: int, refuse: int
+) -> None:
+    from board.pgn import game_chunks
+
+    text = "".join(pieces)
+    read: list[tuple[object, ...]] = []
+    for first_line, lines in game_chunks([text.encode()], games, max_bytes=40, refuse_bytes=refuse):
+        read += _read(lines, first_line)
+    assert read == _read([text.encode()])
+
+
+class _HereRunner:
+    """Judges each chunk at once in this process, as a worker would, and counts the chunks."""
+
+    engine = "direct"
+
+    def __init__(self) -> None:
+        self.chunks = 0
+
+    def submit(self, chunk: tuple[int, list[bytes], str]) -> Future[list[object]]:
+        from actors.client.bulk import judge_chunk
+
+        self.chunks += 1
+        done: Future[list[object]] = Future()
+        done.set_result(list(judge_chunk("direct", chunk)))
+        return done
+
+
+def test_the_rest_of_an_input_with_no_place_to_cut_is_judged_in_order_as_one_process_judges_it() -> None:
+    from actors.client.bulk import ordered
+    from actors.client.replay import judge_for
+
+    famous = (DATA / "famous.pgn").read_text(encoding="utf-8")
+    never_closed = "1. e4 e5 {a comment never closed\n" + "2. Nf3 Nc6 1-0\n" * 500
+    text = famous + "\n\n" + never_closed + "}\n3. Bb5 *\n\n" + famous
+    runner = _HereRunner()
+    verdicts = list(ordered(runner, [("games.pgn", [text.encode()])], 2, chunk_size=1, refuse_bytes=2_000))
+    judge = judge_for("direct")
+    alone = [judge(game) for game in read_games([text.encode()], 1, "games.pgn")]
+    # Each reader numbers the games it reads; the command numbers them in order as they come.
+    assert [replace(v, game=0) for v in verdicts] == [replace(v, game=0) for v in alone]
+    assert len(alone) == 15
+    # The games before went to the workers a chunk each, but the last: no tag line parts it from
+    # the game that follows, so it opens the run that could not be cut.
+    assert runner.chunks == 6

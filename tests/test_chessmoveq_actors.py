@@ -20,11 +20,22 @@ from test_chessmoveq_oracle import played_position, random_move, sparse_position
 
 from actors.client.session import EMPTY_FEN, CheckMoveSession
 from actors.kernel.messaging import Directory, Envelope
-from actors.protocol import Crash, Place, Probe, ProbeReports, ProbeSurvey, RosterEntry, Survey, SurveyReport
+from actors.protocol import (
+    Crash,
+    Learn,
+    Place,
+    Probe,
+    ProbeReports,
+    ProbeSurvey,
+    RosterEntry,
+    Survey,
+    SurveyReport,
+)
 from actors.roles.board import BoardActor
 from actors.roles.piece import PieceActor
 from actors.tracing.recorder import TraceRecorder
 from board.chessmoveq import Answer, answer, parse_move, parse_position
+from board.geometries import geometry_named
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -108,23 +119,27 @@ def test_thousands_of_random_cases_agree_on_one_reused_session() -> None:
                 differ.append(f"{position} {move}: actors {actors} != direct {direct}")
         assert session.supervisor is not None and session.supervisor.ref("board") is board, "one board"
         assert session.restarts == 0
-        assert session.piece_actors <= 16 * 32
+        assert session.piece_actors <= 12 * 64, "at most one actor for each piece code and square"
     assert not differ, f"{len(differ)} of {len(cases)} cases differ, e.g.:\n" + "\n".join(differ[:3])
     assert valid > 600, "too few valid moves sampled for the comparison to mean much"
 
 
-def test_a_repeated_placement_is_seated_once_and_the_pools_grow_only_as_needed() -> None:
+def test_a_piece_seen_again_on_its_square_is_the_same_actor_and_is_not_seated_again() -> None:
     recorder = TraceRecorder()
     with CheckMoveSession(recorder=recorder) as session:
-        placed = parse_position(SMALLEST_MATE)
+        placed = parse_position(SMALLEST_MATE)  # black king f1, black queen f2, white king h1
         for move in (["B", "Q", 7, 1], ["B", "Q", 6, 8], ["W", "K", 8, 2]):
             session.answer(placed, parse_move(move))
         assert session.piece_actors == 3
-        session.answer(parse_position(pieces("4k3/8/8/8/8/8/8/R3K2R")), parse_move(["W", "R", 4, 1]))
-        assert session.piece_actors == 5, "a second rook actor, a white king and a black king are reused"
+        queen_on_g2 = [["B", "K", 6, 1], ["B", "Q", 7, 2], ["W", "K", 8, 1]]
+        session.answer(parse_position(queen_on_g2), parse_move(["W", "K", 8, 2]))
+        assert session.piece_actors == 4, "a queen on g2 is a new actor; both kings are the same ones"
+        session.answer(placed, parse_move(["B", "Q", 7, 1]))
+        assert session.piece_actors == 4, "the queen on f2 again is the actor that stood there"
     counts = recorder.counts_by_kind()
-    assert (counts["Setup"], counts["Place"]) == (2, 2), "client -> referee -> board, once for each placement"
-    assert counts["CheckMove"] == 4
+    assert (counts["Setup"], counts["Place"]) == (3, 3), "client -> referee -> board, once a new placement"
+    assert counts["Seat"] == 4, "each actor seated once: the board keeps what a piece seated so declared"
+    assert counts["CheckMove"] == 5
 
 
 def test_the_conversation_of_one_check_asks_pieces_board_and_attackers() -> None:
@@ -138,9 +153,9 @@ def test_the_conversation_of_one_check_asks_pieces_board_and_attackers() -> None
     path = [(event["sender"], event["receiver"], event["kind"]) for event in events]
     assert path == [
         ("client", "referee", "CheckMove"),
-        ("referee", "white-knight-1", "MoveQuery"),  # can the knight go e2 -> c3?
+        ("referee", "white-knight-e2", "MoveQuery"),  # can the knight go e2 -> c3?
         ("referee", "board", "Survey"),  # what is in the way, who might reach the king after it
-        ("referee", "black-rook-1", "MoveQuery"),  # the rook confirms it would reach e1
+        ("referee", "black-rook-e7", "MoveQuery"),  # the rook confirms it would reach e1
     ], path
 
 
@@ -149,7 +164,7 @@ def test_a_crashed_piece_actor_costs_one_restart_not_a_wrong_answer() -> None:
         placed = parse_position(SMALLEST_MATE)
         session.answer(placed, parse_move(["B", "Q", 7, 1]))
         assert session.supervisor is not None
-        queen = session.supervisor.ref("black-queen-1")
+        queen = session.supervisor.ref("black-queen-f2")
         assert queen is not None
         queen.tell(Envelope(Crash(), "test", None, None))
         queen.actor_stopped.wait(5.0)
@@ -187,6 +202,44 @@ def test_a_board_without_the_movers_king_reports_no_one_to_reach_it() -> None:
         assert white.check == () and white.king_square == -1
         black: SurveyReport = board.ask(Envelope(Survey(1, 6, 61, check=True), "test", None, None))
         assert black.check == (), "the black king on e8 is not attacked"
+    finally:
+        for ref in started:
+            ref.stop()
+    assert not pykka.ActorRegistry.get_all()
+
+
+def test_a_kept_seat_holds_only_while_the_piece_has_declared_nothing_since() -> None:
+    recorder = TraceRecorder()
+    directory = Directory()
+    entries = (RosterEntry(12, 2, "white-knight-e2", True), RosterEntry(60, 14, "black-king-e8", True))
+    board = BoardActor.start(EMPTY_FEN, (), directory, recorder, strict=False)
+    directory.register("board", board)
+    started = [board]
+    for entry in entries:
+        started.append(PieceActor.start(entry.name, entry.code, entry.square, True, directory, recorder))
+        directory.register(entry.name, started[-1])
+
+    def seated_by(keep: bool) -> list[str]:
+        recorder.clear()
+        board.ask(Envelope(Place(entries, keep=keep), "test", None, None))
+        return sorted(event["receiver"] for event in recorder.events() if event["kind"] == "Seat")
+
+    def knight_reaches_c3() -> bool:
+        report: SurveyReport = board.ask(Envelope(Survey(0, 2, 18), "test", None, None))
+        return report.pieces[0].path is not None
+
+    try:
+        assert seated_by(keep=True) == ["black-king-e8", "white-knight-e2"]
+        assert seated_by(keep=True) == [], "seated as asked already: each piece's declaration stands"
+        assert seated_by(keep=False) == ["black-king-e8", "white-knight-e2"]
+        started[1].ask(Envelope(Learn(geometry_named("camel")), "test", None, None))
+        assert not knight_reaches_c3(), "the knight declared its lesson itself: it moves as a camel"
+        assert seated_by(keep=True) == ["white-knight-e2"], "a piece that declared since is seated afresh"
+        assert knight_reaches_c3(), "seated afresh, it is a plain knight again"
+        started[1].stop()
+        started.append(PieceActor.start("white-knight-e2", 2, 12, True, directory, recorder))
+        directory.register("white-knight-e2", started[-1])
+        assert seated_by(keep=True) == ["white-knight-e2"], "another actor of that name declared nothing"
     finally:
         for ref in started:
             ref.stop()

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -23,6 +24,8 @@ from actors.tracing.export import read_jsonl
 from actors.tracing.recorder import TraceRecorder
 from board.fen import STARTING_FEN
 from board.pgn import read_games
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def pgn_games(path: str) -> list[list[str]]:
@@ -341,11 +344,45 @@ def test_a_spent_budget_stops_exploring_with_one_line_saying_where() -> None:
     result = run_cli("explore", "tests/data/opera-game.pgn", "--plies", "1-3", "--budget", "1e-9")
     assert result.returncode == 1
     assert result.stderr == (
-        "chess-actors explore: the budget of 1e-09 s was spent at ply 1 (after 0 orders); the plies from "
-        "there were not all explored (raise --budget, or choose fewer --plies or --orders)\n"
+        "chess-actors explore: the budget of 1e-09 s ran out before ply 1, after 0 orders, with plies 1-3 "
+        "not all explored (no order changed an outcome before it); raise --budget, or choose fewer "
+        "--plies or --orders\n"
     )
-    assert "before the budget stopped it at ply 1" in result.stdout
-    assert "every order gave the same outcome" not in result.stdout
+    assert result.stdout == "", "the budget's line is the only one: no summary says it again"
+
+
+def test_a_budget_spent_inside_a_ply_reports_that_ply_then_the_one_line() -> None:
+    result = run_cli("explore", "tests/data/opera-game.pgn", "--plies", "33", "--orders", "1000000",
+                     "--budget", "1")
+    assert result.returncode == 1
+    [ply_line] = result.stdout.splitlines()
+    assert ply_line.startswith("ply 33 Rd8#: ") and "budget" not in ply_line
+    [stop_line] = result.stderr.splitlines()
+    assert stop_line.startswith("chess-actors explore: the budget of 1 s ran out in ply 33, after ")
+    assert stop_line.endswith("with plies 33-33 not all explored (no order changed an outcome before it); "
+                              "raise --budget, or choose fewer --plies or --orders")
+
+
+def test_exploring_for_longer_than_a_second_shows_a_progress_bar_on_a_terminal() -> None:
+    import pexpect
+
+    # The budget keeps the run going for three seconds, past the second after which the bar shows.
+    child = pexpect.spawn(sys.executable, ["-m", "actors.cli", "explore", "tests/data/opera-game.pgn",
+                                           "--plies", "32-33", "--orders", "1000000", "--budget", "3"],
+                          cwd=str(ROOT), encoding="utf-8", timeout=60, dimensions=(24, 120),
+                          env={**os.environ, "NO_COLOR": "1"})
+    child.expect(r"explore: ply 32 Nxb8, \d+ runs")
+    child.expect(r"0/2 plies")
+    child.expect(r"the budget of 3 s ran out in ply 32")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1
+
+
+def test_explore_shows_no_progress_bar_when_stderr_is_no_terminal() -> None:
+    result = run_cli("explore", "tests/data/opera-game.pgn", "--plies", "33", "--orders", "1000000",
+                     "--budget", "2")
+    assert "explore: ply" not in result.stderr and "\x1b" not in result.stderr + result.stdout
 
 
 @pytest.mark.parametrize("orders", ["0", "1000001", "999999999999999999", "-3", "lots"])

@@ -10,6 +10,7 @@ import json
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -110,21 +111,42 @@ def test_games_racing_for_the_last_places_never_pass_the_limit(monkeypatch: pyte
 def test_a_thread_the_system_refuses_is_too_many_games_and_stops_what_had_started(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    real_start = pykka.ThreadingActor._start_actor_loop
+    import actors.kernel.actor
+
+    real_start = actors.kernel.actor.start_thread
     calls = 0
 
-    def refuse_the_twentieth(actor: pykka.ThreadingActor) -> None:
+    def refuse_the_twentieth(target: Callable[[], object], kind: str, daemon: bool) -> threading.Thread:
         nonlocal calls
         calls += 1
         if calls == 20:
             raise RuntimeError("can't start new thread")
-        real_start(actor)
+        return real_start(target, kind, daemon)
 
-    monkeypatch.setattr(pykka.ThreadingActor, "_start_actor_loop", refuse_the_twentieth)
+    monkeypatch.setattr(actors.kernel.actor, "start_thread", refuse_the_twentieth)
     refused = r"the system refused a thread for actor .*can't start new thread"
     with pytest.raises(TooManyGames, match=refused), ActorGame():
         pass
     assert not pykka.ActorRegistry.get_all(), "a half-started actor is still registered"
+    assert GAMES.live == 0
+
+
+def test_a_thread_that_fails_as_it_begins_is_refused_and_never_waited_for(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Under an address-space limit a new thread's first allocations can fail before it says it has
+    # begun; Thread.start would then wait for ever. The failure is made here, for every actor thread.
+    from actors.kernel import limits
+
+    def fail_as_it_begins(thread: threading.Thread) -> None:
+        raise MemoryError
+
+    monkeypatch.setattr(limits._BoundedThread, "_set_tstate_lock", fail_as_it_begins)
+    refused = r"the system refused a thread for actor .*failed as it began \(MemoryError\(\)\)"
+    with pytest.raises(TooManyGames, match=refused), ActorGame():
+        pass
+    assert not pykka.ActorRegistry.get_all(), "a half-started actor is still registered"
+    assert not [thread for thread in threading.enumerate() if "Actor" in thread.name], "a thread is listed"
     assert GAMES.live == 0
 
 

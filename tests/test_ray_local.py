@@ -115,3 +115,29 @@ def _loopback(address: Address) -> bool:
     """127.0.0.0/8 or ::1, also written as IPv6 (``::ffff:127.0.0.1``) as gRPC's dual-stack sockets are."""
     mapped = address.ipv4_mapped if isinstance(address, ipaddress.IPv6Address) else None
     return address.is_loopback or (mapped is not None and mapped.is_loopback)
+
+
+def test_sigterm_ends_a_local_ray_replay_as_it_ends_any_command(tmp_path: Path) -> None:
+    games = tmp_path / "games.pgn"
+    games.write_text("\n\n".join([(DATA / "famous.pgn").read_text(encoding="utf-8")] * 400), encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    command = [sys.executable, "-m", "actors.cli", "replay", str(games), "--engine", "actors", "--json",
+               "--ray", "local", "--workers", "2"]
+    with out.open("w") as stdout, subprocess.Popen(command, stdout=stdout, stderr=subprocess.PIPE, text=True,
+                                                   start_new_session=True) as replay:
+        deadline = time.monotonic() + 240
+        while replay.poll() is None and out.stat().st_size == 0 and time.monotonic() < deadline:
+            time.sleep(0.1)  # Ray has started and verdicts come back: the signal comes mid-run
+        assert replay.poll() is None, "the replay ended before it could be signalled"
+        replay.terminate()
+        try:
+            _, err = replay.communicate(timeout=120)
+        finally:
+            deadline = time.monotonic() + 10  # Ray's own processes end as it shuts down
+            while (left := _family(replay.pid) - {replay.pid}) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            for pid in left:
+                os.kill(pid, 9)
+    assert replay.returncode == 143, err[-2000:]
+    assert err.splitlines() == ["chess-actors replay: terminated"], err[-2000:]
+    assert not left, f"processes left running after the replay ended: {sorted(left)}"

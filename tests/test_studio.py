@@ -271,3 +271,20 @@ def test_trace_to_jsonl_copies_its_spool_out_in_blocks(
     assert [json.loads(line)["msg_id"] for line in out.splitlines()] == [
         json.loads(line)["msg_id"] for line in (DATA / "sample.trace.jsonl").read_text().splitlines()
     ]
+
+
+@given(st.text(max_size=40))
+@settings(max_examples=50, deadline=None)
+def test_a_page_written_a_piece_at_a_time_is_the_page_made_whole(text: str) -> None:
+    import tempfile
+
+    from actors.studio import write_page
+
+    events = read_jsonl((DATA / "sample.trace.jsonl").read_text(encoding="utf-8").splitlines())
+    events = [dict(event, summary=f"<!-- {{{{data}}}} {text} </script> &") for event in events]
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "page.html"
+        written = write_page(events, path, f"title {text} {{{{data}}}}")
+        on_disk = path.read_bytes()
+    whole = page_html(events, f"title {text} {{{{data}}}}").encode("utf-8")
+    assert on_disk == whole and written == len(whole)

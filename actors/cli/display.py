@@ -20,7 +20,14 @@ from rich.console import (
     RenderHook,
     RenderResult,
 )
-from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.segment import Segment
 from rich.style import Style
 from rich.table import Table
@@ -40,6 +47,7 @@ __all__ = [
     "FILES_LINE",
     "BoardView",
     "console",
+    "explore_progress",
     "headline",
     "move_line",
     "progress_text",
@@ -286,6 +294,22 @@ def replay_progress(stdout_is_terminal: bool) -> Progress:
     return Progress(
         SpinnerColumn(),
         TextColumn("{task.description}"),
+        TimeElapsedColumn(),
+        console=console(stderr=True),
+        transient=True,
+        redirect_stdout=stdout_is_terminal,
+        redirect_stderr=False,
+    )
+
+
+def explore_progress(stdout_is_terminal: bool) -> Progress:
+    """A progress bar on stderr for ``explore``: the plies done of those chosen, the ply under way
+    and its runs so far (stdout's lines go above it as for :func:`replay_progress`)."""
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("plies"),
         TimeElapsedColumn(),
         console=console(stderr=True),
         transient=True,

@@ -173,8 +173,9 @@ def run_explore(args: argparse.Namespace) -> int:
         return _explore_links(args, plies, deadline)
     total_orders, total_seconds, changed = 0, 0.0, 0
     cut_at: int | None = None
-    with OrderedSystem() as system:  # one actor system, re-seated for every run
-        for number, fen, move in plies:
+    cut_inside = False
+    with OrderedSystem() as system, _Progress(len(plies)) as progress:  # one system, re-seated each run
+        for done, (number, fen, move) in enumerate(plies):
             if time.monotonic() >= deadline:
                 cut_at = number
                 break
@@ -183,7 +184,9 @@ def run_explore(args: argparse.Namespace) -> int:
                 run_once = system.ply_after(start, history, lessons, move)
             else:
                 run_once = system.ply(fen, move)
-            report = explore(run_once, orders, seed=args.seed, deadline=deadline)
+            progress.show(done, number, move, 0)
+            report = explore(run_once, orders, seed=args.seed, deadline=deadline,
+                             on_run=lambda runs: progress.show(done, number, move, runs))  # noqa: B023
             total_orders += report.orders
             total_seconds += report.seconds
             path = None
@@ -193,24 +196,63 @@ def run_explore(args: argparse.Namespace) -> int:
                 _write_trace(report.differing, path)
             emit(args, _record(number, move, report, path), _text(number, move, report, path))
             if report.cut_short:
-                cut_at = number
+                cut_at, cut_inside = number, True
                 break
-    if cut_at is not None:
+    if cut_at is not None:  # the one line of a spent budget, in place of the summary
         sys.stdout.flush()
-        fail(f"chess-actors explore: the budget of {args.budget:g} s was spent at ply {cut_at} "
-             f"(after {counted(total_orders, 'order')}); the plies from there were not all explored "
-             "(raise --budget, or choose fewer --plies or --orders)")
+        where = "in" if cut_inside else "before"
+        found = (f"{counted(changed, 'ply', 'plies')} changed by the order" if changed
+                 else "no order changed an outcome")
+        fail(f"chess-actors explore: the budget of {args.budget:g} s ran out {where} ply {cut_at}, "
+             f"after {counted(total_orders, 'order')}, with plies {cut_at}-{plies[-1][0]} not all explored "
+             f"({found} before it); raise --budget, or choose fewer --plies or --orders")
+        return 1
     rate = total_orders / total_seconds if total_seconds else 0.0
     summary = (f"{counted(len(plies), 'ply', 'plies')}, {counted(total_orders, 'order')}"
                f" in {total_seconds:.1f} s ({rate:.1f} orders/s): ")
     if changed:
         summary += f"{counted(changed, 'ply', 'plies')} changed by the order"
-    elif cut_at is not None:
-        summary += f"no order changed an outcome before the budget stopped it at ply {cut_at}"
     else:
         summary += "every order gave the same outcome"
     (sys.stderr if args.json else sys.stdout).write(summary + "\n")
-    return 1 if changed or cut_at is not None else 0
+    return 1 if changed else 0
+
+
+PROGRESS_AFTER = 1.0
+"""Seconds of exploring before a progress bar appears (on a terminal only), as for ``perft``."""
+
+
+class _Progress:
+    """A progress bar on stderr, when it is a terminal, once exploring has taken a second: the
+    plies done of those chosen, and the ply under way with its runs so far (a random order that
+    repeats an earlier one is a run, not another order)."""
+
+    def __init__(self, plies: int) -> None:
+        self.plies = plies
+        self.started = time.monotonic()
+        self.wanted = sys.stderr.isatty()
+        self.bar: Any = None
+        self.task: Any = None
+
+    def __enter__(self) -> _Progress:
+        return self
+
+    def __exit__(self, *exception: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+    def show(self, done: int, number: int, move: str, runs: int) -> None:
+        """``done`` plies are finished; ply ``number`` (``move``) has had ``runs`` runs."""
+        if not self.wanted or (self.bar is None and time.monotonic() - self.started <= PROGRESS_AFTER):
+            return
+        text = f"explore: ply {number} {move}, {counted(runs, 'run')}"
+        if self.bar is None:
+            from actors.cli.display import explore_progress
+
+            self.bar = explore_progress(sys.stdout.isatty())
+            self.bar.start()
+            self.task = self.bar.add_task(text, total=self.plies)
+        self.bar.update(self.task, completed=done, description=text)
 
 
 def _explore_links(args: argparse.Namespace, plies: list[tuple[int, str, str]], deadline: float) -> int:
@@ -327,8 +369,6 @@ def _record(number: int, move: str, report: Report, path: str | None) -> dict[st
 def _text(number: int, move: str, report: Report, path: str | None) -> str:
     orders = (f"{counted(report.orders, 'order')} (every order that can differ)" if report.exhaustive
               else counted(report.orders, "seeded random order"))
-    if report.cut_short:
-        orders += " (cut short by the budget)"
     head = f"ply {number} {move}: {orders} in {report.seconds:.2f} s: "
     if report.differing is None:
         return head + "same verdict, SAN, position and messages under every order"

@@ -2,7 +2,9 @@
 
 The main process only cuts the PGN text into runs of whole games (board.pgn.game_chunks, no
 lexing); workers read and judge them. At most a fixed number of runs are in flight at once, so
-memory stays bounded whatever the size of the file.
+memory stays bounded whatever the size of the file. Where no cut can be found for too long (one
+game larger than that, a comment never closed), the rest of that input is judged in the main
+process as it is read, so the verdicts are always those of one process.
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ CHUNK_GAMES = 64
 CHUNK_CHARS = 4_000_000
 """Characters sent to a worker at a time, at most, where the text allows a cut (see chunks)."""
 REFUSED_RUN_CHARS = 64_000_000
-"""A run of text with no safe cut that grows past this is refused rather than held in memory."""
+"""A run of text with no safe cut that grows past this is not sent to a worker: the rest of that
+input is read and judged in this process, as one process would judge it (see :func:`ordered`)."""
 IN_FLIGHT_PER_WORKER = 3
 
 
@@ -43,6 +46,10 @@ the name of the file."""
 
 Source = tuple[str, Iterable[bytes]]
 """A PGN input: its name and its bytes, in blocks."""
+
+Rest = tuple[int, Iterator[bytes], str]
+"""The rest of an input that has no place to cut for too long: the number of its first line, its
+bytes as a stream, and the name of the file (judged in this process, in order)."""
 
 
 def judge_chunk(engine: str, chunk: Chunk) -> list[GameVerdict]:
@@ -57,31 +64,57 @@ def judge_chunk(engine: str, chunk: Chunk) -> list[GameVerdict]:
 class ChunkRunner(Protocol):
     """Something that judges chunks of games somewhere else and hands back futures."""
 
+    engine: str
+
     def submit(self, chunk: Chunk) -> Future[list[GameVerdict]]: ...
 
 
 def chunks(
-    sources: Iterable[Source], size: int = CHUNK_GAMES, max_bytes: int = CHUNK_CHARS
-) -> Iterator[Chunk]:
+    sources: Iterable[Source], size: int = CHUNK_GAMES, max_bytes: int = CHUNK_CHARS,
+    refuse_bytes: int = REFUSED_RUN_CHARS,
+) -> Iterator[Chunk | Rest]:
     """Runs of about ``size`` whole games, and about ``max_bytes`` bytes at most where games without
-    tags allow a cut (board.pgn.game_chunks), from each PGN input in turn."""
+    tags allow a cut (board.pgn.game_chunks), from each PGN input in turn; past ``refuse_bytes``
+    with no place to cut, the rest of that input as one stream (a :data:`Rest`)."""
     for name, blocks in sources:
-        cut = game_chunks(blocks, size, max_bytes=max_bytes, refuse_bytes=REFUSED_RUN_CHARS)
+        cut = game_chunks(blocks, size, max_bytes=max_bytes, refuse_bytes=refuse_bytes)
         for first_line, lines in cut:
-            yield first_line, lines, name
+            if isinstance(lines, list):  # the two kinds apart, as the type checker reads them
+                yield first_line, lines, name
+            else:
+                yield first_line, lines, name
 
 
 def ordered(runner: ChunkRunner, sources: Iterable[Source], workers: int,
-            chunk_size: int = CHUNK_GAMES) -> Iterator[GameVerdict]:
-    """Judge the games of ``sources`` through ``runner`` with a bounded window of chunks, in order."""
+            chunk_size: int = CHUNK_GAMES, refuse_bytes: int = REFUSED_RUN_CHARS) -> Iterator[GameVerdict]:
+    """Judge the games of ``sources`` through ``runner`` with a bounded window of chunks, in order.
+
+    The rest of an input with no place to cut for ``refuse_bytes`` is judged here, after every
+    chunk before it, reading it as it comes (one game may be far larger than a chunk, and is never
+    sent whole): its verdicts are those one process gives.
+    """
     window: deque[Future[list[GameVerdict]]] = deque()
     limit = max(1, workers * IN_FLIGHT_PER_WORKER)
-    for chunk in chunks(sources, chunk_size):
-        window.append(runner.submit(chunk))
+    for first_line, lines, name in chunks(sources, chunk_size, refuse_bytes=refuse_bytes):
+        if not isinstance(lines, list):
+            while window:
+                yield from window.popleft().result()
+            yield from _judged_here(runner.engine, (first_line, lines, name))
+            continue
+        window.append(runner.submit((first_line, lines, name)))
         if len(window) >= limit:
             yield from window.popleft().result()
     while window:
         yield from window.popleft().result()
+
+
+def _judged_here(engine: str, rest: Rest) -> Iterator[GameVerdict]:
+    from actors.client.replay import judge_for
+
+    judge = judge_for(engine)
+    first_line, lines, name = rest
+    for game in read_games(lines, first_line, name):
+        yield judge(game)
 
 
 class ProcessRunner:
@@ -213,6 +246,7 @@ class RayRunner:
     """Judges chunks on Ray actors, round robin; ``address`` is 'local', 'auto' or a cluster address."""
 
     def __init__(self, engine: str, workers: int, address: str, timeout: float = RAY_TIMEOUT_SECONDS) -> None:
+        self.engine = engine
         prepare_ray(address)
         try:
             ray: Any = importlib.import_module("ray")  # optional extra: typed as Any

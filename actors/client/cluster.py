@@ -10,9 +10,11 @@ from __future__ import annotations
 import logging
 import os
 import secrets
+import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from typing import Any, Final
 
@@ -159,6 +161,10 @@ def reach(address: str, timeout: float) -> None:
 def init_ray(ray: Any, address: str) -> None:
     """Connect to (or, for 'local', start) Ray (after :func:`prepare_ray`).
 
+    The process's SIGTERM handling is the same afterwards as before: Ray's start installs a handler
+    of its own (exit status 15) and its core's crash reporter (a native stack dump on stderr), and
+    neither may decide how a command ends (see :func:`actors.cli.streams.run_guarded`).
+
     Raises:
         RayUnreachable: Ray could not start or connect (its own error, in one line).
     """
@@ -167,12 +173,24 @@ def init_ray(ray: Any, address: str) -> None:
         options.update(address=None, _node_ip_address="127.0.0.1")
     else:
         options.update(address=address)
+    kept = _sigterm_handler()
     try:
         _init_quietly(ray, options)
     except Exception as error:  # Ray's errors share no base class
         first = str(error).strip().splitlines()[0][:200] if str(error).strip() else ""
         where = "start a local Ray" if address == "local" else f"connect to a Ray cluster at {address}"
         raise RayUnreachable(f"--ray {address}: cannot {where}: {type(error).__name__}: {first}") from None
+    finally:
+        if kept is not None:
+            # Set again through Python, which replaces whatever Ray's core installed beneath it.
+            signal.signal(signal.SIGTERM, kept)
+
+
+def _sigterm_handler() -> Any:
+    """The SIGTERM handler Python knows of, when this is the main thread (None: none to keep)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.getsignal(signal.SIGTERM)
 
 
 def _init_quietly(ray: Any, options: dict[str, Any]) -> None:

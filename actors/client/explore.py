@@ -169,12 +169,13 @@ class SleepSetSearch(Policy):
 
 
 def explore(run_once: RunOnce, orders: int | None, seed: int = 0, limit: int = 100_000,
-            deadline: float | None = None) -> Report:
+            deadline: float | None = None, on_run: Callable[[int], None] | None = None) -> Report:
     """Run ``run_once`` in arrival order, then under ``orders`` random orders (seeds ``seed``,
     ``seed + 1``, ...), or every order that can differ (``orders`` None, at most ``limit`` runs).
 
     ``deadline`` (a ``time.monotonic()`` value) ends the search early, between two runs; the
-    report then says it was cut short.
+    report then says it was cut short. ``on_run`` is called after each run with the number of
+    runs so far (to show progress; random orders may repeat, so runs can outnumber orders).
 
     Returns a report whose ``differing`` run, if any, is the shortest order found that changes the
     outcome (see :func:`shortest_counterexample`).
@@ -202,6 +203,8 @@ def explore(run_once: RunOnce, orders: int | None, seed: int = 0, limit: int = 1
                 continue
             count += 1
             search.backtrack()
+            if on_run is not None:
+                on_run(count)
             if differing is None and run.outcome != reference.outcome:
                 differing = run
         exhaustive = search.finished
@@ -212,6 +215,8 @@ def explore(run_once: RunOnce, orders: int | None, seed: int = 0, limit: int = 1
                 break
             run = run_once(Random(seed + number))
             seen.add(tuple(run.schedule))
+            if on_run is not None:
+                on_run(number + 1)
             if differing is None and run.outcome != reference.outcome:
                 differing = run
         count = len(seen)

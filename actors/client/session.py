@@ -1,7 +1,8 @@
 """ChessMoveQ answered by the actor system: one supervisor, board and referee kept across many cases.
 
-Each case seats pooled piece actors on the board (a pool per piece code, grown only when a case needs
-more) and asks the referee CheckMove; the answer is the direct engine's, learnt by messages.
+Each case seats piece actors on the board, one kept for each piece code and square a case has used
+(started the first time one is needed), and asks the referee CheckMove; the answer is the direct
+engine's, learnt by messages.
 """
 
 from __future__ import annotations
@@ -27,15 +28,16 @@ from actors.roles.supervisor import Supervisor
 from actors.tracing.recorder import TraceRecorder
 from board.chessmoveq import Answer, Placement
 from board.pieces import COLOUR_NAMES, KIND_NAMES
+from board.squares import SQUARE_NAMES
 
 CLIENT = "client"
 EMPTY_FEN = "8/8/8/8/8/8/8/8 w - - 0 1"
 """The board the session starts with; every case seats its own pieces."""
 
 
-def pool_name(code: int, number: int) -> str:
-    """A pooled piece actor's name: 'white-knight-2' is the session's second white knight actor."""
-    return f"{COLOUR_NAMES[code >> 3]}-{KIND_NAMES[code & 7]}-{number}"
+def piece_name(code: int, square: int) -> str:
+    """The name of the session's piece actor for ``code`` on ``square``: 'white-knight-g1'."""
+    return f"{COLOUR_NAMES[code >> 3]}-{KIND_NAMES[code & 7]}-{SQUARE_NAMES[square]}"
 
 
 Case = tuple[Sequence[Placement], Placement]
@@ -72,7 +74,9 @@ class CheckMoveSession:
         self.supervisor: Supervisor | None = None
         self.cases = 0
         self.restarts = 0
-        self._pools: list[list[str]] = [[] for _ in range(16)]
+        self._seats: dict[int, RosterEntry] = {}
+        """square * 16 + code -> where the session's actor for that piece is seated: it stands
+        nowhere else."""
         self._seated: tuple[RosterEntry, ...] | None = None
         self._counted = False
         self._closed = False
@@ -122,7 +126,7 @@ class CheckMoveSession:
                 GAMES.release()
 
     def _start_system(self) -> None:
-        self._pools = [[] for _ in range(16)]
+        self._seats = {}
         self._seated = None
         if self.turnstile is not None:
             self.turnstile.close()
@@ -137,8 +141,9 @@ class CheckMoveSession:
 
     @property
     def piece_actors(self) -> int:
-        """How many piece actors the session runs (the largest count of each piece code so far)."""
-        return sum(len(pool) for pool in self._pools)
+        """How many piece actors the session runs: one for each piece code and square seen so far
+        (at most 12 kinds and colours times 64 squares)."""
+        return len(self._seats)
 
     # -- asking
 
@@ -245,23 +250,24 @@ class CheckMoveSession:
         return Answer(reply.valid, reply.origins, reply.reasons)
 
     def _seat(self, pieces: Sequence[Placement]) -> tuple[RosterEntry, ...]:
-        """A pooled actor for every piece: the n-th piece of a code (by square) gets that pool's n-th,
-        so the same placement is always seated alike and needs no new Setup."""
+        """The session's actor for every piece: the same piece code on the same square is always the
+        same actor, so the board need not seat it again (it keeps that actor's own declaration)."""
+        seats = self._seats
+        keys = sorted([piece.square * 16 + piece.code for piece in pieces])  # by square, as the board lists
+        entries: list[RosterEntry] = []
+        for key in keys:
+            entry = seats.get(key)
+            if entry is None:
+                entry = seats[key] = self._start_piece(key & 15, key >> 4)
+            entries.append(entry)
+        return tuple(entries)
+
+    def _start_piece(self, code: int, square: int) -> RosterEntry:
         supervisor = self.supervisor
         assert supervisor is not None
-        used = [0] * 16
-        entries: list[RosterEntry] = []
-        for piece in sorted(pieces, key=lambda placed: placed.square):
-            code = piece.code
-            pool = self._pools[code]
-            number = used[code]
-            if number == len(pool):
-                name = pool_name(code, number + 1)
-                supervisor.start_piece(name, code, piece.square)
-                pool.append(name)
-            used[code] = number + 1
-            entries.append(RosterEntry(piece.square, code, pool[number], True))
-        return tuple(entries)
+        name = piece_name(code, square)
+        supervisor.start_piece(name, code, square)
+        return RosterEntry(square, code, name, True)
 
     def _ask(self, message: object, expected: type) -> Any:
         supervisor = self.supervisor

@@ -7,9 +7,11 @@ past the limit a new game raises :class:`TooManyGames` instead of failing somewh
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import threading
-from typing import Final
+from collections.abc import Callable
+from typing import Any, Final
 
 from board.errors import ChessActorsError
 
@@ -72,6 +74,54 @@ def _limit_malloc_arenas() -> None:
     except (OSError, AttributeError, ImportError):  # not glibc (or no ctypes): its own malloc rules
         return
     mallopt(_M_ARENA_MAX, MALLOC_ARENAS)
+
+
+class _BoundedThread(threading.Thread):
+    """A thread whose start cannot wait for ever on a thread that never began.
+
+    ``Thread.start`` waits until the new thread says it has begun, and that is the first thing the
+    new thread does; but under an address-space limit its first allocations can fail (a
+    ``MemoryError`` before it can say so), and the thread ends without a word, leaving ``start``
+    waiting for ever. Here such a failure still releases the wait, and is kept for the starter to
+    raise. (``_bootstrap`` and ``_started`` are CPython's own, in every version this runs on.)
+    """
+
+    refused: BaseException | None = None
+
+    def _bootstrap(self) -> None:
+        try:
+            super()._bootstrap()  # type: ignore[misc]
+        except BaseException as error:
+            started: threading.Event = getattr(self, "_started")  # noqa: B009 (private names)
+            if started.is_set():
+                raise
+            while error.__context__ is not None:  # the first failure (cleaning up after it fails too)
+                error = error.__context__
+            self.refused = error
+            # Leave no trace of a thread that never began: not listed by threading, not alive.
+            with getattr(threading, "_active_limbo_lock"):  # noqa: B009
+                getattr(threading, "_limbo").pop(self, None)  # noqa: B009
+            setattr(self, "_is_stopped", True)  # noqa: B010
+            started.set()
+
+
+_thread_numbers = itertools.count(1)
+
+
+def start_thread(target: Callable[[], Any], kind: str, daemon: bool) -> threading.Thread:
+    """Start a thread running ``target`` (named ``kind-N``, as pykka names its threads), with
+    stacks sized for actors (:func:`size_thread_stacks`).
+
+    Raises:
+        RuntimeError: the system refused the thread, or the thread failed before it began; never
+            a wait without end.
+    """
+    size_thread_stacks()
+    thread = _BoundedThread(target=target, name=f"{kind}-{next(_thread_numbers)}", daemon=daemon)
+    thread.start()
+    if thread.refused is not None:
+        raise RuntimeError(f"can't start new thread: it failed as it began ({thread.refused!r})")
+    return thread
 
 
 class TooManyGames(ChessActorsError):

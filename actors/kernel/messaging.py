@@ -110,6 +110,8 @@ class Directory:
         """The network the system's mail crosses (None: every link reliable, in order, at once)."""
         self._refs: dict[str, Ref] = {}
         self._lock = threading.Lock()
+        self.changes = 0
+        """How many times a name was given or forgotten: whoever remembers refs knows when to look again."""
 
     def ref(self, name: str) -> Ref | None:
         """The running actor called ``name``, None if there is none."""
@@ -124,6 +126,7 @@ class Directory:
         """Give ``name`` to ``ref`` (a restarted actor takes its predecessor's name)."""
         with self._lock:
             self._refs[name] = ref
+            self.changes += 1
         if self.turnstile is not None:
             self.turnstile.adopt(name, ref)
         if self.network is not None:
@@ -133,6 +136,7 @@ class Directory:
         """Forget ``name`` (its actor is being stopped); returns the ref it had."""
         with self._lock:
             ref = self._refs.pop(name, None)
+            self.changes += 1
         if ref is not None and self.turnstile is not None:
             self.turnstile.forget(ref)  # its mail fails and a stall ends, so that it can stop
         if ref is not None and self.network is not None:
@@ -144,6 +148,7 @@ class Directory:
         with self._lock:
             refs = list(self._refs.values())
             self._refs.clear()
+            self.changes += 1
             return refs
 
 

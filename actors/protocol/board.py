@@ -14,8 +14,9 @@ How you talk to the board (the referee asks; the supervisor asks for the roster)
                                                 word to the board, taken before anything after it)
     RosterQuery()                            -> Roster
     Describe(state)                          -> Description
-    Place(entries, layout)                   -> Roster        (clear, seat these pieces: a ChessMoveQ
-                                                case, or a pooled system's next game)
+    Place(entries, layout, keep)             -> Roster        (clear, seat these pieces: a ChessMoveQ
+                                                case, or a pooled system's next game; with keep, a piece
+                                                already seated so keeps its own last declaration)
 The board asks pieces only for their reach (Gather, Place, a move, a promotion, and a piece that said
 "ask me" whenever its reach matters) and tells them Captured; pieces never ask anyone, so no two actors
 ever wait on each other.
@@ -198,10 +199,18 @@ class Describe:
 class Place:
     """Clear the board and seat these pieces (a ChessMoveQ case, or a pooled system's next game); each
     is asked to stand there as a plain piece of its code, in a game of that castling ``layout``, and
-    declares its reach."""
+    declares its reach.
+
+    With ``keep``, a piece whose own last declaration to the board was made seated exactly as its
+    entry asks (same square, code and moved flag, in the same layout), by the actor now registered
+    under its name, with a reach it called fixed and has not changed since (it would have declared
+    the change itself), is not asked again: its declaration still stands. Every other piece is
+    seated and asked.
+    """
 
     entries: tuple[RosterEntry, ...]
     layout: CastlingLayout = STANDARD_LAYOUT
+    keep: bool = False
 
 
 BoardRequest = (

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Final, assert_never
+from typing import TYPE_CHECKING, Any, Final, assert_never
 
 from actors.kernel.actor import TracedActor
-from actors.kernel.messaging import DEFAULT_TIMEOUT, Directory, Pending
+from actors.kernel.messaging import DEFAULT_TIMEOUT, Directory, Pending, ask
 from actors.protocol.board import (
     Applied,
     Apply,
@@ -42,6 +42,7 @@ from actors.protocol.control import Armed, Lie
 from actors.protocol.piece import Captured, Learn, Learned, Moved, Promote, Seat, Targets, TargetsQuery
 from actors.protocol.referee import Description
 from actors.protocol.values import (
+    STANDARD_LAYOUT,
     Assessment,
     CastleReport,
     CastlingLayout,
@@ -61,6 +62,8 @@ from board.pieces import COLOUR_NAMES, KIND_NAMES, KING, PAWN
 from board.squares import SQUARE_NAMES
 
 if TYPE_CHECKING:
+    from pykka import ActorRef
+
     from actors.tracing.recorder import TraceRecorder
 
 
@@ -113,6 +116,14 @@ class BoardActor(TracedActor[BoardRequest]):
         self.fresh = False
         """Whether every piece's declared reach was just given by the piece itself (by Place): then a
         Gather need not ask again."""
+        self.seats: dict[str, tuple[ActorRef[Any], RosterEntry, Targets]] = {}
+        """Actor name -> (its actor, the seat it answered, its answer): each piece's own last
+        declaration made on being seated, while nothing since can have changed it (a Place with
+        ``keep`` need not ask it again)."""
+        self._seats_checked = -1
+        """The directory's count of changes when every seat's actor was last found registered."""
+        self._seats_layout = STANDARD_LAYOUT
+        """The castling layout the kept seats were made in."""
         for move in journal:
             self._move(move, tell_pieces=False)
 
@@ -166,6 +177,7 @@ class BoardActor(TracedActor[BoardRequest]):
                 self.fresh = False
                 return Gathered(self._entries(), self._assess(colour, en_passant), self.plies)
             case Declare(name=name, square=square, reach=declared, fixed=fixed, label=label):
+                self.seats.pop(name, None)  # it learnt: a Place seats it afresh
                 if square < 0 or self.names[square] != name:
                     # The piece is not where it says (a move crossed its word): ask it when it matters.
                     square = self._square_of(name)
@@ -175,6 +187,7 @@ class BoardActor(TracedActor[BoardRequest]):
                 self._declare(square, Targets(square, declared, fixed, label))
                 return Declared(square)
             case Teach(name=name, geometry=geometry):
+                self.seats.pop(name, None)
                 square = self._square_of(name)
                 if square < 0:
                     return Learned(-1, ())
@@ -196,8 +209,8 @@ class BoardActor(TracedActor[BoardRequest]):
                     state.layout.table,
                 )
                 return Description(fen)
-            case Place(entries=entries, layout=layout):
-                self._place(entries, layout)
+            case Place(entries=entries, layout=layout, keep=keep):
+                self._place(entries, layout, keep)
                 return Roster(self._entries(), self.plies, self.view.placement())  # the new view
             case _:
                 assert_never(message)
@@ -290,34 +303,74 @@ class BoardActor(TracedActor[BoardRequest]):
         """Ask the pieces that said "ask me" for their reach now, before anything is reported."""
         self._gather(sorted(square for square in self.unfixed if self.names[square]))
 
-    def _place(self, entries: Sequence[RosterEntry], layout: CastlingLayout) -> None:
+    def _place(
+        self, entries: Sequence[RosterEntry], layout: CastlingLayout, keep: bool = False
+    ) -> None:
         """Clear the board and seat these pieces; each is told where it stands (in a game of that
-        castling ``layout``) and declares its reach.
+        castling ``layout``) and declares its reach (with ``keep``, a piece seated so already keeps
+        its declaration: see Place).
 
         Nothing of the board changes until every piece has answered (the last entry on a square wins).
         """
-        pending = [
-            self.send(entry.name, Seat(entry.square, entry.has_moved, entry.code, layout))
-            for entry in entries
-        ]
-        replies = self.wait(pending)
+        if layout != self._seats_layout:  # a seat is kept only in the layout it was made in
+            self.seats.clear()
+            self._seats_layout = layout
+        replies: list[Targets | None] = self._kept(entries) if keep else [None] * len(entries)
+        asked = [index for index, reply in enumerate(replies) if reply is None]
+        if asked:
+            # Each seat is remembered with the actor asked, which alone made that declaration.
+            refs = [self.directory.ref(entries[index].name) for index in asked]
+            pending = []
+            for index, ref in zip(asked, refs, strict=True):
+                entry = entries[index]
+                seat = Seat(entry.square, entry.has_moved, entry.code, layout)
+                pending.append(ask(ref, entry.name, self.envelope(entry.name, seat)))
+            for index, ref, reply in zip(asked, refs, self.wait(pending), strict=True):
+                assert isinstance(reply, Targets) and ref is not None
+                replies[index] = reply
+                self._record_seat(ref, entries[index], reply)
         squares = [0] * 64
         names, moved = [""] * 64, [False] * 64
         declared: dict[int, Reach] = {}
         seated: dict[int, RosterEntry] = {}
-        for entry, reply in zip(entries, replies, strict=True):
-            assert isinstance(reply, Targets)
+        unfixed: set[int] = set()
+        for entry, answer in zip(entries, replies, strict=True):
+            assert answer is not None
             square = entry.square
             squares[square], names[square], moved[square] = entry.code, entry.name, entry.has_moved
-            declared[square], seated[square] = reply.reach, entry
+            declared[square], seated[square] = answer.reach, entry
+            if not answer.fixed:
+                unfixed.add(square)
         self.names, self.moved, self.plies = names, moved, 0
         self._roster = tuple(seated[square] for square in sorted(seated))  # listed from now on
-        self.view = View(squares, declared)  # a new view: nothing of the last game's reports (or lies)
-        self.unfixed, self.labels = set(), {}
-        for entry, reply in zip(entries, replies, strict=True):
-            if not reply.fixed:
-                self.unfixed.add(entry.square)
+        # A new view: nothing of the last game's reports (or lies). A placement kept from case to
+        # case (ChessMoveQ) is asked about once or twice: it needs no index of who reaches what.
+        self.view = View(squares, declared, indexed=not keep)
+        self.unfixed, self.labels = unfixed, {}
         self.fresh = True
+
+    def _kept(self, entries: Sequence[RosterEntry]) -> list[Targets | None]:
+        """For each entry, its piece's own last declaration if it was made seated as the entry asks,
+        by the actor registered under its name now (None: the piece must be asked)."""
+        seats = self.seats
+        changes = self.directory.changes
+        if changes != self._seats_checked:  # a name went to another actor, or away: drop its seat
+            registered = self.directory.ref
+            for name in [name for name, record in seats.items() if registered(name) is not record[0]]:
+                del seats[name]
+            self._seats_checked = changes
+        kept: list[Targets | None] = []
+        for entry in entries:
+            record = seats.get(entry.name)
+            same = record is not None and (record[1] is entry or record[1] == entry)
+            kept.append(record[2] if same and record is not None else None)
+        return kept
+
+    def _record_seat(self, ref: ActorRef[Any], entry: RosterEntry, reply: Targets) -> None:
+        if reply.fixed and reply.square == entry.square:
+            self.seats[entry.name] = (ref, entry, reply)
+        else:
+            self.seats.pop(entry.name, None)
 
     # -- moving pieces
 
@@ -334,6 +387,9 @@ class BoardActor(TracedActor[BoardRequest]):
         code, name = view.code(origin), names[origin]
         captured_square = move.victim if move.victim >= 0 else target
         captured = names[captured_square] if view.code(captured_square) else None
+        self.seats.pop(name, None)  # those it moves or takes stand elsewhere than they were seated
+        if captured is not None:
+            self.seats.pop(captured, None)
         landed: list[tuple[int, Pending]] = []
         if tell_pieces:  # told and asked first: the piece works out its answer while the board moves
             if captured is not None:
@@ -369,8 +425,9 @@ class BoardActor(TracedActor[BoardRequest]):
         (king_from, king_to), (rook_from, rook_to) = (move.origin, move.target), move.rook
         lifted = [(king_from, king_to, names[king_from], view.remove(king_from), self._lift(king_from)),
                   (rook_from, rook_to, names[rook_from], view.remove(rook_from), self._lift(rook_from))]
-        for origin, _, _, _, _ in lifted:
+        for origin, _, name, _, _ in lifted:
             names[origin], moved[origin] = "", False
+            self.seats.pop(name, None)  # it stands elsewhere than it was seated
         changes: list[Change] = [(origin, 0, "") for origin in (king_from, rook_from)
                                  if origin not in (king_to, rook_to)]
         for _, target, name, code, (unfixed, label) in lifted:

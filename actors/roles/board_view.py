@@ -6,7 +6,7 @@ in every report while moves are still made on the true board (so tests can prove
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import Final
 
 from actors.protocol.values import Assessment, PathEntry, Probe, ProbeReport, Reach, Sighting
@@ -33,47 +33,85 @@ def _indexed(declared: Reach) -> dict[int, PathEntry]:
 class View:
     """The occupancy (64 codes, a1 first) with every piece's declared reach, and the board's reports."""
 
-    def __init__(self, squares: list[int], declared: Mapping[int, Reach] | None = None) -> None:
-        """``declared``: the reach each piece declared from its square, when the pieces have said."""
+    def __init__(
+        self, squares: list[int], declared: Mapping[int, Reach] | None = None, *, indexed: bool = True
+    ) -> None:
+        """``declared``: the reach each piece declared from its square, when the pieces have said.
+
+        ``indexed``: keep, for every square, who declared it reachable, up to date move by move (a
+        game asks that of many squares for each placement). Without, who reaches a square is found
+        by looking through the declarations when it is asked, and kept until one changes (a
+        placement asked about once or twice, as ChessMoveQ's, then costs far less to set up).
+        """
         self.true_squares = squares
         self._reach: list[dict[int, PathEntry]] = [_NOWHERE] * 64
         self._ghosts: dict[int, int] = {}
         self._ghost_reach: dict[int, dict[int, PathEntry]] = {}
         self._hidden: frozenset[int] = frozenset()
         # The truth, kept up to date move by move; what is reported aliases it unless lies are told.
-        self._true_by_colour: tuple[set[int], set[int]] = (
-            {s for s, code in enumerate(squares) if code and not code & 8},
-            {s for s, code in enumerate(squares) if code & 8},
-        )
+        self._true_by_colour: tuple[set[int], set[int]] = (set(), set())
         self._true_kings = [-1, -1]
-        for square, code in enumerate(squares):
-            if code & 7 == KING:
-                self._true_kings[code >> 3] = square
+        pieces = 64 - squares.count(0)
+        # Where every piece has declared (as a Place gives), only the declared squares are looked
+        # at; should they not be every occupied one, all 64 are.
+        if not declared or self._take_pieces(declared, squares) != pieces:
+            self._true_by_colour[0].clear()
+            self._true_by_colour[1].clear()
+            self._take_pieces(range(64), squares)
         # Who declared each square reachable: the board looks only at those when asked who reaches it.
-        self._true_reached_by: list[set[int]] = [set() for _ in range(64)]
+        self._true_reached_by: list[set[int]] | None = [set() for _ in range(64)] if indexed else None
+        self._declarers: set[int] = set()
+        """Without the index: the squares whose piece declared a reach."""
+        self._found: dict[int, list[int]] = {}
+        """Without the index: who reaches a square, as found since the declarations last changed."""
         if declared:
             reach, reached_by = self._reach, self._true_reached_by
             for square, entries in declared.items():
-                indexed = reach[square] = _indexed(entries)
-                for target in indexed:
+                known = _INDEXED.get(id(entries))  # _indexed's own first step, without the call
+                targets = known[1] if known is not None and known[0] is entries else _indexed(entries)
+                reach[square] = targets
+                if reached_by is None:
+                    self._declarers.add(square)
+                    continue
+                for target in targets:
                     reached_by[target].add(square)
         self._refresh()
+
+    def _take_pieces(self, where: Iterable[int], squares: list[int]) -> int:
+        """Note the side and the king of each piece on the squares ``where``; returns how many."""
+        by_colour, kings = self._true_by_colour, self._true_kings
+        found = 0
+        for square in where:
+            code = squares[square]
+            if code:
+                found += 1
+                by_colour[code >> 3].add(square)
+                if code & 7 == KING:
+                    kings[code >> 3] = square
+        return found
 
     # -- changing it
 
     def declare(self, square: int, declared: Reach) -> None:
         """The piece on ``square`` says it reaches this far."""
         self._forget(square)
-        indexed = self._reach[square] = _indexed(declared)
+        targets = self._reach[square] = _indexed(declared)
         reached_by = self._true_reached_by
-        for target in indexed:
-            reached_by[target].add(square)
+        if reached_by is None:
+            self._declarers.add(square)
+        else:
+            for target in targets:
+                reached_by[target].add(square)
         self._changed()
 
     def _forget(self, square: int) -> None:
         reached_by = self._true_reached_by
-        for target in self._reach[square]:
-            reached_by[target].discard(square)
+        if reached_by is None:
+            self._declarers.discard(square)
+            self._found.clear()
+        else:
+            for target in self._reach[square]:
+                reached_by[target].discard(square)
         self._reach[square] = _NOWHERE
 
     def remove(self, square: int) -> int:
@@ -120,6 +158,7 @@ class View:
             self._kings = self._true_kings
             self._shown_reach = self._reach
             self._reached_by = self._true_reached_by
+            self._found.clear()
             return
         shown = list(self.true_squares)
         for square in self._hidden:
@@ -141,12 +180,24 @@ class View:
         for square in self._ghosts:
             reach[square] = self._ghost_reach.get(square, _NOWHERE)
         self._shown_reach = reach
-        self._reached_by = [set() for _ in range(64)]
-        for square, indexed in enumerate(reach):
-            for target in indexed:
-                self._reached_by[target].add(square)
+        reached_by: list[set[int]] = [set() for _ in range(64)]
+        for square, targets in enumerate(reach):
+            for target in targets:
+                reached_by[target].add(square)
+        self._reached_by = reached_by
 
     # -- reading it
+
+    def _reaching(self, square: int) -> Collection[int]:
+        """The squares whose piece declared ``square`` reachable, as reported."""
+        reached_by = self._reached_by
+        if reached_by is not None:
+            return reached_by[square]
+        found = self._found.get(square)
+        if found is None:
+            reach = self._shown_reach
+            found = self._found[square] = [origin for origin in self._declarers if square in reach[origin]]
+        return found
 
     def code(self, square: int) -> int:
         """What stands on ``square`` (0: nothing), as reported."""
@@ -189,7 +240,7 @@ class View:
             return ()
         shown, reach = self._shown, self._shown_reach
         found = []
-        for origin in self._reached_by[square]:
+        for origin in self._reaching(square):
             code = shown[origin]
             if code >> 3 != by or not code or origin in vacated or origin in filled:
                 continue
@@ -216,7 +267,7 @@ class View:
             return ()
         shown, reach = self._shown, self._shown_reach
         found = []
-        for square in self._reached_by[king_square]:
+        for square in self._reaching(king_square):
             code = shown[square]
             if code >> 3 != by or square in (target, victim) or not code:
                 continue

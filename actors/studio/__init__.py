@@ -9,7 +9,7 @@ import html
 import json
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from importlib import resources
 
 from actors.studio.model import build_model
@@ -34,12 +34,15 @@ def _script_safe(code: str) -> str:
     return code.replace("</", "<\\/").replace("<!--", "<\\!--")
 
 
-def _json_in_script(data: object) -> str:
-    """``data`` as JSON that no text inside it can take out of its ``<script>`` element: ``<``,
-    ``>`` and ``&`` are written as JSON escapes (``\\u003c`` ...), which JSON.parse reads back as
-    themselves, so neither ``</script>`` nor ``<!--`` can appear and the JSON stays valid."""
-    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+def _json_pieces_in_script(data: object) -> Iterator[str]:
+    """``data`` as JSON that no text inside it can take out of its ``<script>`` element, a piece at
+    a time as the encoder makes them: ``<``, ``>`` and ``&`` are written as JSON escapes
+    (``\\u003c`` ...), which JSON.parse reads back as themselves, so neither ``</script>`` nor
+    ``<!--`` can appear and the JSON stays valid (each character is escaped on its own, so the
+    pieces can be escaped apart)."""
+    encoder = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+    for piece in encoder.iterencode(data):
+        yield piece.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 _PLACEHOLDER = re.compile(r"\{\{title\}\}|/\*\{\{style\}\}\*/|\{\{data\}\}|/\*\{\{script\}\}\*/")
@@ -47,8 +50,28 @@ _PLACEHOLDER = re.compile(r"\{\{title\}\}|/\*\{\{style\}\}\*/|\{\{data\}\}|/\*\{
 a ``{{data}}`` in a title or a trace's text stays text."""
 
 
-def _fill(page: str, values: dict[str, str]) -> str:
-    return _PLACEHOLDER.sub(lambda match: values[match.group()], page)
+def _page_pieces(events: Sequence[TraceEvent], title: str, opening: str | None) -> Iterator[str]:
+    """The page as pieces of text, the data as the encoder makes it (never one string of it all)."""
+    if not events:
+        raise ValueError("no trace events to show")
+    model = build_model(events, title)
+    model["opening"] = opening
+    return _filled(model, title)
+
+
+def _filled(model: object, title: str) -> Iterator[str]:
+    """The page's template filled with ``model`` (as JSON) and ``title``, a piece of text at a time."""
+    page, style, script = (_template(name) for name in _TEMPLATE_FILES)
+    values = {"{{title}}": html.escape(title), "/*{{style}}*/": style, "/*{{script}}*/": _script_safe(script)}
+    written = 0
+    for match in _PLACEHOLDER.finditer(page):
+        yield page[written:match.start()]
+        if match.group() == "{{data}}":
+            yield from _json_pieces_in_script(model)
+        else:
+            yield values[match.group()]
+        written = match.end()
+    yield page[written:]
 
 
 def page_html(
@@ -71,34 +94,21 @@ def page_html(
     Raises:
         ValueError: ``events`` is empty (a page about nothing is never what was wanted).
     """
-    if not events:
-        raise ValueError("no trace events to show")
-    page, style, script = (_template(name) for name in _TEMPLATE_FILES)
-    model = build_model(events, title)
-    model["opening"] = opening
-    return _fill(page, {
-        "{{title}}": html.escape(title),
-        "/*{{style}}*/": style,
-        "{{data}}": _json_in_script(model),
-        "/*{{script}}*/": _script_safe(script),
-    })
+    return "".join(_page_pieces(events, title, opening))
 
 
 def live_page_html(title: str = "chess-actors live studio") -> str:
     """Return the live studio's page: the studio with no trace inside, which opens the WebSocket of
     the server it came from (``/ws`` with the token of its own address) and draws what it streams."""
-    page, style, script = (_template(name) for name in _TEMPLATE_FILES)
     model = {"title": title, "format": FORMAT_VERSION, "games": [], "live": True, "opening": None}
-    return _fill(page, {
-        "{{title}}": html.escape(title),
-        "/*{{style}}*/": style,
-        "{{data}}": _json_in_script(model),
-        "/*{{script}}*/": _script_safe(script),
-    })
+    return "".join(_filled(model, title))
 
 
 def write_page(events: Sequence[TraceEvent], path: str | os.PathLike[str], title: str | None = None) -> int:
     """Write the studio page for ``events`` to ``path``; return the number of bytes written.
+
+    The page is written as it is made, a piece at a time: besides the events, the memory it takes
+    is the page's model, not the page's text as well (several times its size as one string).
 
     Args:
         events: the trace's events.
@@ -112,11 +122,12 @@ def write_page(events: Sequence[TraceEvent], path: str | os.PathLike[str], title
         OSError: the file cannot be written.
         ValueError: ``events`` is empty.
     """
-    text = page_html(events, title or "chess-actors studio")
-    data = text.encode("utf-8")
-    with open(path, "wb") as file:
-        file.write(data)
-    return len(data)
+    written = 0
+    with open(path, "w", encoding="utf-8", newline="") as file:
+        for piece in _page_pieces(events, title or "chess-actors studio", None):
+            written += len(piece.encode("utf-8"))
+            file.write(piece)
+    return written
 
 
 def inline_html(events: Iterable[TraceEvent], ply: int | None = None, height: int = 720) -> str:

@@ -50,10 +50,13 @@ class Conversation(TracedActor[Request]):
         self.whereabouts, self.by_code = {}, {}
 
     def learn_roster(self, entries: Iterable[RosterEntry]) -> None:
-        """Take the board's roster as the whole hint."""
-        self.whereabouts, self.by_code = {}, {}
+        """Take the board's roster (one entry a square) as the whole hint."""
+        whereabouts: dict[int, tuple[int, str]] = {}
+        by_code: dict[int, dict[int, str]] = {}
         for entry in entries:
-            self.set_hint(entry.square, entry.code, entry.name)
+            whereabouts[entry.square] = (entry.code, entry.name)
+            by_code.setdefault(entry.code, {})[entry.square] = entry.name
+        self.whereabouts, self.by_code = whereabouts, by_code
 
     def set_hint(self, square: int, code: int, name: str) -> None:
         """The board said ``name`` (a piece of ``code``) stands on ``square``."""

@@ -37,7 +37,8 @@ class PositionRefereeActor(Conversation[PositionRefereeRequest]):
         """What I do on each message."""
         match message:
             case Setup(entries=entries):
-                roster: Roster = self.ask_one(BOARD, Place(entries))
+                # A piece seated so already keeps its own declaration (its actor answers for it).
+                roster: Roster = self.ask_one(BOARD, Place(entries, keep=True))
                 self.learn_roster(roster.entries)
                 return Ready(0)
             case CheckMove(colour=colour, kind=kind, target=target):
