@@ -1,4 +1,5 @@
-"""Small commands start fast: ``color`` and ``knight path`` never import pykka, rich or structlog.
+"""Small commands start fast: ``color`` and ``knight path`` never import pykka, rich, structlog,
+asyncio (the live studio's server alone needs it), websockets or Ray.
 
 Not a timing test (timings flake on a busy machine): it checks what the interpreter has loaded.
 """
@@ -10,7 +11,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-HEAVY = ("pykka", "rich", "structlog")
+HEAVY = ("pykka", "rich", "structlog", "asyncio", "websockets", "ray")
 
 # Runs the command line in-process, then prints which heavy packages it loaded (after its output).
 PROBE = """

@@ -7,7 +7,6 @@ the server, the game and every actor.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import signal
 import sys
 from contextlib import closing
@@ -90,11 +89,15 @@ def run_studio(args: argparse.Namespace) -> int:
             address = {"url": server.url, "host": HOST, "port": server.port, "token": server.token}
             emit(args, address, server.url)
             sys.stdout.flush()
+            import asyncio  # here: every other command starts without it
+
             asyncio.run(_serve_until_stopped(server))
     return 0
 
 
 async def _serve_until_stopped(server: StudioServer) -> None:
+    import asyncio
+
     loop = asyncio.get_running_loop()
     stop: asyncio.Future[None] = loop.create_future()
 
