@@ -1,5 +1,5 @@
-"""Random Chess960 games written by python-chess (the oracle), shared by the tests of both engines
-(imported as ``chess960_games``: pytest puts tests/ on the path)."""
+"""Random Chess960 games written by python-chess (the oracle) and castling's corner positions, shared
+by the tests of both engines (imported as ``chess960_games``: pytest puts tests/ on the path)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,20 @@ import random
 
 import chess
 import chess.pgn
+
+# Positions where castling's Chess960 corners decide the count: the king already on its target,
+# the rook on the king's target, the rook shielding the target before it moves, the king landing
+# on the rook's square, rights that name an inner rook.
+CASTLING_CORNERS = [
+    "1r2k3/8/8/8/8/8/8/rRK4R w KQ - 0 1",
+    "4k3/8/8/8/8/8/8/1RK4r w Q - 0 1",
+    "r5kr/8/8/8/8/8/8/R5KR w KQkq - 0 1",
+    "4k3/8/8/8/8/8/8/4K1R1 w K - 0 1",
+    "4k3/8/8/8/8/8/8/R1KR4 w Q - 0 1",
+    "1r3kr1/8/8/8/8/8/5q2/1RK3R1 w KQkq - 0 1",
+    "rr2k1rr/8/8/8/8/8/8/RR2K1RR w BGbg - 0 1",
+    "r2k3r/8/8/8/8/8/8/RRK2R2 w Qkq - 0 1",
+]
 
 
 def random_chess960_game(rng: random.Random) -> tuple[str, list[str], int, str | None]:

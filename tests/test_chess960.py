@@ -13,7 +13,7 @@ from pathlib import Path
 
 import chess
 import pytest
-from chess960_games import random_chess960_game
+from chess960_games import CASTLING_CORNERS, random_chess960_game
 
 from board.chess960 import back_rank, number_of, position_number, start_fen
 from board.errors import FenError, IllegalMoveError
@@ -101,19 +101,7 @@ def test_perft_at_depth_3_and_4_equals_the_suite_on_a_seeded_sample() -> None:
         assert perft(parse_fen(fen, chess960=True), 4) == counts[4], f"position {number}"
 
 
-# Positions where castling's Chess960 corners decide the count: the king already on its target,
-# the rook on the king's target, the rook shielding the target before it moves, the king landing
-# on the rook's square, rights that name an inner rook.
-TRICKY = [
-    "1r2k3/8/8/8/8/8/8/rRK4R w KQ - 0 1",
-    "4k3/8/8/8/8/8/8/1RK4r w Q - 0 1",
-    "r5kr/8/8/8/8/8/8/R5KR w KQkq - 0 1",
-    "4k3/8/8/8/8/8/8/4K1R1 w K - 0 1",
-    "4k3/8/8/8/8/8/8/R1KR4 w Q - 0 1",
-    "1r3kr1/8/8/8/8/8/5q2/1RK3R1 w KQkq - 0 1",
-    "rr2k1rr/8/8/8/8/8/8/RR2K1RR w BGbg - 0 1",
-    "r2k3r/8/8/8/8/8/8/RRK2R2 w Qkq - 0 1",
-]
+TRICKY = CASTLING_CORNERS
 
 
 @pytest.mark.parametrize("fen", TRICKY)

@@ -10,7 +10,7 @@ import random
 import chess
 import chess.pgn
 import pytest
-from chess960_games import random_chess960_game
+from chess960_games import CASTLING_CORNERS, random_chess960_game
 
 from actors.client.game import ActorGame
 from actors.client.parity import actor_verdict, direct_verdict
@@ -26,20 +26,8 @@ from board.pgn import read_games
 from board.replay import replay_direct
 from board.squares import SQUARE_NAMES
 
-# Castling's Chess960 corners: the king already on its target, the rook on the king's target, the
-# rook shielding the king's target before it moves, the king landing on the rook's square, inner
-# rooks named by their files.
-TRICKY = [
-    "1r2k3/8/8/8/8/8/8/rRK4R w KQ - 0 1",
-    "4k3/8/8/8/8/8/8/1RK4r w Q - 0 1",
-    "r5kr/8/8/8/8/8/8/R5KR w KQkq - 0 1",
-    "4k3/8/8/8/8/8/8/4K1R1 w K - 0 1",
-    "4k3/8/8/8/8/8/8/R1KR4 w Q - 0 1",
-    "1r3kr1/8/8/8/8/8/5q2/1RK3R1 w KQkq - 0 1",
-    "rr2k1rr/8/8/8/8/8/8/RR2K1RR w BGbg - 0 1",
-    "r2k3r/8/8/8/8/8/8/RRK2R2 w Qkq - 0 1",
-    "r5kr/8/8/8/8/8/8/R5KR b KQkq - 0 1",
-]
+# Castling's Chess960 corners (the positions whose counts they decide, and one with black to move).
+TRICKY = [*CASTLING_CORNERS, "r5kr/8/8/8/8/8/8/R5KR b KQkq - 0 1"]
 
 
 def direct_targets(game: Game) -> dict[str, set[str]]:

@@ -111,9 +111,9 @@ def test_games_racing_for_the_last_places_never_pass_the_limit(monkeypatch: pyte
 def test_a_thread_the_system_refuses_is_too_many_games_and_stops_what_had_started(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import actors.kernel.actor
+    import actors.kernel.limits
 
-    real_start = actors.kernel.actor.start_thread
+    real_start = actors.kernel.limits.start_thread
     calls = 0
 
     def refuse_the_twentieth(target: Callable[[], object], kind: str, daemon: bool) -> threading.Thread:
@@ -123,7 +123,7 @@ def test_a_thread_the_system_refuses_is_too_many_games_and_stops_what_had_starte
             raise RuntimeError("can't start new thread")
         return real_start(target, kind, daemon)
 
-    monkeypatch.setattr(actors.kernel.actor, "start_thread", refuse_the_twentieth)
+    monkeypatch.setattr(actors.kernel.limits, "start_thread", refuse_the_twentieth)
     refused = r"the system refused a thread for actor .*can't start new thread"
     with pytest.raises(TooManyGames, match=refused), ActorGame():
         pass

@@ -14,7 +14,7 @@ import pykka
 
 from actors.kernel.deliveries import Turn
 from actors.kernel.errors import ActorFailure, InjectedCrash
-from actors.kernel.limits import start_thread, thread_refused
+from actors.kernel.limits import start_actor_thread
 from actors.kernel.mailbox import Reply, new_inbox
 from actors.kernel.messaging import (
     DEFAULT_TIMEOUT,
@@ -161,14 +161,7 @@ class TracedActor(pykka.ThreadingActor, Generic[Request]):
         raise TypeError(f"{self.name} has no facts to lie about")
 
     def _start_actor_loop(self) -> None:
-        # pykka registers the actor before starting its thread: when the system refuses the thread,
-        # take it out again, so that nothing half-started stays registered, and say why clearly.
-        try:
-            start_thread(self._actor_loop, type(self).__name__, self.use_daemon_thread)
-        except RuntimeError as error:
-            pykka.ActorRegistry.unregister(self.actor_ref)
-            self.actor_stopped.set()
-            raise thread_refused(error, self.name) from error
+        start_actor_thread(self, self.name)  # a refused thread is one clear error, never a hang
 
     # -- sending, for subclasses
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import pykka
 
-from actors.kernel.limits import start_thread, thread_refused
+from actors.kernel.limits import start_actor_thread
 from actors.kernel.mailbox import Posted, Reply, new_inbox
 
 __all__ = ["Hive", "Member"]
@@ -44,13 +44,7 @@ class HiveActor(pykka.ThreadingActor):
         return Reply()
 
     def _start_actor_loop(self) -> None:
-        # As every actor's (actors.kernel.actor): a refused thread is one clear error, never a hang.
-        try:
-            start_thread(self._actor_loop, type(self).__name__, self.use_daemon_thread)
-        except RuntimeError as error:
-            pykka.ActorRegistry.unregister(self.actor_ref)
-            self.actor_stopped.set()
-            raise thread_refused(error, "hive") from error
+        start_actor_thread(self, "hive")  # as every actor's: a refused thread is a clear error
 
     def _handle_receive(self, message: Any) -> Any:
         if type(message) is not _Addressed:

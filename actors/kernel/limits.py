@@ -184,6 +184,24 @@ GAMES: Final = GameCounter()
 """The one counter of this process."""
 
 
+def start_actor_thread(actor: Any, name: str) -> None:
+    """Start ``actor``'s loop on a thread of its own (pykka's ``_start_actor_loop``, done so that a
+    refused thread is one clear error, never a hang): pykka registers the actor before its thread
+    starts, so a refused one is taken out again and marked stopped, and nothing half-started stays.
+
+    Raises:
+        TooManyGames: the system would not start the thread.
+    """
+    import pykka
+
+    try:
+        start_thread(actor._actor_loop, type(actor).__name__, actor.use_daemon_thread)
+    except RuntimeError as error:
+        pykka.ActorRegistry.unregister(actor.actor_ref)
+        actor.actor_stopped.set()
+        raise thread_refused(error, name) from error
+
+
 def thread_refused(error: RuntimeError, name: str) -> TooManyGames:
     """The clear error for a thread the system would not start (``can't start new thread``)."""
     try:
