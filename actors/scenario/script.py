@@ -1,7 +1,8 @@
 """Scenario scripts: one step a line that plays moves, talks to actors and checks what they answer.
 
-:func:`parse_scenario` reads a script (a malformed one raises :class:`ScenarioError` naming the
-line); :func:`run_scenario` plays it against an ActorGame. The format is in actors/examples/README.md.
+:func:`parse_scenario` reads a script into the steps of :mod:`actors.scenario.steps` (a malformed one
+raises :class:`ScenarioError` naming the line, and the step names are importable from here too);
+:func:`run_scenario` plays it against an ActorGame. The format is in actors/examples/README.md.
 """
 
 from __future__ import annotations
@@ -9,19 +10,40 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from actors.client.stall import check_stall
 from actors.protocol import REQUEST_KINDS
+from actors.scenario.steps import (
+    LINK_FAULTS,
+    OUTCOMES,
+    STEP_NAMES,
+    Crash,
+    Expect,
+    FenCheck,
+    Learn,
+    Legal,
+    Lie,
+    LinkFault,
+    OutcomeCheck,
+    Partition,
+    Play,
+    Reject,
+    Restarts,
+    Scenario,
+    ScenarioError,
+    Send,
+    SquareCheck,
+    Stall,
+    Start,
+    Step,
+    StepResult,
+)
 from board.errors import InputError
 from board.fen import parse_fen, write_fen
 from board.geometries import geometry_named
 from board.pieces import COLOUR_NAMES, KIND_LETTERS, KIND_NAMES
 from board.san_syntax import parse_san, parse_uci
 from board.squares import SQUARE_NAMES, parse_standard_square
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = [
     "LINK_FAULTS",
@@ -52,227 +74,6 @@ __all__ = [
     "parse_line",
     "parse_scenario",
 ]
-
-OUTCOMES = ("checkmate", "stalemate", "insufficient_material", "fivefold_repetition", "seventyfive_moves",
-            "none")
-STEP_NAMES = ("start", "play", "reject", "send", "expect", "crash", "stall", "restarts", "square", "legal",
-              "fen", "outcome", "learn", "lie", "drop", "duplicate", "delay", "reorder", "partition")
-
-LINK_FAULTS = ("drop", "duplicate", "delay", "reorder")
-"""The steps that befall the next message of a kind on its link (see actors.kernel.network)."""
-
-
-class ScenarioError(InputError):
-    """A scenario script that cannot be read: the message names the script, the line and the problem."""
-
-    def __init__(self, source: str, line: int, problem: str) -> None:
-        super().__init__(f"{source}, line {line}: {problem}")
-        self.source = source
-        self.line = line
-        self.problem = problem
-
-    def __reduce__(self) -> tuple[type[ScenarioError], tuple[str, int, str]]:
-        return type(self), (self.source, self.line, self.problem)
-
-
-# --- steps ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Start:
-    """``start startpos|<FEN>``: the game starts here (only as the first step)."""
-
-    line: int
-    written: str
-    fen: str
-
-
-@dataclass(frozen=True, slots=True)
-class Play:
-    """``play <move>``, or the move alone (``Nc6``, ``e2e4``): the referee accepts the move; a written
-    ``+`` or ``#`` must be in its SAN."""
-
-    line: int
-    written: str
-    move: str
-
-
-@dataclass(frozen=True, slots=True)
-class Reject:
-    """``reject <move> ["text"]``: the referee refuses the move, its reason containing the text."""
-
-    line: int
-    written: str
-    move: str
-    reason: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class Send:
-    """``send <actor> move <from> <to> [white|black]``: ask a piece actor its move function."""
-
-    line: int
-    written: str
-    actor: str
-    start: str
-    end: str
-    colour: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class Expect:
-    """``expect yes [traversed <square>...]`` or ``expect no ["text"]``: the last send's reply."""
-
-    line: int
-    written: str
-    yes: bool
-    traversed: tuple[str, ...] | None
-    reason: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class Crash:
-    """``crash <actor> [on <MessageKind>]``: the actor dies now, or on its next such message."""
-
-    line: int
-    written: str
-    actor: str
-    kind: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class Stall:
-    """``stall <actor> [<seconds>]``: the actor answers nothing for that long (default: three ask
-    timeouts, long enough for the supervisor to find it silent)."""
-
-    line: int
-    written: str
-    actor: str
-    seconds: float | None
-
-
-@dataclass(frozen=True, slots=True)
-class Restarts:
-    """``restarts <n>``: the supervisor has restarted ``n`` actors so far."""
-
-    line: int
-    written: str
-    count: int
-
-
-@dataclass(frozen=True, slots=True)
-class SquareCheck:
-    """``square <sq> empty`` or ``square <sq> <colour> <kind> [<actor>]``: what the board holds there."""
-
-    line: int
-    written: str
-    square: str
-    piece: str | None
-    actor: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class Legal:
-    """``legal <sq> [<target>...]``: exactly where the piece on ``sq`` may legally go now."""
-
-    line: int
-    written: str
-    square: str
-    targets: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class FenCheck:
-    """``fen <FEN>``: the position, exactly."""
-
-    line: int
-    written: str
-    fen: str
-
-
-@dataclass(frozen=True, slots=True)
-class OutcomeCheck:
-    """``outcome <name>|none``: how the game stands."""
-
-    line: int
-    written: str
-    outcome: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class Learn:
-    """``learn <square> <geometry>``: the piece on the square learns another move function by name."""
-
-    line: int
-    written: str
-    square: str
-    geometry: str
-
-
-@dataclass(frozen=True, slots=True)
-class LinkFault:
-    """``drop|duplicate|delay|reorder next [reply to] <MessageKind>``: the next such message (or its
-    reply) is lost, arrives twice, comes late (after it has been sent again) or is overtaken."""
-
-    line: int
-    written: str
-    fault: str
-    kind: str
-    reply: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Partition:
-    """``partition <actor>[+<actor>...] <seconds>``: those actors are cut off from the rest for a time."""
-
-    line: int
-    written: str
-    actors: tuple[str, ...]
-    seconds: float
-
-
-@dataclass(frozen=True, slots=True)
-class Lie:
-    """``lie [ghost <square> <colour> <kind>]... [hide <square>]...`` or ``lie off``: the board reports
-    pieces that are not there (ghosts, as FEN letters by square) and hides the pieces on ``hidden``,
-    until the next ``lie``; ``lie off`` makes it truthful again."""
-
-    line: int
-    written: str
-    ghosts: tuple[tuple[str, str], ...]
-    hidden: tuple[str, ...]
-
-
-Step = (
-    Start | Play | Reject | Send | Expect | Crash | Stall | Restarts | SquareCheck | Legal | FenCheck
-    | OutcomeCheck | Learn | Lie | LinkFault | Partition
-)
-
-
-@dataclass(frozen=True, slots=True)
-class Scenario:
-    """A parsed script: where it came from, the position it starts from and its steps in order."""
-
-    source: str
-    start_fen: str
-    steps: tuple[Step, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class StepResult:
-    """What running one step found: ``ok``, and what was ``expected`` and what the actors said (``got``)."""
-
-    line: int
-    step: str
-    ok: bool
-    expected: str
-    got: str
-
-    def as_json(self) -> dict[str, object]:
-        """One line of ``run --json``."""
-        return {"line": self.line, "step": self.step, "ok": self.ok, "expected": self.expected,
-                "got": self.got}
-
 
 # --- parsing --------------------------------------------------------------------------------
 
