@@ -131,11 +131,8 @@ if TYPE_CHECKING:
     from actors.scenario.runner import (
         run_scenario,
     )
-    from actors.scenario.script import (
-        Scenario,
-        ScenarioError,
-        parse_scenario,
-    )
+    from actors.scenario.script import parse_scenario
+    from actors.scenario.steps import Scenario, ScenarioError
     from actors.studio import (
         page_html,
         write_page,
@@ -255,11 +252,16 @@ _SOURCES: dict[str, str] = {
     ),
     **dict.fromkeys(
         [
-            "Scenario",
-            "ScenarioError",
             "parse_scenario",
         ],
         "actors.scenario.script",
+    ),
+    **dict.fromkeys(
+        [
+            "Scenario",
+            "ScenarioError",
+        ],
+        "actors.scenario.steps",
     ),
     **dict.fromkeys(
         [

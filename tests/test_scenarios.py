@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from actors.scenario.script import (
+from actors.scenario.script import parse_scenario
+from actors.scenario.steps import (
     Crash,
     Expect,
     FenCheck,
@@ -24,7 +25,6 @@ from actors.scenario.script import (
     Send,
     SquareCheck,
     Start,
-    parse_scenario,
 )
 from actors.tracing.export import read_jsonl
 from board.fen import STARTING_FEN

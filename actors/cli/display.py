@@ -41,7 +41,7 @@ from board.squares import SQUARE_NAMES
 
 if TYPE_CHECKING:
     from actors.client.replay import MoveReport
-    from actors.scenario.script import StepResult
+    from actors.scenario.steps import StepResult
 
 __all__ = [
     "FILES_LINE",

@@ -98,7 +98,8 @@ def load_script(
     from actors.cli.inputs import UserInput, check_readable, embedded_game_blocks
     from actors.cli.run import read_scenario_input
     from actors.client.replay import EMBEDDED_GAME
-    from actors.scenario.script import Learn, Play, Scenario, Start, parse_scenario
+    from actors.scenario.script import parse_scenario
+    from actors.scenario.steps import Learn, Play, Scenario, Start
     from board.errors import InputError
     from board.fen import STARTING_FEN
     from board.geometries import geometry_named

@@ -16,7 +16,7 @@ from actors.cli.output import add_json_flag, add_trace_flags, emit, fail
 from actors.cli.streams import SideOutput, check_writable, open_side_output
 
 if TYPE_CHECKING:
-    from actors.scenario.script import Scenario, StepResult
+    from actors.scenario.steps import Scenario, StepResult
 
 
 def register(subparsers: Any) -> None:

@@ -141,8 +141,8 @@ def _show(shell: Shell, line: str, interactive: bool, as_json: bool = False) -> 
     """
     from actors.cli.display import BoardView, console, move_line, step_line
     from actors.client.replay import MoveReport
-    from actors.scenario.script import StepResult
     from actors.scenario.shell import Shown, output_record
+    from actors.scenario.steps import StepResult
     from board.errors import InputError
 
     command = line.strip()

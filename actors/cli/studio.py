@@ -121,7 +121,7 @@ def _opening(args: argparse.Namespace) -> tuple[str, list[str], str | None, str 
 
     if args.scenario is not None:
         from actors.cli.run import read_scenario_input
-        from actors.scenario.script import Start
+        from actors.scenario.steps import Start
 
         scenario = read_scenario_input(args.scenario)
         steps = [step.written for step in scenario.steps if not isinstance(step, Start)]

@@ -1,6 +1,6 @@
 """Running scenario scripts: each step against a live actor game, with what the actors answered.
 
-:func:`run_scenario` plays a parsed :class:`~actors.scenario.script.Scenario`; the shell runs one
+:func:`run_scenario` plays a parsed :class:`~actors.scenario.steps.Scenario`; the shell runs one
 step at a time through :func:`step_runner`.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from actors.scenario.script import (
+from actors.scenario.steps import (
     Crash,
     Expect,
     FenCheck,

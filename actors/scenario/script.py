@@ -1,7 +1,7 @@
 """Scenario scripts: one step a line that plays moves, talks to actors and checks what they answer.
 
 :func:`parse_scenario` reads a script into the steps of :mod:`actors.scenario.steps` (a malformed one
-raises :class:`ScenarioError` naming the line, and the step names are importable from here too);
+raises :class:`~actors.scenario.steps.ScenarioError` naming the line);
 :func:`run_scenario` plays it against an ActorGame. The format is in actors/examples/README.md.
 """
 
@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from actors.client.stall import check_stall
 from actors.protocol import REQUEST_KINDS
 from actors.scenario.steps import (
-    LINK_FAULTS,
     OUTCOMES,
     STEP_NAMES,
     Crash,
@@ -36,7 +35,6 @@ from actors.scenario.steps import (
     Stall,
     Start,
     Step,
-    StepResult,
 )
 from board.errors import InputError
 from board.fen import parse_fen, write_fen
@@ -45,35 +43,7 @@ from board.pieces import COLOUR_NAMES, KIND_LETTERS, KIND_NAMES
 from board.san_syntax import parse_san, parse_uci
 from board.squares import SQUARE_NAMES, parse_standard_square
 
-__all__ = [
-    "LINK_FAULTS",
-    "MESSAGE_KINDS",
-    "OUTCOMES",
-    "STEP_NAMES",
-    "Crash",
-    "Expect",
-    "FenCheck",
-    "Learn",
-    "Legal",
-    "Lie",
-    "LinkFault",
-    "OutcomeCheck",
-    "Partition",
-    "Play",
-    "Reject",
-    "Restarts",
-    "Scenario",
-    "ScenarioError",
-    "Send",
-    "SquareCheck",
-    "Stall",
-    "Start",
-    "Step",
-    "StepResult",
-    "is_move_text",
-    "parse_line",
-    "parse_scenario",
-]
+__all__ = ["MESSAGE_KINDS", "is_move_text", "parse_line", "parse_scenario", "read_scenario"]
 
 # --- parsing --------------------------------------------------------------------------------
 

@@ -22,17 +22,8 @@ from actors.kernel.schedule import Turnstile, record_of
 from actors.protocol import Rejected
 from actors.protocol.readable import readable, summarize
 from actors.scenario.runner import step_runner
-from actors.scenario.script import (
-    STEP_NAMES,
-    FenCheck,
-    Legal,
-    Play,
-    Reject,
-    Start,
-    Step,
-    StepResult,
-    parse_line,
-)
+from actors.scenario.script import parse_line
+from actors.scenario.steps import STEP_NAMES, FenCheck, Legal, Play, Reject, Start, Step, StepResult
 from actors.tracing.recorder import TraceRecorder, event_to_json
 from board.errors import ChessActorsError, InputError
 from board.fen import parse_fen
