@@ -7,6 +7,7 @@ with every half-started actor stopped. scripts/load.py measures the real ceiling
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 import threading
@@ -184,3 +185,18 @@ def test_a_real_thread_refusal_in_a_process_is_the_clear_error() -> None:
     assert report["error"] is not None and "can't start new thread" in report["error"], report
     assert 0 < report["games"] < 50
     assert report["registered"] == 0 and report["threads"] == 0, report
+
+
+def test_actor_threads_leave_ctrl_c_and_sigterm_to_the_main_thread() -> None:
+    # A process-wide signal goes to any thread that does not block it, and only the main thread runs
+    # Python's handler: an actor thread taking Ctrl-C would leave the shell waiting in readline.
+    def blocked(native_id: int) -> int:
+        status = Path(f"/proc/self/task/{native_id}/status").read_text(encoding="utf-8")
+        return int(next(line for line in status.splitlines() if line.startswith("SigBlk:")).split()[1], 16)
+
+    wanted = (1 << (signal.SIGINT - 1)) | (1 << (signal.SIGTERM - 1))
+    with ActorGame():
+        actor_threads = [t for t in threading.enumerate() if t is not threading.main_thread()]
+        assert len(actor_threads) >= 35
+        assert all(blocked(t.native_id or 0) & wanted == wanted for t in actor_threads)
+    assert blocked(threading.main_thread().native_id or 0) & wanted == 0

@@ -323,6 +323,7 @@ def test_ctrl_c_cancels_the_line_and_a_second_at_the_empty_prompt_asks_before_le
         child.expect(r"ply   1  1\.\s+\S*e4")
         child.expect_exact("chess> ")
         child.send("Ke7")
+        child.expect_exact("Ke7")  # typed and shown: a Ctrl-C sent with the keys would flush them unread
         child.sendintr()  # the line typed so far is dropped
         child.expect_exact("^C")
         child.expect_exact("chess> ")

@@ -9,8 +9,9 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, Final
 
 from board.errors import ChessActorsError
@@ -108,6 +109,27 @@ class _BoundedThread(threading.Thread):
 _thread_numbers = itertools.count(1)
 
 
+_PROCESS_SIGNALS: Final = frozenset(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+"""Signals meant for the whole process: the kernel hands one to any thread that does not block it,
+and Python runs its handler only in the main thread, which then may not wake (the shell waiting in
+readline for a line would miss a Ctrl-C taken by an actor's thread). Actor threads block them."""
+
+
+@contextlib.contextmanager
+def _process_signals_blocked() -> Iterator[None]:
+    """Block the process's signals in this thread for the block (threads started inside inherit it)."""
+    if not hasattr(signal, "pthread_sigmask"):  # no POSIX threads' masks: nothing to do
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, _PROCESS_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 def start_thread(target: Callable[[], Any], kind: str, daemon: bool) -> threading.Thread:
     """Start a thread running ``target`` (named ``kind-N``, as pykka names its threads), with
     stacks sized for actors (:func:`size_thread_stacks`).
@@ -118,7 +140,8 @@ def start_thread(target: Callable[[], Any], kind: str, daemon: bool) -> threadin
     """
     size_thread_stacks()
     thread = _BoundedThread(target=target, name=f"{kind}-{next(_thread_numbers)}", daemon=daemon)
-    thread.start()
+    with _process_signals_blocked():  # the new thread inherits the mask: it never takes Ctrl-C
+        thread.start()
     if thread.refused is not None:
         raise RuntimeError(f"can't start new thread: it failed as it began ({thread.refused!r})")
     return thread
