@@ -10,7 +10,7 @@ from functools import lru_cache
 from typing import Final, Literal
 
 from board.castling import RIGHT_LETTERS, STANDARD, CastlingTable, castling_table
-from board.judge import Sighting
+from board.declared_facts import Assessment, PathEntry, Probe, ProbeReport, Reach, Sighting
 
 __all__ = [
     "STANDARD_LAYOUT",
@@ -32,12 +32,6 @@ __all__ = [
     "layout_of",
 ]
 
-PathEntry = tuple[int, tuple[int, ...], str]
-"""One move a piece's geometry allows from where it stands: (target, traversed nearest first, target rule)."""
-
-Reach = tuple[PathEntry, ...]
-"""Every move a piece's geometry allows from its square: the piece's own word, declared to the board."""
-
 RejectionKind = Literal["illegal", "ambiguous", "syntax", "over", "stale"]
 """Why a proposal was refused: a move the rules refuse, one that fits several pieces, text that is no
 move, a game already over, or a proposal tagged for another ply than the next (not judged at all)."""
@@ -45,35 +39,6 @@ move, a game already over, or a proposal tagged for another ply than the next (n
 PositionKey = tuple[bytes, int, int, int, tuple[tuple[int, str], ...]]
 """What makes two positions the same for repetition: placement, turn, castling rights, legal en passant,
 and every piece's move function where it is not its kind's own (square, label)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Probe:
-    """A move the board is asked about: the piece on ``origin`` going to ``target`` along ``traversed``."""
-
-    origin: int
-    target: int
-    traversed: tuple[int, ...] = ()
-    en_passant: bool = False
-    target_rule: str = "any"
-
-
-@dataclass(frozen=True, slots=True)
-class ProbeReport:
-    """What the board sees for a probe.
-
-    ``blocker``: the first occupied traversed square; ``target_code``: what stands on the target;
-    ``exposers``: the enemy pieces whose declared reach would take them to the mover's king once the
-    move is made (looked for only when the path is clear and the target is not the mover's own);
-    ``king_square``: that king's square after the move (-1 when the side has no king);
-    ``refused``: the board would not make the move, which would take a king (one it may hide).
-    """
-
-    blocker: Sighting | None
-    target_code: int
-    exposers: tuple[Sighting, ...]
-    king_square: int
-    refused: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,26 +69,6 @@ class CastleReport:
     king_candidates: tuple[Sighting, ...]
     crossed_candidates: tuple[tuple[int, tuple[Sighting, ...]], ...]
 
-
-@dataclass(frozen=True, slots=True)
-class Assessment:
-    """The board's word on the side to move, from the pieces' declared reach.
-
-    ``check``: enemy pieces whose reach takes them to the king; ``en_passant``: for each pawn able to
-    capture onto the en passant square, what the capture would expose; ``open_probe``: a move with a
-    clear path, a target it may take and no exposer (proof that the side can move), else ``unclear``:
-    the moves that only exposers stand against; ``placement``: the 64 codes, for repetition and material;
-    ``lessons``: (square, label) of every piece whose move function is not its kind's own, as each
-    piece declared it.
-    """
-
-    king_square: int
-    check: tuple[Sighting, ...]
-    en_passant: tuple[tuple[Probe, ProbeReport], ...]
-    open_probe: Probe | None
-    unclear: tuple[tuple[Probe, ProbeReport], ...]
-    placement: bytes
-    lessons: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -54,7 +54,7 @@ from actors.protocol.values import (
     RosterEntry,
     Sighting,
 )
-from actors.roles.board_view import View
+from board.declared import View
 from board.fen import parse_fen
 from board.fen_text import format_fen
 from board.geometries import reach, standard

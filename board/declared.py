@@ -1,7 +1,9 @@
-"""What the board actor sees: the occupancy, each piece's declared reach, and the facts read off them.
+"""A position as its pieces declared it: the occupancy, each piece's declared reach, and the facts
+read off them (who reaches a square, what a move would expose, whether a side can move).
 
-The board reports from this view. Normally it is the truth; an injected Lie adds ghosts or hides pieces
-in every report while moves are still made on the true board (so tests can prove verdicts follow it).
+The board actor reports from this view. Normally it is the truth; an injected lie adds ghosts or
+hides pieces in every report while moves are still made on the true board (so tests can prove
+verdicts follow it). Compiled with the rest of the rules core: a game's board reads it on every ply.
 """
 
 from __future__ import annotations
@@ -9,8 +11,10 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping
 from typing import Final
 
-from actors.protocol.values import Assessment, PathEntry, Probe, ProbeReport, Reach, Sighting
+from board.declared_facts import Assessment, PathEntry, Probe, ProbeReport, Reach, Sighting
 from board.pieces import KING, PAWN
+
+__all__ = ["View"]
 
 _NOWHERE: Final[dict[int, PathEntry]] = {}
 
