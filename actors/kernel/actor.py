@@ -25,6 +25,7 @@ from actors.kernel.messaging import (
     post,
     tell,
     wait_all,
+    wait_one,
 )
 from actors.protocol.control import Armed, Crash, CrashOnNext, Disarm, HangOnNext, Lie, Ping, Pong
 
@@ -100,12 +101,16 @@ class TracedActor(pykka.ThreadingActor, Generic[Request]):
 
     def receive(self, message: Envelope) -> Any:
         """Unwrap the envelope, stamp the delivery, handle, and die on an unexpected error."""
+        body: Any
         body, sender, _, delivery = message
         if delivery is not None:
             delivery.begin()
         self.current, self.sender = delivery, sender
         try:
-            answer = self._dispatch(body)
+            if type(body) not in _CONTROL and self._crash_on is None and self._hang_on is None:
+                answer = self.handle(body)  # the common case: a message of the role, no fault armed
+            else:
+                answer = self._dispatch(body)
         except ActorFailure as failure:
             if delivery is not None:
                 delivery.replied(failure)
@@ -125,8 +130,7 @@ class TracedActor(pykka.ThreadingActor, Generic[Request]):
         return answer
 
     def _dispatch(self, body: Any) -> object:
-        if type(body) not in _CONTROL and self._crash_on is None and self._hang_on is None:
-            return self.handle(body)  # the common case: a message of the role, no fault armed
+        """A control message, or a message of the role while a fault is armed (see :meth:`receive`)."""
         if self._crash_on is not None and type(body).__name__ == self._crash_on:
             self._crash_on = None
             raise InjectedCrash(f"{self.name}: injected crash on {type(body).__name__}")
@@ -171,7 +175,13 @@ class TracedActor(pykka.ThreadingActor, Generic[Request]):
 
     def send(self, receiver: str, message: object, hint: str | None = None) -> Pending:
         """Ask ``receiver`` without waiting (see :meth:`wait`)."""
-        return ask(self.directory.ref(receiver), receiver, self.envelope(receiver, message, hint))
+        recorder = self.recorder
+        envelope = (  # untraced, the envelope is made here: a send is made several times a ply
+            Envelope(message, self.name, None, None)
+            if recorder is None
+            else post(recorder, self.name, receiver, message, self.current, hint=hint)
+        )
+        return ask(self.directory.ref(receiver), receiver, envelope)
 
     def wait(self, pending: Sequence[Pending]) -> list[Any]:
         """The replies of asks sent with :meth:`send`, in order, each within this actor's timeout."""
@@ -179,7 +189,8 @@ class TracedActor(pykka.ThreadingActor, Generic[Request]):
 
     def ask_one(self, receiver: str, message: object) -> Any:
         """Ask ``receiver`` and wait for the reply."""
-        return self.wait([self.send(receiver, message)])[0]
+        name, future = self.send(receiver, message)
+        return wait_one(name, future, self.timeout)
 
     def tell(self, receiver: str, message: object) -> None:
         """Tell ``receiver`` (no reply; a dead receiver is the supervisor's to notice)."""

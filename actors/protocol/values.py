@@ -112,6 +112,8 @@ class CastlingLayout:
     @property
     def table(self) -> CastlingTable:
         """The castling table of this layout (one per layout, built once)."""
+        if self is STANDARD_LAYOUT:  # read on every ply: standard chess skips hashing the layout
+            return STANDARD
         return _table_of(self)
 
 

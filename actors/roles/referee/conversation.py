@@ -89,22 +89,18 @@ class Conversation(TracedActor[Request]):
         other kinds all are, since writing SAN needs to know every piece that could go there too.
         """
         colour, kind, target = intent.colour, intent.kind, intent.target
-        code = colour * 8 + kind
-        asked = [
-            (square, name)
-            for square, name in self.by_code.get(code, {}).items()
-            if kind != PAWN or intent.admits(square)
-        ]
+        pawn = kind == PAWN
+        hinted = self.by_code.get(colour * 8 + kind, {})
+        asked = [(square, name) for square, name in hinted.items() if intent.admits(square)] if pawn \
+            else list(hinted.items())
         pending = [self.send(name, MoveQuery(square, target, colour), WHEREABOUTS) for square, name in asked]
         pending.append(self.send(BOARD, Survey(colour, kind, target, en_passant, check)))
         replies = self.wait(pending)
         report: SurveyReport = replies[-1]
         answers: dict[tuple[int, str], Answer] = dict(zip(asked, replies[:-1], strict=True))
-        missed = [
-            piece
-            for piece in report.pieces
-            if (piece.origin, piece.name) not in answers and (kind != PAWN or intent.admits(piece.origin))
-        ]
+        # A pawn the written move rules out (another file) is neither asked nor given facts.
+        pieces = [piece for piece in report.pieces if intent.admits(piece.origin)] if pawn else report.pieces
+        missed = [piece for piece in pieces if (piece.origin, piece.name) not in answers]
         if missed:  # the board knows a piece the hint did not: ask it too, and mend the hint
             for piece in missed:
                 self.set_hint(piece.origin, piece.code, piece.name)
@@ -114,27 +110,17 @@ class Conversation(TracedActor[Request]):
             answers.update(((p.origin, p.name), answer) for p, answer in zip(missed, late, strict=True))
         yeses: dict[int, Yes] = {}
         probes: list[tuple[PieceReport, Probe]] = []
-        for piece in report.pieces:
+        for piece in pieces:
             answer = answers.get((piece.origin, piece.name))
-            if isinstance(answer, Yes):
+            if type(answer) is Yes:
                 yeses[piece.origin] = answer
                 path = piece.path
                 if path is None or path[1] != answer.traversed or path[2] != answer.target_rule:
-                    en_passant_move = kind == PAWN and answer.target_rule == "enemy" and target == en_passant
-                    probes.append(
-                        (
-                            piece,
-                            Probe(
-                                piece.origin, target, answer.traversed, en_passant_move, answer.target_rule
-                            ),
-                        )
-                    )
+                    en_passant_move = pawn and answer.target_rule == "enemy" and target == en_passant
+                    probe = Probe(piece.origin, target, answer.traversed, en_passant_move, answer.target_rule)
+                    probes.append((piece, probe))
         reports = self._reports_for(colour, probes)
-        facts = [  # a pawn the written move rules out (another file) needs no facts
-            self._facts(piece, yeses.get(piece.origin), reports.get(piece.origin))
-            for piece in report.pieces
-            if kind != PAWN or intent.admits(piece.origin)
-        ]
+        facts = [self._facts(piece, yeses.get(piece.origin), reports.get(piece.origin)) for piece in pieces]
         return Gathered(self.confirm_facts(facts), yeses, report)
 
     def _reports_for(
