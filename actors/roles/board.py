@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final, assert_never
 
 from actors.kernel.actor import TracedActor
-from actors.kernel.messaging import DEFAULT_TIMEOUT, Directory, Pending, ask
+from actors.kernel.messaging import DEFAULT_TIMEOUT, Directory, Pending, ask, wait_one
 from actors.protocol.board import (
     Applied,
     Apply,
@@ -456,7 +456,12 @@ class BoardActor(TracedActor[BoardRequest]):
 
     def _declare_all(self, asked: list[tuple[int, Pending]]) -> None:
         """Take each asked piece's answer as its word on its reach from its square."""
-        for (square, _), reply in zip(asked, self.wait([pending for _, pending in asked]), strict=True):
+        if len(asked) == 1:  # a plain move: one piece asked
+            (square, (name, future)), = asked
+            replies = [wait_one(name, future, self.timeout)]
+        else:
+            replies = self.wait([pending for _, pending in asked])
+        for (square, _), reply in zip(asked, replies, strict=True):
             assert isinstance(reply, Targets)
             self._declare(square, reply)
 
