@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Final
 
 from board.errors import InputError, SquareError
-from board.geometry import Path, TargetRule, move_function
+from board.geometry import Path, TargetRule, move_function, reach_of
 from board.pieces import BISHOP, KIND_NAMES, KINDS, KING, KNIGHT, QUEEN, ROOK
-from board.squares import STANDARD, Coord, coord_of, index_of, parse_square, square_name
+from board.squares import STANDARD, Coord, parse_square, square_name
 
 MoveRule = Callable[[int, Coord, Coord], Path | None]
 """``(colour, start, end) -> Path | None`` on 1-based (file, rank) pairs."""
@@ -62,10 +62,7 @@ def standard(kind: int) -> Geometry:
 
 
 def _standard(kind: int) -> Geometry:
-    def moves(colour: int, start: Coord, end: Coord) -> Path | None:
-        return move_function(kind, colour, start, end)
-
-    return Geometry(KIND_NAMES[kind], moves, pure=True)
+    return Geometry(KIND_NAMES[kind], partial(move_function, kind), pure=True)
 
 
 _STANDARD: Final = {kind: _standard(kind) for kind in KINDS}
@@ -294,15 +291,7 @@ def label_of(geometry: Geometry) -> str:
 
 
 def _compute_reach(geometry: Geometry, colour: int, square: int) -> Reach:
-    start = coord_of(square)
-    found = []
-    for target in range(64):
-        if target == square:
-            continue
-        path = geometry.moves(colour, start, coord_of(target))
-        if path is not None:
-            found.append((target, tuple(index_of(coord) for coord in path.traversed), path.target_rule))
-    return tuple(found)
+    return reach_of(geometry.moves, colour, square)
 
 
 _cached_reach = lru_cache(maxsize=8192)(_compute_reach)

@@ -8,26 +8,28 @@ board edges, as in the Erlang design; it never raises for a non-geometric move.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Final, Literal
+from collections.abc import Callable
+from typing import Final
 
-from board.frozen import quick_init
+from board.paths import Path, TargetRule
 from board.pieces import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE
-from board.squares import Coord
+from board.squares import Coord, coord_of, index_of
 
-TargetRule = Literal["any", "empty", "enemy"]
-"""What the target square must hold: ``any`` (empty or an enemy), ``empty`` (pawn pushes),
-``enemy`` (pawn captures; en passant is the referee's business)."""
-
-
-@quick_init
-@dataclass(frozen=True, slots=True)
-class Path:
-    """A geometric yes: the target and the squares strictly between, nearest the mover first."""
-
-    target: Coord
-    traversed: tuple[Coord, ...]
-    target_rule: TargetRule = "any"
+__all__ = [
+    "Path",
+    "TargetRule",
+    "bishop_move",
+    "forward",
+    "king_move",
+    "knight_move",
+    "move_function",
+    "pawn_capture",
+    "pawn_move",
+    "pawn_push",
+    "queen_move",
+    "reach_of",
+    "rook_move",
+]
 
 
 def _ray(start: Coord, end: Coord, diagonal: bool, straight: bool) -> Path | None:
@@ -115,3 +117,19 @@ def move_function(kind: int, colour: int, start: Coord, end: Coord) -> Path | No
     if mover is None:
         return None
     return mover(start, end)
+
+
+def reach_of(
+    moves: Callable[[int, Coord, Coord], Path | None], colour: int, square: int
+) -> tuple[tuple[int, tuple[int, ...], TargetRule], ...]:
+    """Every move the rule ``moves`` allows a ``colour`` piece on ``square`` (0..63) of the 8x8 board:
+    (target, traversed squares nearest first, target rule), ascending by target."""
+    start = coord_of(square)
+    found = []
+    for target in range(64):
+        if target == square:
+            continue
+        path = moves(colour, start, coord_of(target))
+        if path is not None:
+            found.append((target, tuple([index_of(coord) for coord in path.traversed]), path.target_rule))
+    return tuple(found)
