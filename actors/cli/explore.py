@@ -101,10 +101,10 @@ def load_script(
     from actors.scenario.script import parse_scenario
     from actors.scenario.steps import Learn, Play, Scenario, Start
     from board.errors import InputError
-    from board.fen import STARTING_FEN
-    from board.geometries import geometry_named
-    from board.pgn import read_games
-    from board.squares import parse_standard_square
+    from board.notation.fen import STARTING_FEN
+    from board.notation.pgn import read_games
+    from board.rules.geometries import geometry_named
+    from board.rules.squares import parse_standard_square
 
     scenario: Scenario | None = None
     if example is not None:

@@ -129,8 +129,8 @@ def _opening(args: argparse.Namespace) -> tuple[str, list[str], str | None, str 
     if args.pgn is None:
         return "startpos", [], None, None
     from actors.cli.inputs import PgnInput
-    from board.pgn import read_games
-    from board.replay import start_game
+    from board.games.replay import start_game
+    from board.notation.pgn import read_games
 
     source = PgnInput(args.pgn)
     game = next(iter(read_games(source.blocks(), name=source.name)), None)

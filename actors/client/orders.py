@@ -26,10 +26,10 @@ from actors.roles.referee import REFEREE
 from actors.roles.supervisor import BOARD, Supervisor
 from actors.tracing.recorder import Delivery, TraceEvent, TraceRecorder
 from board.errors import ChessActorsError, IllegalMoveError, InputError
-from board.fen_text import format_fen
-from board.game import Game
-from board.geometries import Geometry
-from board.squares import SQUARE_NAMES
+from board.games.game import Game
+from board.rules.fen_text import format_fen
+from board.rules.geometries import Geometry
+from board.rules.squares import SQUARE_NAMES
 
 Lesson = tuple[int, Geometry]
 """A lesson in a scenario: the piece on this square (0..63) learns this move function."""

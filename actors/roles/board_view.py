@@ -10,7 +10,7 @@ from collections.abc import Collection, Iterable, Mapping
 from typing import Final
 
 from actors.protocol.values import Assessment, PathEntry, Probe, ProbeReport, Reach, Sighting
-from board.pieces import KING, PAWN
+from board.rules.pieces import KING, PAWN
 
 _NOWHERE: Final[dict[int, PathEntry]] = {}
 

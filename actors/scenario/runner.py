@@ -31,8 +31,8 @@ from actors.scenario.steps import (
     StepResult,
 )
 from board.errors import ChessActorsError, InputError
-from board.pieces import COLOUR_NAMES, KIND_LETTERS, KIND_NAMES
-from board.squares import SQUARE_NAMES, parse_standard_square
+from board.rules.pieces import COLOUR_NAMES, KIND_LETTERS, KIND_NAMES
+from board.rules.squares import SQUARE_NAMES, parse_standard_square
 
 if TYPE_CHECKING:
     from actors.client.game import ActorGame, PieceHandle

@@ -37,11 +37,11 @@ from actors.scenario.steps import (
     Step,
 )
 from board.errors import InputError
-from board.fen import parse_fen, write_fen
-from board.geometries import geometry_named
-from board.pieces import COLOUR_NAMES, KIND_LETTERS, KIND_NAMES
-from board.san_syntax import parse_san, parse_uci
-from board.squares import SQUARE_NAMES, parse_standard_square
+from board.notation.fen import parse_fen, write_fen
+from board.notation.san_syntax import parse_san, parse_uci
+from board.rules.geometries import geometry_named
+from board.rules.pieces import COLOUR_NAMES, KIND_LETTERS, KIND_NAMES
+from board.rules.squares import SQUARE_NAMES, parse_standard_square
 
 __all__ = ["MESSAGE_KINDS", "is_move_text", "parse_line", "parse_scenario", "read_scenario"]
 

@@ -26,8 +26,8 @@ from actors.scenario.script import parse_line
 from actors.scenario.steps import STEP_NAMES, FenCheck, Legal, Play, Reject, Start, Step, StepResult
 from actors.tracing.recorder import TraceRecorder, event_to_json
 from board.errors import ChessActorsError, InputError
-from board.fen import parse_fen
-from board.squares import SQUARE_NAMES
+from board.notation.fen import parse_fen
+from board.rules.squares import SQUARE_NAMES
 
 DELIVERY_VERBS = ("deliver",)
 """The verbs that act on one waiting delivery by its number in the pending list (``deliver N``)."""
