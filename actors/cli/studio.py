@@ -124,6 +124,8 @@ def _opening(args: argparse.Namespace) -> tuple[str, list[str], str | None, str 
         from actors.scenario.steps import Start
 
         scenario = read_scenario_input(args.scenario)
+        if scenario.chess960:
+            raise InputError(f"{scenario.source}: the live studio does not play Chess960 yet")
         steps = [step.written for step in scenario.steps if not isinstance(step, Start)]
         return scenario.start_fen, steps, scenario.source, None
     if args.pgn is None:

@@ -98,7 +98,8 @@ def run_scenario(
     if pool is None and recorder is None and timeout is None and network is None:
         pool = process_pool()
     results: list[StepResult] = []
-    with ActorGame(scenario.start_fen, timeout, recorder, pool=pool, teach=teach, network=network) as game:
+    with ActorGame(scenario.start_fen, timeout, recorder, pool=pool, teach=teach, network=network,
+                   chess960=scenario.chess960) as game:
         runner = _Runner(game)
         for number, step in enumerate(scenario.steps, start=1):
             with marking(recorder, "step", number):
