@@ -1,9 +1,23 @@
 """The rules of chess as pure functions and values: squares, move geometry, positions, FEN,
-legal moves, game end, notation, PGN, perft, and the knight puzzles. No threads, no I/O.
+legal moves, game end, notation, PGN, perft, and the puzzles. No threads, no I/O.
 
-The public names are importable from here (``from board import Game, Position, parse_fen``). Each is
-loaded from its module the first time it is asked for, so that ``import board.squares`` (as the
-command line's small commands do) costs no more than that one module.
+In packages by idea, each importing only from the ones before it (an arrow never points back):
+
+- the base modules here: ``errors`` (every error raised on purpose), ``numbers`` (whole numbers
+  from text), ``frozen`` (quick frozen dataclasses), ``svg`` (a placement drawn); they import
+  nothing from the packages;
+- ``board.rules``: squares, pieces, move geometry, positions, castling, move generation, judging,
+  outcomes, perft, Chess960 start positions (and writing a position's FEN) -> the base;
+- ``board.notation``: FEN read and checked, SAN and UCI, the PGN lexer, reader and writer
+  -> rules, base;
+- ``board.games``: a game played move by move, and the verdict on a whole PGN game
+  -> notation, rules, base;
+- ``board.puzzles``: ChessMoveQ and the knight puzzles -> rules, base.
+
+The public names are importable from here (``from board import Game, Position, parse_fen``) and
+each package's from the package (``from board.rules import legal_moves``). Each is loaded from its
+module the first time it is asked for, so that ``import board.rules.squares`` (as the command line's
+small commands do) costs no more than that one module.
 
 An installation may hold this package twice: as Python source and, beside it, compiled with mypyc
 (one extension module per source module). Python imports the compiled one first; this module, which
@@ -31,12 +45,10 @@ def compiled_state(root: str = _HERE) -> str:
     'asked' (pure, as ``CHESS_ACTORS_PURE=1`` asks); 'stale' (pure: a source file is newer than its
     compiled module); 'orphaned' (pure: the compiled modules' shared library cannot be found)."""
     suffix = EXTENSION_SUFFIXES[0]
-    compiled = []
-    for folder in (root, os.path.join(root, "knights")):  # the package's two source folders
-        try:
-            compiled += [os.path.join(folder, name) for name in os.listdir(folder) if name.endswith(suffix)]
-        except OSError:
-            continue
+    compiled: list[str] = []
+    for folder, folders, names in os.walk(root):  # the package and its subpackages
+        folders[:] = [name for name in folders if name != "__pycache__"]
+        compiled += [os.path.join(folder, name) for name in names if name.endswith(suffix)]
     if not compiled:
         return "pure"
     if os.environ.get("CHESS_ACTORS_PURE") == "1":
@@ -90,7 +102,6 @@ BUILD_NOTE: str = {
 """One line for ``chess-actors --version``: the build, and why pure Python when it could be compiled."""
 
 if TYPE_CHECKING:
-    from board.chessmoveq import ChessMoveQError, Placement, is_valid_move
     from board.errors import (
         AmbiguousMoveError,
         BoardSizeError,
@@ -102,23 +113,24 @@ if TYPE_CHECKING:
         PgnError,
         SquareError,
     )
-    from board.fen import STARTING_FEN, parse_fen, write_fen
-    from board.game import Game, Played
-    from board.geometries import Geometry, combine, geometry_named, leaper, rider, standard
-    from board.knights.path import knight_distance, shortest_path
-    from board.knights.tour import NoTourError, knight_tour
-    from board.knights.treasure import treasure_hunt
-    from board.moves import Move
-    from board.pgn import PgnGame, read_games
-    from board.pieces import BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE
-    from board.position import Position
-    from board.replay import GameVerdict, MoveError, replay_direct
-    from board.squares import parse_square, square_colour, square_name
+    from board.games.game import Game, Played
+    from board.games.replay import GameVerdict, MoveError, replay_direct
+    from board.notation.fen import STARTING_FEN, parse_fen, write_fen
+    from board.notation.pgn import PgnGame, read_games
+    from board.puzzles.chessmoveq import ChessMoveQError, Placement, is_valid_move
+    from board.puzzles.knights.path import knight_distance, shortest_path
+    from board.puzzles.knights.tour import NoTourError, knight_tour
+    from board.puzzles.knights.treasure import treasure_hunt
+    from board.rules.geometries import Geometry, combine, geometry_named, leaper, rider, standard
+    from board.rules.moves import Move
+    from board.rules.pieces import BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE
+    from board.rules.position import Position
+    from board.rules.squares import parse_square, square_colour, square_name
     from board.svg import board_svg
 
 # Each public name and the module that defines it.
 _SOURCES: dict[str, str] = {
-    **dict.fromkeys(["ChessMoveQError", "Placement", "is_valid_move"], "board.chessmoveq"),
+    **dict.fromkeys(["ChessMoveQError", "Placement", "is_valid_move"], "board.puzzles.chessmoveq"),
     **dict.fromkeys(
         [
             "AmbiguousMoveError",
@@ -133,20 +145,22 @@ _SOURCES: dict[str, str] = {
         ],
         "board.errors",
     ),
-    **dict.fromkeys(["STARTING_FEN", "parse_fen", "write_fen"], "board.fen"),
-    **dict.fromkeys(["Game", "Played"], "board.game"),
+    **dict.fromkeys(["STARTING_FEN", "parse_fen", "write_fen"], "board.notation.fen"),
+    **dict.fromkeys(["Game", "Played"], "board.games.game"),
     **dict.fromkeys(
-        ["Geometry", "combine", "geometry_named", "leaper", "rider", "standard"], "board.geometries"
+        ["Geometry", "combine", "geometry_named", "leaper", "rider", "standard"], "board.rules.geometries"
     ),
-    **dict.fromkeys(["knight_distance", "shortest_path"], "board.knights.path"),
-    **dict.fromkeys(["NoTourError", "knight_tour"], "board.knights.tour"),
-    "treasure_hunt": "board.knights.treasure",
-    "Move": "board.moves",
-    **dict.fromkeys(["PgnGame", "read_games"], "board.pgn"),
-    **dict.fromkeys(["BISHOP", "BLACK", "KING", "KNIGHT", "PAWN", "QUEEN", "ROOK", "WHITE"], "board.pieces"),
-    "Position": "board.position",
-    **dict.fromkeys(["GameVerdict", "MoveError", "replay_direct"], "board.replay"),
-    **dict.fromkeys(["parse_square", "square_colour", "square_name"], "board.squares"),
+    **dict.fromkeys(["knight_distance", "shortest_path"], "board.puzzles.knights.path"),
+    **dict.fromkeys(["NoTourError", "knight_tour"], "board.puzzles.knights.tour"),
+    "treasure_hunt": "board.puzzles.knights.treasure",
+    "Move": "board.rules.moves",
+    **dict.fromkeys(["PgnGame", "read_games"], "board.notation.pgn"),
+    **dict.fromkeys(
+        ["BISHOP", "BLACK", "KING", "KNIGHT", "PAWN", "QUEEN", "ROOK", "WHITE"], "board.rules.pieces"
+    ),
+    "Position": "board.rules.position",
+    **dict.fromkeys(["GameVerdict", "MoveError", "replay_direct"], "board.games.replay"),
+    **dict.fromkeys(["parse_square", "square_colour", "square_name"], "board.rules.squares"),
     "board_svg": "board.svg",
 }
 

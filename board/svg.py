@@ -1,18 +1,18 @@
 """A board drawn as an SVG string, for notebooks (``_repr_svg_``) and anything else that shows one.
 
-Pure: it builds text from a placement and never reads or writes anything.
+Pure: it builds text from a placement and never reads or writes anything. It imports nothing
+from board, so a position can draw itself without a circle through the rules.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from board.squares import SQUARE_NAMES
-
 __all__ = ["board_svg"]
 
 # Unicode chess glyphs by piece code (colour * 8 + kind): white 1..6, black 9..14.
 _GLYPHS = dict(zip((1, 2, 3, 4, 5, 6, 9, 10, 11, 12, 13, 14), "♙♘♗♖♕♔♟♞♝♜♛♚", strict=True))
+_FILES = "abcdefgh"
 _LIGHT, _DARK, _MARK = "#f0d9b5", "#b58863", "rgba(31, 111, 235, 0.45)"
 
 
@@ -44,7 +44,7 @@ def board_svg(squares: Sequence[int], marked: Iterable[int] = (), size: int = 32
         fill = _LIGHT if (file + rank) % 2 else _DARK
         parts.append(
             f'<rect x="{x:.1f}" y="{y:.1f}" width="{cell:.1f}" height="{cell:.1f}" fill="{fill}">'
-            f"<title>{SQUARE_NAMES[index]}</title></rect>"
+            f"<title>{_FILES[file]}{rank + 1}</title></rect>"
         )
         if index in chosen:
             parts.append(
@@ -59,7 +59,7 @@ def board_svg(squares: Sequence[int], marked: Iterable[int] = (), size: int = 32
     for number in range(8):
         parts.append(
             f'<text x="{edge + number * cell + cell / 2:.1f}" y="{8 * cell + edge * 0.75:.1f}" '
-            f'font-size="{edge * 0.6:.1f}" text-anchor="middle" fill="#666">{"abcdefgh"[number]}</text>'
+            f'font-size="{edge * 0.6:.1f}" text-anchor="middle" fill="#666">{_FILES[number]}</text>'
         )
         parts.append(
             f'<text x="{edge / 2:.1f}" y="{(7 - number) * cell + cell * 0.6:.1f}" '

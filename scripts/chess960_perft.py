@@ -2,7 +2,7 @@
 """The Chess960 perft suite: all 960 start positions, counted by python-chess and by this engine.
 
     python scripts/chess960_perft.py make [--every N]   write tests/data/chess960.perft with python-chess
-    python scripts/chess960_perft.py check [--depth D]  count every entry with board.perft, compare
+    python scripts/chess960_perft.py check [--depth D]  count every entry with board.rules.perft, compare
 
 The data file lists, for each start position, its X-FEN and its perft counts at depths 1 to 3, and
 at depth 4 (the deepest whose counts are under 1,000,000) for every N-th position (``--every``; 1:
@@ -79,9 +79,9 @@ def read_suite(path: Path = DATA) -> list[tuple[int, str, dict[int, int]]]:
 
 
 def check(max_depth: int) -> int:
-    """Count every entry up to ``max_depth`` with board.perft; print the totals and the mismatches."""
-    from board.fen import parse_fen
-    from board.perft import perft
+    """Count every entry up to ``max_depth`` with board.rules.perft; print the totals and the mismatches."""
+    from board.notation.fen import parse_fen
+    from board.rules.perft import perft
 
     wrong = 0
     counted = 0

@@ -49,12 +49,12 @@ from actors.protocol import (  # noqa: E402
     HangOnNext,
     Verdict,
 )
-from board.game import Game  # noqa: E402
-from board.movegen import legal_moves  # noqa: E402
-from board.notation import san  # noqa: E402
-from board.pgn import read_games  # noqa: E402
-from board.pgn_writer import format_game  # noqa: E402
-from board.replay import GameVerdict, replay_direct  # noqa: E402
+from board.games.game import Game  # noqa: E402
+from board.games.replay import GameVerdict, replay_direct  # noqa: E402
+from board.notation.algebraic import san  # noqa: E402
+from board.notation.pgn import read_games  # noqa: E402
+from board.notation.pgn_writer import format_game  # noqa: E402
+from board.rules.movegen import legal_moves  # noqa: E402
 
 MESSAGE_KINDS = (
     "ProposeText", "FenQuery", "Begin", "MoveQuery", "CastleQuery", "TargetsQuery", "Survey",

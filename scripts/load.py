@@ -33,9 +33,9 @@ import pykka  # noqa: E402
 
 from actors.client.game import ActorGame  # noqa: E402
 from actors.kernel.limits import ENV_VAR, THREADS_PER_GAME, TooManyGames  # noqa: E402
-from board.game import Game  # noqa: E402
-from board.movegen import legal_moves  # noqa: E402
-from board.notation import san  # noqa: E402
+from board.games.game import Game  # noqa: E402
+from board.notation.algebraic import san  # noqa: E402
+from board.rules.movegen import legal_moves  # noqa: E402
 
 
 def _read(path: str) -> str:

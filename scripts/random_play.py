@@ -6,9 +6,9 @@ import random
 from collections.abc import Sequence
 
 from board.errors import IllegalMoveError
-from board.game import Game
-from board.movegen import legal_moves
-from board.notation import san
+from board.games.game import Game
+from board.notation.algebraic import san
+from board.rules.movegen import legal_moves
 
 
 def random_play(rng: random.Random, max_plies: int) -> tuple[list[str], Game]:

@@ -33,7 +33,7 @@ for place in (ROOT, HERE):  # the project, and the harnesses' shared helpers (ra
 
 from random_play import illegal_move, random_play  # noqa: E402
 
-from board.pgn_writer import format_game  # noqa: E402
+from board.notation.pgn_writer import format_game  # noqa: E402
 
 ILLEGAL = ("Ke5", "Nf7", "Qxh8", "O-O-O", "Bb5", "exd6", "Rxa8", "Kxe2")
 GARBLED = ("Nxx9", "e9", "--", "P@e4", "{unterminated")

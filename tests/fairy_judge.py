@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from board.geometries import Geometry, standard
-from board.pieces import KIND_BY_LETTER
-from board.squares import SQUARE_INDEX, SQUARE_NAMES, coord_of
+from board.rules.geometries import Geometry, standard
+from board.rules.pieces import KIND_BY_LETTER
+from board.rules.squares import SQUARE_INDEX, SQUARE_NAMES, coord_of
 
 PROMOTION_LETTERS = "qrbn"
 

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from fairy_judge import CASTLES, Man, captures, in_check, king_square, read_setup
 
 from board.errors import FenError
-from board.fen import parse_fen
-from board.geometries import Geometry, geometry_named
-from board.squares import SQUARE_INDEX, SQUARE_NAMES
+from board.notation.fen import parse_fen
+from board.rules.geometries import Geometry, geometry_named
+from board.rules.squares import SQUARE_INDEX, SQUARE_NAMES
 
 FAIRIES = ("archbishop", "chancellor", "amazon", "jumping-rook", "camel", "zebra", "nightrider", "mann")
 THEMES = ("taught-check", "taught-pin", "castling-attacked", "taught-pinned", "any")

@@ -1,11 +1,12 @@
 """A reference game for the stateful tests: the truth of a game whose pieces learn and whose board lies.
 
-Written from the rules and from what README promises, apart from the engine (no board.movegen,
-board.judge, board.castling or board.notation): it keeps the true placement with each piece's move
-function, the side to move, castling rights, en passant, the clocks and the repetition history, and
-judges a proposal by brute force. What the board reports (its lies) decides who may move, what
-blocks and who attacks: a ghost is reported but has no actor, so it blocks and occupies a target but
-never moves or attacks; a hidden piece is not reported at all. No move ever takes a king.
+Written from the rules and from what README promises, apart from the engine (no board.rules.movegen,
+board.rules.judge, board.rules.castling or board.notation.algebraic): it keeps the true placement with
+each piece's move function, the side to move, castling rights, en passant, the clocks and the
+repetition history, and judges a proposal by brute force. What the board reports (its lies) decides
+who may move, what blocks and who attacks: a ghost is reported but has no actor, so it blocks and
+occupies a target but never moves or attacks; a hidden piece is not reported at all. No move ever
+takes a king.
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from board.geometries import Geometry, standard
-from board.pieces import KIND_BY_LETTER
-from board.squares import SQUARE_INDEX, SQUARE_NAMES, coord_of
+from board.rules.geometries import Geometry, standard
+from board.rules.pieces import KIND_BY_LETTER
+from board.rules.squares import SQUARE_INDEX, SQUARE_NAMES, coord_of
 
 PROMOTIONS = "qrbn"
 STANDARD_BISHOP, STANDARD_KNIGHT = standard(KIND_BY_LETTER["B"]), standard(KIND_BY_LETTER["N"])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from board.position import Position
+from board.rules.position import Position
 
 
 def position_state(position: Position) -> tuple[object, ...]:

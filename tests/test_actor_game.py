@@ -14,7 +14,7 @@ from actors.client.game import ActorGame, replay_moves
 from actors.protocol import Accepted, Rejected
 from actors.tracing.recorder import TraceRecorder
 from board.errors import IllegalMoveError
-from board.game import Game
+from board.games.game import Game
 
 OPERA = [
     "e4", "e5", "Nf3", "d6", "d4", "Bg4", "dxe5", "Bxf3", "Qxf3", "dxe5", "Bc4", "Nf6", "Qb3", "Qe7",

@@ -20,8 +20,8 @@ from actors.client.game import ActorGame
 from actors.protocol import Accepted, No, Rejected, Yes
 from actors.tracing.recorder import TraceRecorder
 from board.errors import InputError
-from board.geometries import NAMED, geometry_named
-from board.squares import SQUARE_NAMES
+from board.rules.geometries import NAMED, geometry_named
+from board.rules.squares import SQUARE_NAMES
 
 FAIRY = ("archbishop", "chancellor", "amazon", "jumping-rook")
 POSITIONS = taught_positions(seed=14, count=200)

@@ -14,10 +14,10 @@ import pytest
 from actors.client.game import ActorGame
 from actors.client.parity import actor_verdict, direct_verdict
 from board.errors import ChessActorsError
-from board.game import Game
-from board.movegen import legal_moves, pinned_pieces
-from board.notation import san, uci
-from board.squares import SQUARE_NAMES
+from board.games.game import Game
+from board.notation.algebraic import san, uci
+from board.rules.movegen import legal_moves, pinned_pieces
+from board.rules.squares import SQUARE_NAMES
 
 TRICKY_FENS = (
     "startpos",

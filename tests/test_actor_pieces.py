@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from actors.client.game import ActorGame
 from actors.protocol import No, Yes
-from board.squares import SQUARE_INDEX
+from board.rules.squares import SQUARE_INDEX
 
 
 def test_bishop_on_c1_goes_to_e3_through_d2() -> None:

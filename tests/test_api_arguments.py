@@ -13,7 +13,7 @@ from actors.client.game import ActorGame
 from actors.client.pool import SystemPool
 from actors.client.session import CheckMoveSession
 from actors.kernel.errors import GameClosed
-from board.chessmoveq import parse_json_case
+from board.puzzles.chessmoveq import parse_json_case
 
 BAD_TIMEOUTS = [
     (float("nan"), ValueError), (-1.0, ValueError), (0, ValueError), (float("inf"), ValueError),

@@ -103,9 +103,46 @@ def test_the_board_import_graph_has_no_circle() -> None:
 
 def test_the_graph_sees_the_imports_it_must_see() -> None:
     graph = import_graph()
-    assert "board.position" in graph["board.movegen"]
-    assert "board.castling" in graph["board.position"]
-    assert "board.movegen" not in graph["board.position"]
+    assert "board.rules.position" in graph["board.rules.movegen"]
+    assert "board.rules.castling" in graph["board.rules.position"]
+    assert "board.rules.movegen" not in graph["board.rules.position"]
+
+
+# What each package may import: arrows point one way (the base modules at the top of board/ first).
+MAY_IMPORT = {
+    "base": {"base"},
+    "rules": {"base", "rules"},
+    "notation": {"base", "rules", "notation"},
+    "games": {"base", "rules", "notation", "games"},
+    "puzzles": {"base", "rules", "puzzles"},
+}
+
+
+PACKAGES = {name for name, path in MODULES.items() if path.name == "__init__.py" and name.count(".") == 1}
+"""board's packages (board.rules, ...); the other modules at its top are the base they share."""
+
+
+def _package_of(module: str) -> str:
+    top = ".".join(module.split(".")[:2])
+    return top.split(".")[1] if top in PACKAGES else "base"
+
+
+def test_each_package_imports_only_the_packages_before_it() -> None:
+    wrong = [
+        f"{module} -> {imported}"
+        for module, imported_modules in import_graph().items()
+        if module != "board"
+        for imported in sorted(imported_modules)
+        if imported != "board" and _package_of(imported) not in MAY_IMPORT[_package_of(module)]
+    ]
+    assert not wrong, "imports against the packages' order: " + ", ".join(wrong)
+
+
+def test_every_board_module_belongs_to_a_package_or_the_base() -> None:
+    assert {_package_of(module) for module in MODULES if module != "board"} == set(MAY_IMPORT)
+    assert _package_of("board.errors") == "base"
+    assert _package_of("board.rules") == "rules"
+    assert _package_of("board.puzzles.knights.tour") == "puzzles"
 
 
 def test_the_cycle_finder_finds_a_hidden_circle() -> None:
@@ -115,8 +152,8 @@ def test_the_cycle_finder_finds_a_hidden_circle() -> None:
 
 
 def test_a_function_level_import_is_counted() -> None:
-    tree = ast.parse("def key():\n    from board.movegen import legal_en_passant\n")
-    assert _board_targets(_runtime_imports(tree)[0], "board.position") == {"board.movegen"}
+    tree = ast.parse("def key():\n    from board.rules.movegen import legal_en_passant\n")
+    assert _board_targets(_runtime_imports(tree)[0], "board.rules.position") == {"board.rules.movegen"}
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import board
-import board.movegen
+import board.rules.movegen
 from board import compiled_state
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -20,15 +20,15 @@ SUFFIX = EXTENSION_SUFFIXES[0]
 
 
 def test_the_build_reported_is_the_build_imported() -> None:
-    compiled = board.movegen.__file__.endswith(SUFFIX)
+    compiled = board.rules.movegen.__file__.endswith(SUFFIX)
     assert ("compiled" if compiled else "pure") == board.BUILD
 
 
 def test_chess_actors_pure_imports_every_rules_module_from_its_source() -> None:
     code = (
-        "import board, board.movegen, board.knights.tour; "
-        "print(board.BUILD, board.movegen.__file__.endswith('.py'), "
-        "board.knights.tour.__file__.endswith('.py'))"
+        "import board, board.rules.movegen, board.puzzles.knights.tour; "
+        "print(board.BUILD, board.rules.movegen.__file__.endswith('.py'), "
+        "board.puzzles.knights.tour.__file__.endswith('.py'))"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False, timeout=60,
@@ -39,8 +39,9 @@ def test_chess_actors_pure_imports_every_rules_module_from_its_source() -> None:
 
 
 def _package(tmp_path: Path, source_age: float, compiled_age: float) -> Path:
-    (tmp_path / "knights").mkdir()
-    for name in ("movegen", "knights/tour"):
+    (tmp_path / "puzzles" / "knights").mkdir(parents=True)
+    (tmp_path / "rules").mkdir()
+    for name in ("rules/movegen", "puzzles/knights/tour"):
         source, compiled = tmp_path / f"{name}.py", tmp_path / f"{name}{SUFFIX}"
         source.write_text("")
         compiled.write_bytes(b"")
@@ -81,10 +82,10 @@ def test_values_that_cross_processes_survive_pickling_in_either_build() -> None:
     import pickle
 
     from board.errors import IllegalMoveError
-    from board.judge import Intent
-    from board.moves import Move
-    from board.pgn import read_games
-    from board.replay import replay_direct
+    from board.games.replay import replay_direct
+    from board.notation.pgn import read_games
+    from board.rules.judge import Intent
+    from board.rules.moves import Move
 
     (game,) = read_games(io.StringIO("1. e4 e5 2. Ke3 *\n"))
     verdict = replay_direct(game)

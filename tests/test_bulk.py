@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from board.pgn import read_games
+from board.notation.pgn import read_games
 
 DATA = Path(__file__).parent / "data"
 
@@ -95,7 +95,7 @@ def test_ray_missing_is_one_line_saying_how_to_install_it(mixed_file: Path) -> N
 
 
 def _read(lines: Iterable[bytes], first_line: int = 1) -> list[tuple[object, ...]]:
-    from board.pgn import read_games
+    from board.notation.pgn import read_games
 
     return [
         (game.tags, game.moves, game.result, game.first_line, str(game.error))
@@ -104,7 +104,7 @@ def _read(lines: Iterable[bytes], first_line: int = 1) -> list[tuple[object, ...
 
 
 def _cut_and_read(text: str, games: int) -> list[tuple[object, ...]]:
-    from board.pgn import game_chunks
+    from board.notation.pgn import game_chunks
 
     read: list[tuple[object, ...]] = []
     for first_line, lines in game_chunks(text.encode().splitlines(keepends=True), games):
@@ -136,7 +136,7 @@ def test_famous_games_cut_one_by_one_read_the_same() -> None:
 
 
 def _cut_by_size_and_read(text: str, games: int, max_chars: int) -> tuple[list[tuple[object, ...]], int]:
-    from board.pgn import game_chunks
+    from board.notation.pgn import game_chunks
 
     read: list[tuple[object, ...]] = []
     longest = 0
@@ -183,7 +183,7 @@ def test_games_without_tags_that_comment_are_cut_by_size_too(game: str) -> None:
 
 
 def test_a_run_with_no_place_to_cut_past_the_limit_is_the_rest_of_the_stream_read_in_place() -> None:
-    from board.pgn import game_chunks
+    from board.notation.pgn import game_chunks
 
     text = "1. d4 d5 *\n" * 3 + "1. e4 {a comment never closed\n" + "1-0\n" * 2000 + "} 2. Nf3 *\n1. c4 *\n"
     *runs, (first, rest) = game_chunks([text.encode()], 1, max_bytes=10, refuse_bytes=5000)
@@ -197,7 +197,7 @@ def test_a_run_with_no_place_to_cut_past_the_limit_is_the_rest_of_the_stream_rea
 def test_cutting_with_a_limit_reads_exactly_what_the_whole_text_reads(
     pieces: list[str], games: int, refuse: int
 ) -> None:
-    from board.pgn import game_chunks
+    from board.notation.pgn import game_chunks
 
     text = "".join(pieces)
     read: list[tuple[object, ...]] = []

@@ -5,7 +5,8 @@ from __future__ import annotations
 import chess
 import pytest
 
-from board.castling import (
+from board.notation.fen import parse_fen, write_fen
+from board.rules.castling import (
     ALL_RIGHTS,
     BY_COLOUR,
     BY_KING_TARGET,
@@ -19,11 +20,10 @@ from board.castling import (
     home_rights,
     rights_text,
 )
-from board.fen import parse_fen, write_fen
-from board.movegen import legal_moves
-from board.moves import Move
-from board.pieces import BLACK, KING, ROOK, WHITE, piece_code
-from board.squares import SQUARE_NAMES
+from board.rules.movegen import legal_moves
+from board.rules.moves import Move
+from board.rules.pieces import BLACK, KING, ROOK, WHITE, piece_code
+from board.rules.squares import SQUARE_NAMES
 
 BOTH_SIDES = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
 

@@ -15,13 +15,13 @@ import chess
 import pytest
 from chess960_games import CASTLING_CORNERS, random_chess960_game
 
-from board.chess960 import back_rank, number_of, position_number, start_fen
 from board.errors import FenError, IllegalMoveError
-from board.fen import parse_fen, write_fen
-from board.game import Game
-from board.perft import divide, perft
-from board.pgn import read_games
-from board.replay import replay_direct
+from board.games.game import Game
+from board.games.replay import replay_direct
+from board.notation.fen import parse_fen, write_fen
+from board.notation.pgn import read_games
+from board.rules.chess960 import back_rank, number_of, position_number, start_fen
+from board.rules.perft import divide, perft
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 from chess960_perft import DATA, read_suite

@@ -18,13 +18,13 @@ from actors.client.pool import SystemPool
 from actors.client.replay import watch_game
 from actors.protocol import Accepted, Rejected
 from actors.protocol.piece import CastleQuery, No, Yes
-from board.chess960 import start_fen
-from board.game import Game
-from board.movegen import legal_moves
-from board.notation import san
-from board.pgn import read_games
-from board.replay import replay_direct
-from board.squares import SQUARE_NAMES
+from board.games.game import Game
+from board.games.replay import replay_direct
+from board.notation.algebraic import san
+from board.notation.pgn import read_games
+from board.rules.chess960 import start_fen
+from board.rules.movegen import legal_moves
+from board.rules.squares import SQUARE_NAMES
 
 # Castling's Chess960 corners (the positions whose counts they decide, and one with black to move).
 TRICKY = [*CASTLING_CORNERS, "r5kr/8/8/8/8/8/8/R5KR b KQkq - 0 1"]

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from board.chessmoveq import (
+from board.errors import InputError
+from board.puzzles.chessmoveq import (
     Answer,
     ChessMoveQError,
     answer,
@@ -25,9 +26,8 @@ from board.chessmoveq import (
     parse_move,
     parse_position,
 )
-from board.errors import InputError
-from board.judge import CandidateFacts, Intent
-from board.pieces import QUEEN, ROOK, WHITE
+from board.rules.judge import CandidateFacts, Intent
+from board.rules.pieces import QUEEN, ROOK, WHITE
 
 Piece = list[Any]
 

@@ -34,8 +34,8 @@ from actors.protocol import (
 from actors.roles.board import BoardActor
 from actors.roles.piece import PieceActor
 from actors.tracing.recorder import TraceRecorder
-from board.chessmoveq import Answer, answer, parse_move, parse_position
-from board.geometries import geometry_named
+from board.puzzles.chessmoveq import Answer, answer, parse_move, parse_position
+from board.rules.geometries import geometry_named
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import chess
 
-from board.chessmoveq import (
+from board.puzzles.chessmoveq import (
     answer,
     answer_from_facts,
     build_position,
@@ -21,7 +21,7 @@ from board.chessmoveq import (
     parse_move,
     parse_position,
 )
-from board.judge import decide
+from board.rules.judge import decide
 
 Piece = list[Any]
 

@@ -14,10 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import position_state
 
-from board.fen import STARTING_FEN, parse_fen, write_fen
-from board.movegen import is_check, legal_moves
-from board.moves import CASTLE, DOUBLE_PUSH, EN_PASSANT, Move
-from board.position import Position
+from board.notation.fen import STARTING_FEN, parse_fen, write_fen
+from board.rules.movegen import is_check, legal_moves
+from board.rules.moves import CASTLE, DOUBLE_PUSH, EN_PASSANT, Move
+from board.rules.position import Position
 
 STARTS = {
     "initial": STARTING_FEN,

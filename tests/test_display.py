@@ -14,7 +14,7 @@ from rich.console import Console, RenderableType
 from actors.cli.display import FILES_LINE, STEP_WIDTH, BoardView, headline, move_line, step_line, summary_view
 from actors.client.replay import MoveReport
 from actors.scenario.steps import StepResult
-from board.fen import STARTING_FEN
+from board.notation.fen import STARTING_FEN
 
 AFTER_E4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
 FOOLS_MATE = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"

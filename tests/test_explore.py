@@ -22,8 +22,8 @@ from actors.kernel.policies import Fifo, Policy, Script
 from actors.kernel.schedule import Turnstile
 from actors.tracing.export import read_jsonl
 from actors.tracing.recorder import TraceRecorder
-from board.fen import STARTING_FEN
-from board.pgn import read_games
+from board.notation.fen import STARTING_FEN
+from board.notation.pgn import read_games
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -295,8 +295,8 @@ def test_a_ply_after_a_lesson_has_one_verdict_under_every_order() -> None:
 
 
 def test_explore_runs_the_lesson_inside_the_ply_it_precedes(system: OrderedSystem) -> None:
-    from board.geometries import geometry_named
-    from board.squares import SQUARE_INDEX
+    from board.rules.geometries import geometry_named
+    from board.rules.squares import SQUARE_INDEX
 
     lesson = (SQUARE_INDEX["c1"], geometry_named("rook"))
     start = "4k3/8/8/8/8/8/8/2B1K3 w - - 0 1"

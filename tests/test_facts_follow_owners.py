@@ -13,9 +13,9 @@ from actors.client.game import ActorGame
 from actors.kernel.errors import ActorFailure
 from actors.protocol import Accepted, Learn, Rejected
 from actors.protocol.control import Ping
-from board.geometries import Geometry, geometry_named, standard
-from board.geometry import Path
-from board.pieces import KNIGHT, ROOK
+from board.rules.geometries import Geometry, geometry_named, standard
+from board.rules.geometry import Path
+from board.rules.pieces import KNIGHT, ROOK
 
 
 def _accepted(game: ActorGame, text: str) -> Accepted:

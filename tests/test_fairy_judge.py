@@ -13,8 +13,8 @@ import pytest
 from fairy_judge import legal_moves
 from fairy_positions import FAIRIES, THEMES, TaughtPosition, taught_positions
 
-from board.fen import parse_fen
-from board.geometries import geometry_named
+from board.notation.fen import parse_fen
+from board.rules.geometries import geometry_named
 
 # Seeds for random games: the start, and positions rich in castling, en passant, promotion and pins.
 STARTS = (
@@ -135,7 +135,7 @@ def test_teaching_changes_the_moves_in_most_generated_positions(positions: list[
 def test_the_judge_stands_apart_from_the_engine_s_move_generator_and_judge() -> None:
     code = (
         "import sys, fairy_judge\n"
-        "engine = {'board.movegen', 'board.judge', 'board.facts', 'board.position'}\n"
+        "engine = {'board.rules.movegen', 'board.rules.judge', 'board.rules.facts', 'board.rules.position'}\n"
         "used = sorted(engine & set(sys.modules))\n"
         "assert not used, used\n"
     )

@@ -22,8 +22,8 @@ from actors.client.game import ActorGame
 from actors.client.replay import replay_with_actors
 from actors.kernel.errors import ActorFailure, ActorTimeout, RestartIntensityExceeded
 from actors.protocol import Accepted, CrashOnNext, HangOnNext
-from board.game import Game
-from board.pgn import read_games
+from board.games.game import Game
+from board.notation.pgn import read_games
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 0.3

@@ -9,10 +9,10 @@ import chess
 import pytest
 
 from board.errors import FenError, InputError
-from board.fen import STARTING_FEN, parse_fen, write_fen
-from board.pieces import BLACK, KING, PAWN, WHITE
-from board.position import BLACK_KINGSIDE, BLACK_QUEENSIDE, WHITE_KINGSIDE, WHITE_QUEENSIDE
-from board.squares import SQUARE_INDEX
+from board.notation.fen import STARTING_FEN, parse_fen, write_fen
+from board.rules.pieces import BLACK, KING, PAWN, WHITE
+from board.rules.position import BLACK_KINGSIDE, BLACK_QUEENSIDE, WHITE_KINGSIDE, WHITE_QUEENSIDE
+from board.rules.squares import SQUARE_INDEX
 
 REAL_FENS = [
     STARTING_FEN,

@@ -14,8 +14,8 @@ import pytest
 import actors.protocol as protocol
 from actors.protocol.names import codecs_of
 from board.frozen import quick_init
-from board.geometry import Path
-from board.judge import CandidateFacts, Decision, Intent
+from board.rules.geometry import Path
+from board.rules.judge import CandidateFacts, Decision, Intent
 
 SERVED = [
     kind

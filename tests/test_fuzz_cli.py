@@ -257,11 +257,11 @@ HARD_INPUTS = [
     # actors/cli/run.py opens the scenario as strict UTF-8: UnicodeDecodeError escapes main()
     ("run", INPUT_FILES[2]),
     ("run", INPUT_FILES[3]),
-    # board/squares.py: int() of a rank past 4300 digits
+    # board/rules/squares.py: int() of a rank past 4300 digits
     ("color", f"a{HUGE}"),
     # actors/cli/perft.py: parse_depth's int()
     ("perft", "startpos", HUGE),
-    # board/chessmoveq.py: _decode lets json's digit-limit ValueError through
+    # board/puzzles/chessmoveq.py: _decode lets json's digit-limit ValueError through
     ("check-move", f'[["W","K",{HUGE},1]]', '["W","K",1,1]'),
     # actors/trace_export.py: read_jsonl lets RecursionError (and the digit limit) through
     ("trace", DEEP, "--to", "jsonl"),

@@ -22,15 +22,6 @@ from actors.client.game import ActorGame
 from actors.client.replay import replay_with_actors
 from actors.protocol import Accepted, Rejected
 from actors.tracing.export import parse_ply_range, read_jsonl
-from board.chessmoveq import (
-    answer,
-    is_valid_move,
-    parse_json_case,
-    parse_json_move,
-    parse_json_position,
-    parse_move,
-    parse_position,
-)
 from board.errors import (
     AmbiguousMoveError,
     BoardSizeError,
@@ -42,15 +33,24 @@ from board.errors import (
     PgnError,
     SquareError,
 )
-from board.fen import parse_fen, write_fen
-from board.game import Game
-from board.movegen import legal_moves
-from board.notation import san
-from board.perft import perft
-from board.pgn import read_games
-from board.replay import replay_direct
-from board.san_syntax import parse_san, parse_uci
-from board.squares import file_name, file_number, parse_size, parse_square, square_colour, square_name
+from board.games.game import Game
+from board.games.replay import replay_direct
+from board.notation.algebraic import san
+from board.notation.fen import parse_fen, write_fen
+from board.notation.pgn import read_games
+from board.notation.san_syntax import parse_san, parse_uci
+from board.puzzles.chessmoveq import (
+    answer,
+    is_valid_move,
+    parse_json_case,
+    parse_json_move,
+    parse_json_position,
+    parse_move,
+    parse_position,
+)
+from board.rules.movegen import legal_moves
+from board.rules.perft import perft
+from board.rules.squares import file_name, file_number, parse_size, parse_square, square_colour, square_name
 
 T = TypeVar("T")
 DATA = Path(__file__).resolve().parent / "data"
@@ -409,13 +409,13 @@ def test_known_hard_inputs_are_refused_cleanly(surface: str, call: Callable[[], 
 @pytest.mark.parametrize(
     ("surface", "call", "allowed"),
     [
-        # board/squares.py: int() of the rank / size digits
+        # board/rules/squares.py: int() of the rank / size digits
         ("square with a 5000-digit rank", lambda: parse_square("a" + HUGE_NUMBER, None), SquareError),
         ("board size of 5000 digits", lambda: parse_size(HUGE_NUMBER), BoardSizeError),
-        # board/fen.py: _parse_counter
+        # board/notation/fen.py: _parse_counter
         ("fen halfmove counter of 5000 digits", lambda: parse_fen(f"8/8/8/8/8/8/8/K6k w - - {HUGE_NUMBER} 1"),
          FenError),
-        # board/chessmoveq.py: _decode catches JSONDecodeError and RecursionError, not the digit limit
+        # board/puzzles/chessmoveq.py: _decode catches JSONDecodeError and RecursionError, not the digit limit
         ("chessmoveq coordinate of 5000 digits",
          lambda: parse_json_position(f'[["W", "K", {HUGE_NUMBER}, 1]]'), InputError),
         # actors/trace_export.py: read_jsonl catches JSONDecodeError only

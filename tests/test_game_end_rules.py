@@ -14,15 +14,15 @@ from actors.client.game import ActorGame
 from actors.client.replay import replay_with_actors
 from actors.protocol import Accepted, Rejected
 from board.errors import IllegalMoveError
-from board.game import Game
-from board.pgn import read_games
-from board.replay import replay_direct
+from board.games.game import Game
+from board.games.replay import replay_direct
+from board.notation.pgn import read_games
 
 KNIGHT_SHUFFLE = ["Nf3", "Nf6", "Ng1", "Ng8"]
 
 
 def oracle_outcome(board: chess.Board) -> str | None:
-    """The outcome python-chess sees, in this project's precedence (see board.outcome)."""
+    """The outcome python-chess sees, in this project's precedence (see board.rules.outcome)."""
     if board.is_checkmate():
         return "checkmate"
     if board.is_stalemate():

@@ -9,10 +9,18 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from board.errors import InputError
-from board.geometries import NAMED, Geometry, geometry_named, reach, standard, user_geometry
-from board.geometry import Path, move_function
-from board.pieces import KINDS, WHITE
-from board.squares import SQUARE_INDEX, SQUARE_NAMES, Coord, coord_of, index_of, parse_square, square_name
+from board.rules.geometries import NAMED, Geometry, geometry_named, reach, standard, user_geometry
+from board.rules.geometry import Path, move_function
+from board.rules.pieces import KINDS, WHITE
+from board.rules.squares import (
+    SQUARE_INDEX,
+    SQUARE_NAMES,
+    Coord,
+    coord_of,
+    index_of,
+    parse_square,
+    square_name,
+)
 
 squares = st.integers(0, 63)
 colours = st.sampled_from((0, 1))

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from board.geometry import (
+from board.rules.geometry import (
     Path,
     bishop_move,
     king_move,
@@ -21,8 +21,8 @@ from board.geometry import (
     queen_move,
     rook_move,
 )
-from board.pieces import BISHOP, BLACK, KINDS, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE
-from board.squares import Coord
+from board.rules.pieces import BISHOP, BLACK, KINDS, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE
+from board.rules.squares import Coord
 
 # -- the seed's examples -------------------------------------------------------------------------
 

@@ -12,7 +12,7 @@ from actors.kernel.hive import Hive, Member
 from actors.kernel.messaging import Directory, Envelope, ask, tell, wait_one
 from actors.protocol import Crash
 from actors.roles.piece import PieceActor
-from board.chessmoveq import answer, parse_move, parse_position
+from board.puzzles.chessmoveq import answer, parse_move, parse_position
 
 # White: king e1, knights b1 and g1, a rook a1; black: king e8, a queen d8.
 POSITION = [["W", "K", 5, 1], ["W", "N", 2, 1], ["W", "N", 7, 1], ["W", "R", 1, 1], ["B", "K", 5, 8],

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from actors.client.game import ActorGame
 from actors.protocol import KnightWalk
-from board.knights import knight_distance
-from board.squares import parse_square
+from board.puzzles.knights import knight_distance
+from board.rules.squares import parse_square
 
 
 def _is_knight_step(first: str, second: str) -> bool:

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from board.errors import BoardSizeError, SquareError
-from board.knights.path import (
+from board.puzzles.knights.path import (
     BFS_SQUARE_LIMIT,
     PathTooLongError,
     bfs_distances,
@@ -20,7 +20,7 @@ from board.knights.path import (
     knight_distance,
     shortest_path,
 )
-from board.squares import Coord, Size, parse_square
+from board.rules.squares import Coord, Size, parse_square
 
 BILLION = 10**9
 

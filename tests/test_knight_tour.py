@@ -10,14 +10,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from board.errors import ChessActorsError, InputError, SquareError
-from board.knights.existence import tour_obstacle
-from board.knights.tour import (
+from board.puzzles.knights.existence import tour_obstacle
+from board.puzzles.knights.tour import (
     NoTourError,
     TourTooLargeError,
     knight_tour,
     knight_tour_indices,
 )
-from board.squares import Coord, Size
+from board.rules.squares import Coord, Size
 
 KNIGHT_JUMPS = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
 

@@ -12,14 +12,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from board.errors import InputError, SquareError
-from board.knights.path import bfs_distances
-from board.knights.treasure import (
+from board.puzzles.knights.path import bfs_distances
+from board.puzzles.knights.treasure import (
     MAX_TREASURES,
     TreasureCountError,
     hunt_moves,
     treasure_hunt,
 )
-from board.squares import Coord, Size, parse_square
+from board.rules.squares import Coord, Size, parse_square
 
 SEED_START = "a8"
 SEED_TREASURES = ["e6", "c4", "b3", "a2", "b2", "b1"]

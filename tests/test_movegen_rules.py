@@ -5,12 +5,12 @@ Moves are compared as UCI strings so that a failure reads like chess.
 
 from __future__ import annotations
 
-from board.fen import parse_fen, write_fen
-from board.movegen import attackers, checkers, is_attacked, is_check, legal_moves, pinned_pieces
-from board.moves import Move
-from board.pieces import BLACK, WHITE
-from board.position import BLACK_KINGSIDE, WHITE_KINGSIDE, WHITE_QUEENSIDE, Position
-from board.squares import SQUARE_INDEX, SQUARE_NAMES
+from board.notation.fen import parse_fen, write_fen
+from board.rules.movegen import attackers, checkers, is_attacked, is_check, legal_moves, pinned_pieces
+from board.rules.moves import Move
+from board.rules.pieces import BLACK, WHITE
+from board.rules.position import BLACK_KINGSIDE, WHITE_KINGSIDE, WHITE_QUEENSIDE, Position
+from board.rules.squares import SQUARE_INDEX, SQUARE_NAMES
 
 
 def moves_of(position: Position) -> set[str]:

@@ -21,12 +21,12 @@ from actors.protocol import Learn
 from actors.protocol.referee import Accepted, FenQuery, Rejected, Verdict
 from actors.tracing.recorder import TraceRecorder
 from board.errors import InputError
-from board.game import Game
-from board.geometries import geometry_named
-from board.movegen import legal_moves
-from board.notation import san
-from board.pgn import PgnGame, read_games
-from board.replay import replay_direct
+from board.games.game import Game
+from board.games.replay import replay_direct
+from board.notation.algebraic import san
+from board.notation.pgn import PgnGame, read_games
+from board.rules.geometries import geometry_named
+from board.rules.movegen import legal_moves
 
 ILLEGAL_TRIES = ("Ke5", "O-O", "exd6", "Qxh8", "a8=Q", "Nf3")
 

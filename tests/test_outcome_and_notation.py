@@ -8,11 +8,11 @@ import chess
 import pytest
 
 from board.errors import IllegalMoveError, MoveSyntaxError
-from board.fen import parse_fen, write_fen
-from board.game import Game
-from board.movegen import legal_moves
-from board.notation import parse_move_text, resolve, san, uci
-from board.outcome import insufficient_material, pieces_of
+from board.games.game import Game
+from board.notation.algebraic import parse_move_text, resolve, san, uci
+from board.notation.fen import parse_fen, write_fen
+from board.rules.movegen import legal_moves
+from board.rules.outcome import insufficient_material, pieces_of
 
 
 def test_fools_mate_is_checkmate_with_a_hash_in_its_san() -> None:

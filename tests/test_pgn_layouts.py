@@ -16,7 +16,7 @@ import chess
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from board.pgn import PgnGame, PgnLimits, read_games
+from board.notation.pgn import PgnGame, PgnLimits, read_games
 
 SPACES = [" ", "  ", "\t", "\n", "\r\n", " \n", "\n\n", "\n   ", " \t \n\t"]
 TAG_CHARACTERS = st.characters(blacklist_categories=("Cs", "Cc"), blacklist_characters='\\"')

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from board import pgn_lexer
-from board.pgn import LIMITS, PgnLimits, line_pieces, read_games
+from board.notation import pgn_lexer
+from board.notation.pgn import LIMITS, PgnLimits, line_pieces, read_games
 
 ROOT = Path(__file__).resolve().parent.parent
 MEMORY_LIMIT = 300 * 1024 * 1024

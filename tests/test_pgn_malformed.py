@@ -9,8 +9,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from test_pgn_reader import DATA, FAMOUS, games, sans
 
-from board.pgn import PgnGame, read_games
-from board.san_syntax import parse_san
+from board.notation.pgn import PgnGame, read_games
+from board.notation.san_syntax import parse_san
 
 
 def error_text(game: PgnGame) -> str | None:

@@ -15,7 +15,7 @@ import chess
 import chess.pgn
 import pytest
 
-from board.pgn import MoveToken, PgnGame, parse_game_text, read_games
+from board.notation.pgn import MoveToken, PgnGame, parse_game_text, read_games
 
 DATA = Path(__file__).parent / "data"
 FAMOUS = (

@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from board.errors import InputError, MoveSyntaxError
-from board.pgn import read_games
-from board.pgn_writer import LINE_WIDTH, SEVEN_TAG_ROSTER, format_game
+from board.notation.pgn import read_games
+from board.notation.pgn_writer import LINE_WIDTH, SEVEN_TAG_ROSTER, format_game
 
 OPERA = [
     *("e4", "e5", "Nf3", "d6", "d4", "Bg4", "dxe5", "Bxf3", "Qxf3", "dxe5", "Bc4", "Nf6"),

@@ -11,8 +11,8 @@ import pytest
 from actors.client.game import ActorGame
 from actors.protocol import Accepted, CrashOnNext, ProposeText, Rejected
 from actors.roles.supervisor import REFEREE
-from board.game import Game
-from board.pgn import read_games
+from board.games.game import Game
+from board.notation.pgn import read_games
 
 DATA = "tests/data"
 TIMEOUT = 0.5

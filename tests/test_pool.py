@@ -20,13 +20,13 @@ from actors.client.pool import SystemPool
 from actors.kernel.errors import RestartIntensityExceeded
 from actors.protocol import Accepted
 from actors.tracing.recorder import STARTUP, TraceRecorder
-from board.fen import STARTING_FEN
-from board.game import Game
-from board.geometries import reach, standard
-from board.movegen import legal_moves
-from board.notation import san
-from board.pieces import KNIGHT, WHITE
-from board.squares import parse_standard_square
+from board.games.game import Game
+from board.notation.algebraic import san
+from board.notation.fen import STARTING_FEN
+from board.rules.geometries import reach, standard
+from board.rules.movegen import legal_moves
+from board.rules.pieces import KNIGHT, WHITE
+from board.rules.squares import parse_standard_square
 
 G1 = parse_standard_square("g1")
 

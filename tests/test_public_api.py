@@ -8,16 +8,24 @@ import inspect
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
 import actors
 import board
+import board.games
+import board.notation
+import board.puzzles
+import board.rules
+
+PACKAGES = [actors, board, board.rules, board.notation, board.games, board.puzzles]
+PACKAGE_IDS = ["actors", "board", "board.rules", "board.notation", "board.games", "board.puzzles"]
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.mark.parametrize("package", [actors, board], ids=["actors", "board"])
+@pytest.mark.parametrize("package", PACKAGES, ids=PACKAGE_IDS)
 def test_every_public_name_is_importable_from_the_package_root(package: object) -> None:
     names = package.__all__  # type: ignore[attr-defined]
     assert names == sorted(set(names), key=names.index)
@@ -40,6 +48,26 @@ def test_the_names_a_new_user_reaches_for_come_from_the_roots() -> None:
     assert isinstance(game.position, Position) and game.fen() == STARTING_FEN
 
 
+@pytest.mark.parametrize("package", PACKAGES[2:], ids=PACKAGE_IDS[2:])
+def test_no_public_name_of_a_board_package_is_also_one_of_its_modules(package: ModuleType) -> None:
+    # Importing a submodule binds its name on the package, so a public name spelt the same would
+    # change meaning once that module is loaded.
+    folder = Path(package.__file__ or "").parent
+    modules = {path.stem for path in folder.glob("*.py")} | {path.name for path in folder.glob("*/")}
+    assert modules, f"no modules found beside {package.__file__}"
+    assert set(package.__all__) & modules == set()
+
+
+def test_a_board_package_name_is_the_object_its_module_defines() -> None:
+    from board.notation.algebraic import san
+    from board.puzzles.knights.path import shortest_path
+    from board.rules.position import Position
+
+    assert (board.rules.Position, board.notation.san, board.puzzles.shortest_path) == (
+        Position, san, shortest_path
+    )
+
+
 def test_an_unknown_name_is_an_attribute_error() -> None:
     with pytest.raises(AttributeError, match="no attribute 'Nonesuch'"):
         actors.Nonesuch  # type: ignore[attr-defined]  # noqa: B018
@@ -60,7 +88,7 @@ def _written_docstring(value: object) -> str:
     return ""
 
 
-@pytest.mark.parametrize("package", [actors, board], ids=["actors", "board"])
+@pytest.mark.parametrize("package", PACKAGES, ids=PACKAGE_IDS)
 def test_every_public_class_and_function_says_what_it_does(package: object) -> None:
     undocumented = []
     for name in package.__all__:  # type: ignore[attr-defined]
@@ -102,7 +130,7 @@ def test_a_plain_replay_loads_none_of_the_modules_only_the_package_root_names() 
     )
     assert "actors.client.game" in loaded  # it did replay with the actors
     for unused in ("actors.studio", "actors.scenario.runner", "actors.tracing.mermaid", "actors.kernel.hive",
-                   "board.knights.tour", "board.svg", "board.perft"):
+                   "board.puzzles.knights.tour", "board.svg", "board.rules.perft"):
         assert unused not in loaded
 
 

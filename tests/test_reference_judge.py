@@ -8,8 +8,8 @@ import random
 import chess
 from reference_judge import Reference, square
 
-from board.geometries import NAMED, Geometry
-from board.geometry import Path
+from board.rules.geometries import NAMED, Geometry
+from board.rules.geometry import Path
 
 STARTS = (
     chess.STARTING_FEN,

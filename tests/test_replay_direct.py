@@ -11,9 +11,9 @@ import chess.pgn
 import pytest
 
 from board.errors import AmbiguousMoveError, IllegalMoveError
-from board.game import Game
-from board.pgn import read_games
-from board.replay import GameVerdict, replay_direct
+from board.games.game import Game
+from board.games.replay import GameVerdict, replay_direct
+from board.notation.pgn import read_games
 
 DATA = Path(__file__).parent / "data"
 

@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from board.errors import InputError, MoveSyntaxError
-from board.san_syntax import (
+from board.notation.san_syntax import (
     Castle,
     CheckMark,
     Piece,
@@ -24,7 +24,7 @@ from board.san_syntax import (
     parse_uci,
     uci_text,
 )
-from board.squares import SQUARE_INDEX
+from board.rules.squares import SQUARE_INDEX
 
 
 def _move(

@@ -27,7 +27,7 @@ from actors.scenario.steps import (
     Start,
 )
 from actors.tracing.export import read_jsonl
-from board.fen import STARTING_FEN
+from board.notation.fen import STARTING_FEN
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "actors" / "examples").glob("*.scenario"))

@@ -18,9 +18,9 @@ from actors.kernel.policies import Fifo, Interactive, Random, ScheduleError, Scr
 from actors.kernel.schedule import Turnstile, record_of
 from actors.protocol.referee import Accepted, Rejected
 from actors.tracing.recorder import TraceEvent, TraceRecorder
-from board.chessmoveq import parse_move, parse_position
 from board.errors import InputError
-from board.pgn import read_games
+from board.notation.pgn import read_games
+from board.puzzles.chessmoveq import parse_move, parse_position
 
 with open("tests/data/opera-game.pgn", encoding="utf-8") as _file:
     OPERA = [token.text for token in next(read_games(_file)).moves]

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from board.errors import BoardSizeError, SquareError
-from board.squares import (
+from board.rules.squares import (
     SQUARE_NAMES,
     coord_of,
     file_name,

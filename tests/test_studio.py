@@ -185,7 +185,7 @@ def test_notebook_views_show_boards_and_readable_reprs() -> None:
 
     from actors.client.game import ActorGame
     from actors.tracing.recorder import TraceRecorder
-    from board.game import Game
+    from board.games.game import Game
 
     direct = Game()
     played = direct.play("Nf3")

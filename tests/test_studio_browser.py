@@ -21,7 +21,7 @@ from actors.scenario.runner import run_scenario
 from actors.scenario.script import read_scenario
 from actors.studio import write_page
 from actors.tracing.recorder import TraceEvent, TraceRecorder
-from board.pgn import PgnGame, read_games
+from board.notation.pgn import PgnGame, read_games
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("CHESS_ACTORS_CHROMIUM", "/usr/bin/chromium")

@@ -26,7 +26,7 @@ from actors.scenario.shell import Shell
 from actors.studio import live_page_html
 from actors.studio.live import LiveGame
 from actors.studio.server import StudioServer, serving_in_background
-from board.pgn import PgnGame, read_games
+from board.notation.pgn import PgnGame, read_games
 
 ROOT = Path(__file__).resolve().parent.parent
 WAIT = 30.0  # seconds a test waits for a message at most: a bound, never a timing the test relies on

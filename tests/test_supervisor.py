@@ -16,9 +16,9 @@ from actors.client.game import ActorGame
 from actors.client.parity import actor_verdict, direct_verdict
 from actors.kernel.errors import ActorFailure, RestartIntensityExceeded
 from actors.protocol import Accepted
-from board.game import Game
-from board.movegen import legal_moves
-from board.notation import san
+from board.games.game import Game
+from board.notation.algebraic import san
+from board.rules.movegen import legal_moves
 
 SEEDS = int(os.environ.get("CRASH_SEEDS", "12"))
 FAULT_KINDS = ("MoveQuery", "Survey", "Apply", "Moved", "ProposeText", "TargetsQuery", "Begin",

@@ -19,10 +19,10 @@ from actors.protocol.control import Ping
 from actors.protocol.piece import Learn, Learned
 from actors.protocol.referee import Accepted, Verdict
 from board.errors import ChessActorsError
-from board.geometries import NAMED, Geometry, user_geometry
-from board.geometry import Path
-from board.pieces import KIND_BY_LETTER
-from board.squares import SQUARE_INDEX, SQUARE_NAMES, Coord
+from board.rules.geometries import NAMED, Geometry, user_geometry
+from board.rules.geometry import Path
+from board.rules.pieces import KIND_BY_LETTER
+from board.rules.squares import SQUARE_INDEX, SQUARE_NAMES, Coord
 
 STARTS = (
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Sequence
 
     from actors.client.session import Case, CheckMoveSession
-    from board.chessmoveq import Answer, Placement
+    from board.puzzles.chessmoveq import Answer, Placement
 
 _EPILOG = """\
 Coordinates are x = file, y = rank, 1..8 (0..7 with --zero-based). The move names the destination;
@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
         return _run_batch(args)
     if args.position is None or args.move is None:
         raise InputError("needs POSITION and MOVE (JSON lists), or --batch FILE")
-    from board.chessmoveq import parse_json_move, parse_json_position
+    from board.puzzles.chessmoveq import parse_json_move, parse_json_position
 
     pieces = parse_json_position(args.position, args.zero_based)
     move = parse_json_move(args.move, args.zero_based)
@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
 def _answerer(engine: str, stack: ExitStack) -> Callable[[Sequence[Placement], Placement], Answer]:
     """How cases get answered: by the direct engine, or by one actor session that ``stack`` closes."""
     if engine == "direct":
-        from board.chessmoveq import answer
+        from board.puzzles.chessmoveq import answer
 
         return answer
     return _session(stack).answer
@@ -127,7 +127,7 @@ refused before it can fill the memory."""
 
 def _run_batch(args: argparse.Namespace) -> int:
     from actors.cli.inputs import UserInput
-    from board.chessmoveq import ChessMoveQError, parse_json_case
+    from board.puzzles.chessmoveq import ChessMoveQError, parse_json_case
 
     with ExitStack() as stack:
         batch = UserInput(args.batch, "check-move batch")

@@ -35,9 +35,9 @@ from rich.text import Text
 
 from actors.cli.terminal_text import terminal_safe
 from actors.tracing.recorder import median, p99
-from board.fen import parse_fen
-from board.pieces import KING
-from board.squares import SQUARE_NAMES
+from board.notation.fen import parse_fen
+from board.rules.pieces import KING
+from board.rules.squares import SQUARE_NAMES
 
 if TYPE_CHECKING:
     from actors.client.replay import MoveReport

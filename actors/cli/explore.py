@@ -83,8 +83,9 @@ def parse_orders(text: str) -> int | None:
 
 def load_script(
     source: str | None, game_number: int, example: str | None = None
-) -> tuple[str, list[Lesson | str]]:
-    """The start position, and the moves (SAN or UCI) and lessons of a game or scenario, in order.
+) -> tuple[str, bool, list[Lesson | str]]:
+    """The start position, whether the game is Chess960 (a PGN game's Variant tag or FEN, a
+    scenario's start step), and the moves (SAN or UCI) and lessons of a game or scenario, in order.
 
     Args:
         source: a PGN file, ``-`` for PGN on stdin, a ``.scenario`` file, or None for the embedded game.
@@ -92,19 +93,20 @@ def load_script(
         example: the name of a shipped example scenario, read instead of ``source``.
 
     Raises:
-        InputError: the file has no such game, the PGN or the scenario is malformed, both a source
-            and an example are given, or a lesson names an unknown move function.
+        InputError: the file has no such game, the PGN or the scenario is malformed (a FEN tag
+            included), both a source and an example are given, or a lesson names an unknown move
+            function.
     """
     from actors.cli.inputs import UserInput, check_readable, embedded_game_blocks
     from actors.cli.run import read_scenario_input
     from actors.client.replay import EMBEDDED_GAME
     from actors.scenario.script import parse_scenario
-    from actors.scenario.steps import Learn, Play, Scenario, Start
+    from actors.scenario.steps import Learn, Play, Scenario
     from board.errors import InputError
-    from board.fen import STARTING_FEN
-    from board.geometries import geometry_named
-    from board.pgn import read_games
-    from board.squares import parse_standard_square
+    from board.games.replay import start_game
+    from board.notation.pgn import read_games
+    from board.rules.geometries import geometry_named
+    from board.rules.squares import parse_standard_square
 
     scenario: Scenario | None = None
     if example is not None:
@@ -118,14 +120,13 @@ def load_script(
         check_readable(source)
         scenario = read_scenario_input(source)
     if scenario is not None:
-        start = next((step.fen for step in scenario.steps if isinstance(step, Start)), scenario.start_fen)
         script: list[Lesson | str] = []
         for step in scenario.steps:
             if isinstance(step, Play):
                 script.append(step.move)
             elif isinstance(step, Learn):
                 script.append((parse_standard_square(step.square), geometry_named(step.geometry)))
-        return start, script
+        return scenario.start_fen, scenario.chess960, script
     if source is None:
         name, blocks = EMBEDDED_GAME, embedded_game_blocks()
     else:
@@ -136,7 +137,8 @@ def load_script(
         if game.number == game_number:
             if game.error is not None and not game.moves:
                 raise InputError(f"game {game_number}: {game.error}")  # the error names file and line
-            return game.tags.get("FEN", STARTING_FEN), [token.text for token in game.moves]
+            start = start_game(game)  # its FEN tag read, Chess960 when the Variant tag says so
+            return start.start_fen, start.chess960, [token.text for token in game.moves]
     raise InputError(f"{name}: there is no game {game_number}")
 
 
@@ -156,12 +158,12 @@ def run_explore(args: argparse.Namespace) -> int:
     chosen = parse_ply_range(args.plies) if args.plies is not None else None
     # Where a counterexample would go, checked for the first ply before hours of exploring.
     check_writable(args.counterexample.replace("{ply}", "1"), "--counterexample")
-    start, script = load_script(args.source, args.game, args.example)
+    start, chess960, script = load_script(args.source, args.game, args.example)
     moves = [item for item in script if isinstance(item, str)]
     taught = len(moves) < len(script)
     # With lessons, each ply is run after its whole history (the lessons re-taught on the way) and
     # the lessons just before it are taught inside its run; without, from its position alone.
-    plies = _taught_plies(start, script) if taught else game_plies(start, moves)
+    plies = _taught_plies(start, script) if taught else game_plies(start, moves, chess960)
     if chosen is not None:
         plies = [ply for ply in plies if chosen[0] <= ply[0] <= chosen[1]]
         if not plies:
@@ -171,11 +173,11 @@ def run_explore(args: argparse.Namespace) -> int:
         if taught:
             raise InputError(f"--network {args.network}: explores the moves of a game, and this script"
                              " teaches pieces")
-        return _explore_links(args, plies, deadline)
+        return _explore_links(args, plies, deadline, chess960)
     total_orders, total_seconds, changed = 0, 0.0, 0
     cut_at: int | None = None
     cut_inside = False
-    with OrderedSystem() as system, _Progress(len(plies)) as progress:  # one system, re-seated each run
+    with OrderedSystem(chess960=chess960) as system, _Progress(len(plies)) as progress:  # re-seated each run
         for done, (number, fen, move) in enumerate(plies):
             if time.monotonic() >= deadline:
                 cut_at = number
@@ -256,7 +258,9 @@ class _Progress:
         self.bar.update(self.task, completed=done, description=text)
 
 
-def _explore_links(args: argparse.Namespace, plies: list[tuple[int, str, str]], deadline: float) -> int:
+def _explore_links(
+    args: argparse.Namespace, plies: list[tuple[int, str, str]], deadline: float, chess960: bool
+) -> int:
     """``--network single-loss|single-dup``: every message of each ply faulted, one at a time."""
     from actors.client.link_faults import explore_ply, single_fault
     from actors.tracing.recorder import event_to_json
@@ -269,7 +273,7 @@ def _explore_links(args: argparse.Namespace, plies: list[tuple[int, str, str]], 
         if time.monotonic() >= deadline:
             cut_at = number
             break
-        report = explore_ply(fen, move, fault)
+        report = explore_ply(fen, move, fault, chess960)
         points += report.points
         seconds += report.seconds
         path = None

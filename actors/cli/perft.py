@@ -14,8 +14,8 @@ from actors.cli.output import add_json_flag, emit
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from board.moves import Move
-    from board.position import Position
+    from board.rules.moves import Move
+    from board.rules.position import Position
 
 
 def register(subparsers: Any) -> None:
@@ -68,8 +68,8 @@ PROGRESS_AFTER = 1.0
 
 def run_perft(args: argparse.Namespace) -> int:
     """Print the perft node count (and with ``--divide`` the count under each root move)."""
-    from board.fen import parse_fen, write_fen
-    from board.perft import perft
+    from board.notation.fen import parse_fen, write_fen
+    from board.rules.perft import perft
 
     depth = parse_depth(args.depth)
     position = parse_fen(args.fen, chess960=None)  # X-FEN and Shredder-FEN too
@@ -96,7 +96,7 @@ def _counted_with_progress(position: Position, depth: int) -> Iterator[tuple[Mov
     import sys
     import time
 
-    from board.perft import divided, root_moves
+    from board.rules.perft import divided, root_moves
 
     if not sys.stderr.isatty():
         yield from divided(position, depth)

@@ -14,7 +14,7 @@ from actors.cli.help import add_command
 from actors.cli.output import add_json_flag, emit, fail
 
 if TYPE_CHECKING:
-    from board.knights.path import PathTooLongError
+    from board.puzzles.knights.path import PathTooLongError
 
 GRID_LIMIT = 26
 """Boards with at most this many files and ranks also get a grid of move numbers after a tour."""
@@ -112,7 +112,7 @@ def _add_size(parser: argparse.ArgumentParser) -> None:
 
 def run_color(args: argparse.Namespace) -> int:
     """Print light or dark for one square."""
-    from board.squares import parse_size, parse_square, square_colour
+    from board.rules.squares import parse_size, parse_square, square_colour
 
     coord = parse_square(args.square, parse_size(args.size))
     colour = square_colour(coord)
@@ -122,8 +122,8 @@ def run_color(args: argparse.Namespace) -> int:
 
 def run_knight_path(args: argparse.Namespace) -> int:
     """Print the knight distance and one shortest path; exit 1 when the squares are unconnected."""
-    from board.knights.path import PathTooLongError, shortest_path
-    from board.squares import parse_size, parse_square, square_name
+    from board.puzzles.knights.path import PathTooLongError, shortest_path
+    from board.rules.squares import parse_size, parse_square, square_name
 
     size = parse_size(args.size)
     try:
@@ -135,9 +135,9 @@ def run_knight_path(args: argparse.Namespace) -> int:
 
 def run_knight_treasure(args: argparse.Namespace) -> int:
     """Print the length and squares of a shortest walk over all treasures; exit 1 if impossible."""
-    from board.knights.path import PathTooLongError
-    from board.knights.treasure import TreasureCountError, treasure_hunt
-    from board.squares import parse_size, parse_square, square_name
+    from board.puzzles.knights.path import PathTooLongError
+    from board.puzzles.knights.treasure import TreasureCountError, treasure_hunt
+    from board.rules.squares import parse_size, parse_square, square_name
 
     size = parse_size(args.size)
     start = parse_square(args.start, size)
@@ -170,9 +170,9 @@ def _print_unlisted(args: argparse.Namespace, error: PathTooLongError) -> int:
 
 def run_knight_tour(args: argparse.Namespace) -> int:
     """Print a knight's tour; exit 1 with the reason on stderr when none exists."""
-    from board.knights.grid import index_names
-    from board.knights.tour import NoTourError, knight_tour_indices
-    from board.squares import parse_size, parse_square
+    from board.puzzles.knights.grid import index_names
+    from board.puzzles.knights.tour import NoTourError, knight_tour_indices
+    from board.rules.squares import parse_size, parse_square
 
     size = parse_size(args.size)
     width, height = size
@@ -207,7 +207,7 @@ TOUR_SLICE = 1 << 16
 
 def _move_grid(tour: list[int], width: int, height: int) -> str:
     """The board with each square's move number (1 for the start), rank 1 at the bottom."""
-    from board.squares import file_name
+    from board.rules.squares import file_name
 
     number = [0] * (width * height)
     for move, square in enumerate(tour, start=1):

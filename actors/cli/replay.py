@@ -30,8 +30,8 @@ if TYPE_CHECKING:
     from actors.client.replay import MoveReport
     from actors.tracing.recorder import TraceEvent, TraceRecorder
     from actors.tracing.sinks import TraceSink
-    from board.pgn import PgnGame
-    from board.replay import GameVerdict
+    from board.games.replay import GameVerdict
+    from board.notation.pgn import PgnGame
 
 BOARD_MODES = ("each", "end", "none")
 
@@ -94,7 +94,7 @@ def _sources(paths: list[str]) -> Iterator[tuple[str, Iterator[bytes]]]:
 
 
 def _games(sources: Iterator[tuple[str, Iterator[bytes]]]) -> Iterator[PgnGame]:
-    from board.pgn import read_games
+    from board.notation.pgn import read_games
 
     for name, blocks in sources:
         yield from read_games(blocks, name=name)
@@ -106,8 +106,8 @@ def lessons(written: list[str]) -> dict[str, str]:
     Raises:
         InputError: not SQUARE=PIECE, a square off the board, an unknown piece, a square taught twice.
     """
-    from board.geometries import geometry_named
-    from board.squares import SQUARE_NAMES, parse_standard_square
+    from board.rules.geometries import geometry_named
+    from board.rules.squares import SQUARE_NAMES, parse_standard_square
 
     taught: dict[str, str] = {}
     for text in written:

@@ -37,9 +37,16 @@ def register(subparsers: Any) -> None:
             "printf 'e4\\ne5\\nKe2\\nlegal g8\\nboard\\n' | chess-actors shell",
             "printf 'e4\\nKe2\\n' | chess-actors shell --json",
             "chess-actors shell --fen '4k3/8/8/8/8/8/8/4K2R w K - 0 1'",
+            "printf 'O-O\\nboard\\n' | chess-actors shell --chess960 3",
         ],
     )
-    parser.add_argument("--fen", default="startpos", help="the starting position (default startpos)")
+    start = parser.add_mutually_exclusive_group()
+    start.add_argument("--fen", default="startpos",
+                       help="the starting position (default startpos); a castling field in X-FEN or "
+                            "Shredder-FEN that standard chess refuses makes the game Chess960")
+    start.add_argument("--chess960", metavar="N|FEN",
+                       help="a Chess960 game from start position N (0-959), or from a FEN whose K and Q "
+                            "are X-FEN's (the outermost rook on that side)")
     add_json_flag(parser)
     parser.set_defaults(handler=run_shell)
 
@@ -50,7 +57,10 @@ def run_shell(args: argparse.Namespace) -> int:
 
     interactive = sys.stdin.isatty()
     failures: list[str] = []
-    with Shell(args.fen) as shell:
+    fen, chess960 = args.fen, None  # None: a castling field standard chess refuses is X-FEN's
+    if args.chess960 is not None:
+        fen, chess960 = chess960_start(args.chess960), True
+    with Shell(fen, chess960=chess960) as shell:
         if interactive:
             _readline(shell)
             if not args.json:
@@ -73,6 +83,20 @@ def run_shell(args: argparse.Namespace) -> int:
         sys.stderr.write(f"chess-actors shell: {len(failures)} of the commands failed; the first: {first}\n")
         return 1
     return 0
+
+
+def chess960_start(text: str) -> str:
+    """The FEN ``--chess960`` names: a start position's number (0-959), or a FEN as it is.
+
+    Raises:
+        FenError: the number is not in 0..959.
+    """
+    if not (text.isascii() and text.isdigit()):
+        return text
+    from board.numbers import whole_number
+    from board.rules.chess960 import start_fen
+
+    return start_fen(whole_number(text, "--chess960"))
 
 
 def _printable(text: str) -> str:

@@ -124,13 +124,15 @@ def _opening(args: argparse.Namespace) -> tuple[str, list[str], str | None, str 
         from actors.scenario.steps import Start
 
         scenario = read_scenario_input(args.scenario)
+        if scenario.chess960:
+            raise InputError(f"{scenario.source}: the live studio does not play Chess960 yet")
         steps = [step.written for step in scenario.steps if not isinstance(step, Start)]
         return scenario.start_fen, steps, scenario.source, None
     if args.pgn is None:
         return "startpos", [], None, None
     from actors.cli.inputs import PgnInput
-    from board.pgn import read_games
-    from board.replay import start_game
+    from board.games.replay import start_game
+    from board.notation.pgn import read_games
 
     source = PgnInput(args.pgn)
     game = next(iter(read_games(source.blocks(), name=source.name)), None)

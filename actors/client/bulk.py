@@ -1,6 +1,6 @@
 """Bulk replay: many games judged in parallel processes (or Ray actors), verdicts in input order.
 
-The main process only cuts the PGN text into runs of whole games (board.pgn.game_chunks, no
+The main process only cuts the PGN text into runs of whole games (board.notation.pgn.game_chunks, no
 lexing); workers read and judge them. At most a fixed number of runs are in flight at once, so
 memory stays bounded whatever the size of the file. Where no cut can be found for too long (one
 game larger than that, a comment never closed), the rest of that input is judged in the main
@@ -27,8 +27,8 @@ from typing import Any, Protocol
 from actors.client.cluster import RAY_TIMEOUT_SECONDS, init_ray, prepare_ray, reach
 from actors.kernel.affinity import one_core, wanted
 from board.errors import ChessActorsError, InputError
-from board.pgn import game_chunks, read_games
-from board.replay import GameVerdict
+from board.games.replay import GameVerdict
+from board.notation.pgn import game_chunks, read_games
 
 CHUNK_GAMES = 64
 """Games sent to a worker at a time: large enough to amortise pickling, small enough to stream."""
@@ -74,7 +74,7 @@ def chunks(
     refuse_bytes: int = REFUSED_RUN_CHARS,
 ) -> Iterator[Chunk | Rest]:
     """Runs of about ``size`` whole games, and about ``max_bytes`` bytes at most where games without
-    tags allow a cut (board.pgn.game_chunks), from each PGN input in turn; past ``refuse_bytes``
+    tags allow a cut (board.notation.pgn.game_chunks), from each PGN input in turn; past ``refuse_bytes``
     with no place to cut, the rest of that input as one stream (a :data:`Rest`)."""
     for name, blocks in sources:
         cut = game_chunks(blocks, size, max_bytes=max_bytes, refuse_bytes=refuse_bytes)

@@ -43,9 +43,9 @@ from actors.roles.referee import REFEREE
 from actors.roles.supervisor import Supervisor
 from actors.tracing.recorder import STARTUP, TraceRecorder
 from board.errors import ChessActorsError
-from board.fen import STARTING_FEN
-from board.game import Game
-from board.squares import SQUARE_NAMES, parse_standard_square
+from board.games.game import Game
+from board.notation.fen import STARTING_FEN
+from board.rules.squares import SQUARE_NAMES, parse_standard_square
 
 __all__ = [
     "ActorGame",
@@ -78,7 +78,7 @@ class ActorGame(ProposalStream, StudyTools):
             'random(SEED)', 'interactive', a Policy (a Script of actor names), or a Turnstile. Under
             any but free, one delivery runs at a time; start-up runs in arrival order and is not in
             ``turnstile.steps``, and every request of the client ends when all its mail is delivered.
-        chess960: a Chess960 game, as for :class:`board.game.Game`: True (the FEN's K and Q are
+        chess960: a Chess960 game, as for :class:`board.games.game.Game`: True (the FEN's K and Q are
             X-FEN), False (standard chess, where a Shredder-FEN field or an inner rook's file letter
             still makes the game Chess960) or None (a castling field standard chess refuses is read
             as X-FEN). The game's castling layout reaches the king and rook actors as they are

@@ -19,15 +19,15 @@ from actors.protocol.piece import (
     TargetsQuery,
 )
 from board.errors import InputError
-from board.geometries import Geometry, geometry_named, user_geometry
-from board.squares import SQUARE_NAMES, parse_size, parse_square, parse_standard_square
+from board.rules.geometries import Geometry, geometry_named, user_geometry
+from board.rules.squares import SQUARE_NAMES, parse_size, parse_square, parse_standard_square
 
 if TYPE_CHECKING:
     from actors.client.game import ActorGame
 
 Teachable = Geometry | str | Callable[[tuple[int, int], tuple[int, int]], object]
 """What a piece can learn: a geometry, the name of one ('archbishop', 'knight', ...), or a function
-``(start, end) -> None | (target, traversed)`` on (file, rank) pairs (see board.geometries)."""
+``(start, end) -> None | (target, traversed)`` on (file, rank) pairs (see board.rules.geometries)."""
 
 
 def as_geometry(lesson: Teachable) -> Geometry:

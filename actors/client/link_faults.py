@@ -88,11 +88,12 @@ class LinkReport:
     differences: list[str] = field(default_factory=list)
 
 
-def run_ply(fen: str, move: str, faults: dict[int, str]) -> LinkRun:
-    """Play ``move`` from ``fen`` over a network that befalls the numbered messages with ``faults``."""
+def run_ply(fen: str, move: str, faults: dict[int, str], chess960: bool = False) -> LinkRun:
+    """Play ``move`` from ``fen`` over a network that befalls the numbered messages with ``faults``
+    (``chess960``: a Chess960 game, as for :class:`~actors.client.game.ActorGame`)."""
     recorder = TraceRecorder()
     network = Network(LinkModel(), recorder)
-    with ActorGame(fen, recorder=recorder, network=network) as game:
+    with ActorGame(fen, recorder=recorder, network=network, chess960=chess960) as game:
         recorder.clear()  # the set-up is not the ply's
         network.count_points(faults)
         try:
@@ -109,18 +110,18 @@ def run_ply(fen: str, move: str, faults: dict[int, str]) -> LinkRun:
     return LinkRun(outcome, points, next(iter(faults), None), recorder.events())
 
 
-def explore_ply(fen: str, move: str, fault: str) -> LinkReport:
+def explore_ply(fen: str, move: str, fault: str, chess960: bool = False) -> LinkReport:
     """Run the ply ``move`` from ``fen`` without a fault, then once for each of its messages with
-    ``fault`` ('drop' or 'duplicate'), and compare.
+    ``fault`` ('drop' or 'duplicate'), and compare (``chess960``: a Chess960 game).
 
     Returns:
         The report: fault points, runs that changed the outcome, the first such run.
     """
     began = time.perf_counter()
-    reference = run_ply(fen, move, {})
+    reference = run_ply(fen, move, {}, chess960)
     report = LinkReport(reference.points, 0, 0.0, reference)
     for point in range(reference.points):
-        run = run_ply(fen, move, {point: fault})
+        run = run_ply(fen, move, {point: fault}, chess960)
         if run.outcome != reference.outcome:
             report.changed += 1
             if report.differing is None:

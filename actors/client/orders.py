@@ -26,10 +26,10 @@ from actors.roles.referee import REFEREE
 from actors.roles.supervisor import BOARD, Supervisor
 from actors.tracing.recorder import Delivery, TraceEvent, TraceRecorder
 from board.errors import ChessActorsError, IllegalMoveError, InputError
-from board.fen_text import format_fen
-from board.game import Game
-from board.geometries import Geometry
-from board.squares import SQUARE_NAMES
+from board.games.game import Game
+from board.rules.fen_text import format_fen
+from board.rules.geometries import Geometry
+from board.rules.squares import SQUARE_NAMES
 
 Lesson = tuple[int, Geometry]
 """A lesson in a scenario: the piece on this square (0..63) learns this move function."""
@@ -55,10 +55,13 @@ class OrderedSystem:
 
     Args:
         timeout: every ask's timeout in seconds (in the schedule's time: see actors.kernel.schedule).
+        chess960: every game seated is Chess960 (its FENs' K and Q are X-FEN), as for
+            :class:`~actors.client.game.ActorGame`.
     """
 
-    def __init__(self, timeout: float = DEFAULT_TIMEOUT) -> None:
+    def __init__(self, timeout: float = DEFAULT_TIMEOUT, chess960: bool = False) -> None:
         self.timeout = timeout
+        self.chess960 = chess960
         self.recorder = TraceRecorder()
         self.turnstile = Turnstile(Fifo())
         self.supervisor: Supervisor | None = None
@@ -93,12 +96,13 @@ class OrderedSystem:
             # a referee left judging would otherwise make its move on the re-seated board.
             self.turnstile.drain()
             if self.supervisor is None:
-                supervisor = Supervisor(fen, self.recorder, self.timeout, turnstile=self.turnstile)
+                supervisor = Supervisor(fen, self.recorder, self.timeout, turnstile=self.turnstile,
+                                        chess960=self.chess960)
                 GAMES.acquire()
                 self.supervisor = supervisor
                 supervisor.start()
             else:
-                self.supervisor.reset(fen)
+                self.supervisor.reset(fen, self.chess960)
             self.turnstile.drain()
         self.turnstile.steps.clear()
 
@@ -186,9 +190,8 @@ class OrderedSystem:
         journal entry carries it), or, after a refusal, asked of the board in arrival order."""
         if isinstance(reply, Accepted) and reply.entry is not None:
             placement, state = reply.entry.key[0], reply.entry.state
-            return format_fen(
-                placement, state.turn, state.castling, state.legal_en_passant, state.halfmove, state.fullmove
-            )
+            return format_fen(placement, state.turn, state.castling, state.legal_en_passant, state.halfmove,
+                              state.fullmove, state.layout.table)
         with self.turnstile.using(Fifo()):
             description: Description = self._ask(FenQuery(), number + 1)
         return description.fen
@@ -310,10 +313,11 @@ def _shrink(system: Player, report: Report, fen: str, move: str) -> None:
     report.differences = report.reference.outcome.differences(report.differing.outcome)
 
 
-def game_plies(start_fen: str, moves: Sequence[str]) -> list[tuple[int, str, str]]:
+def game_plies(start_fen: str, moves: Sequence[str], chess960: bool = False) -> list[tuple[int, str, str]]:
     """(ply number, FEN before, move) for each move up to the first illegal one, included (its
-    refusal is a verdict to explore too); legality is checked directly, without actors."""
-    board = Game(start_fen)
+    refusal is a verdict to explore too); legality is checked directly, without actors (``chess960``:
+    the game is Chess960, as for :class:`~board.games.game.Game`)."""
+    board = Game(start_fen, chess960=chess960)
     plies = []
     for number, move in enumerate(moves, start=1):
         before = board.fen()

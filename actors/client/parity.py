@@ -9,7 +9,7 @@ from __future__ import annotations
 from actors.client.game import ActorGame
 from actors.protocol import Accepted, Rejected
 from board.errors import AmbiguousMoveError, IllegalMoveError, MoveSyntaxError
-from board.game import Game
+from board.games.game import Game
 
 Verdict = tuple[str, ...]
 

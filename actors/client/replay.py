@@ -1,7 +1,7 @@
 """Replaying PGN games with either engine, game by game, in input order.
 
 The direct engine calls the rules core; the actor engine sends every move through the piece,
-board and referee actors. Both produce the same :class:`board.replay.GameVerdict`; :func:`watch_game`
+board and referee actors. Both produce the same :class:`board.games.replay.GameVerdict`; :func:`watch_game`
 also reports every move as it is judged (for the command line's move lines, boards and traces).
 """
 
@@ -15,9 +15,8 @@ from typing import IO, TYPE_CHECKING
 
 from board.errors import AmbiguousMoveError, ChessActorsError, FenError, MoveSyntaxError
 from board.frozen import quick_init
-from board.game import Game
-from board.pgn import MoveToken, PgnGame, read_games
-from board.replay import (
+from board.games.game import Game
+from board.games.replay import (
     FAILURE,
     ILLEGAL,
     GameVerdict,
@@ -29,6 +28,7 @@ from board.replay import (
     start_game,
     verdict,
 )
+from board.notation.pgn import MoveToken, PgnGame, read_games
 
 if TYPE_CHECKING:
     from collections import Counter
@@ -55,11 +55,11 @@ def replay_with_actors(game: PgnGame, pool: SystemPool | None = None) -> GameVer
     ``pool`` (default: this process's pool, :func:`actors.client.pool.process_pool`).
 
     Args:
-        game: a game read by :func:`board.pgn.read_games`.
+        game: a game read by :func:`board.notation.pgn.read_games`.
         pool: the pool to borrow an actor system from (None: this process's).
 
     Returns:
-        The verdict, as :func:`board.replay.replay_direct` gives it for the same game.
+        The verdict, as :func:`board.games.replay.replay_direct` gives it for the same game.
     """
     from actors.client.pool import process_pool
 

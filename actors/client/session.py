@@ -26,9 +26,9 @@ from actors.protocol.values import RosterEntry
 from actors.roles.referee import REFEREE
 from actors.roles.supervisor import Supervisor
 from actors.tracing.recorder import TraceRecorder
-from board.chessmoveq import Answer, Placement
-from board.pieces import COLOUR_NAMES, KIND_NAMES
-from board.squares import SQUARE_NAMES
+from board.puzzles.chessmoveq import Answer, Placement
+from board.rules.pieces import COLOUR_NAMES, KIND_NAMES
+from board.rules.squares import SQUARE_NAMES
 
 CLIENT = "client"
 EMPTY_FEN = "8/8/8/8/8/8/8/8 w - - 0 1"
@@ -148,7 +148,7 @@ class CheckMoveSession:
     # -- asking
 
     def answer(self, pieces: Sequence[Placement], move: Placement) -> Answer:
-        """The ChessMoveQ answer for checked pieces and move (see board.chessmoveq.parse_position).
+        """The ChessMoveQ answer for checked pieces and move (see board.puzzles.chessmoveq.parse_position).
 
         Starts the session if it is not running. When an actor fails, the whole actor system is
         started afresh and the case asked once more.

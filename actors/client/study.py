@@ -19,9 +19,9 @@ from actors.protocol.referee import Begin, Ready
 from actors.protocol.values import JournalEntry
 from actors.roles.supervisor import BOARD
 from board.errors import InputError
-from board.geometries import Geometry
-from board.pieces import KIND_BY_LETTER
-from board.squares import parse_standard_square
+from board.rules.geometries import Geometry
+from board.rules.pieces import KIND_BY_LETTER
+from board.rules.squares import parse_standard_square
 
 if TYPE_CHECKING:
     from actors.roles.supervisor import Supervisor

@@ -38,7 +38,7 @@ from actors.protocol.values import (
     Reach,
     RosterEntry,
 )
-from board.geometries import Geometry
+from board.rules.geometries import Geometry
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from actors.protocol.values import GameState, JournalEntry, PositionKey
-from board.geometries import Geometry
+from board.rules.geometries import Geometry
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,10 +13,10 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from board.fen_text import placement_field
-from board.geometries import Geometry, geometry_named
-from board.pieces import COLOUR_NAMES, KIND_NAMES, parse_colour
-from board.squares import SQUARE_NAMES, parse_standard_square
+from board.rules.fen_text import placement_field
+from board.rules.geometries import Geometry, geometry_named
+from board.rules.pieces import COLOUR_NAMES, KIND_NAMES, parse_colour
+from board.rules.squares import SQUARE_NAMES, parse_standard_square
 
 __all__ = ["Codec", "codecs_of", "message_repr"]
 

@@ -25,8 +25,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from actors.protocol.values import STANDARD_LAYOUT, CastlingLayout, Reach
-from board.geometries import Geometry
-from board.squares import SQUARE_NAMES
+from board.rules.geometries import Geometry
+from board.rules.squares import SQUARE_NAMES
 
 
 @dataclass(frozen=True, slots=True)

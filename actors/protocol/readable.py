@@ -11,9 +11,9 @@ import enum
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from board.fen_text import placement_field
-from board.pieces import COLOUR_NAMES, KIND_NAMES
-from board.squares import SQUARE_NAMES
+from board.rules.fen_text import placement_field
+from board.rules.pieces import COLOUR_NAMES, KIND_NAMES
+from board.rules.squares import SQUARE_NAMES
 
 __all__ = [
     "ROUTING_FIELDS",

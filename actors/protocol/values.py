@@ -1,6 +1,6 @@
 """Values carried inside messages: paths, probes, reports, roster entries, journal entries.
 
-Squares are 0..63 (a1 = 0) and pieces are codes ``colour * 8 + kind`` (board.pieces), as in board/.
+Squares are 0..63 (a1 = 0) and pieces are codes ``colour * 8 + kind`` (board.rules.pieces), as in board/.
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final, Literal
 
-from board.castling import RIGHT_LETTERS, STANDARD, CastlingTable, castling_table
-from board.declared_facts import Assessment, PathEntry, Probe, ProbeReport, Reach, Sighting
+from board.rules.castling import RIGHT_LETTERS, STANDARD, CastlingTable, castling_table
+from board.rules.declared_facts import Assessment, PathEntry, Probe, ProbeReport, Reach, Sighting
 
 __all__ = [
     "STANDARD_LAYOUT",
@@ -100,7 +100,7 @@ class CastlingLayout:
     ``rooks``: the square of each right's rook, in 'KQkq' order (-1: the game has no such right);
     ``kings``: each colour's king square; ``chess960``: castling is written as the king taking its
     own rook (UCI) and the FEN field as X-FEN, or as Shredder-FEN's file letters with ``shredder``.
-    Standard chess is the default. :attr:`table` is board.castling's table of the layout, whose rows
+    Standard chess is the default. :attr:`table` is board.rules.castling's table of the layout, whose rows
     give every castling square.
     """
 
@@ -132,7 +132,7 @@ def _table_of(layout: CastlingLayout) -> CastlingTable:
 
 
 def layout_of(table: CastlingTable) -> CastlingLayout:
-    """The layout a castling table was built from (a position's, as board.fen read it)."""
+    """The layout a castling table was built from (a position's, as board.notation.fen read it)."""
     if table is STANDARD:
         return STANDARD_LAYOUT
     rooks = [-1, -1, -1, -1]

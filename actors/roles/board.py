@@ -54,12 +54,12 @@ from actors.protocol.values import (
     RosterEntry,
     Sighting,
 )
-from board.declared import View
-from board.fen import parse_fen
-from board.fen_text import format_fen
-from board.geometries import reach, standard
-from board.pieces import COLOUR_NAMES, KIND_NAMES, KING, PAWN
-from board.squares import SQUARE_NAMES
+from board.notation.fen import parse_fen
+from board.rules.declared import View
+from board.rules.fen_text import format_fen
+from board.rules.geometries import reach, standard
+from board.rules.pieces import COLOUR_NAMES, KIND_NAMES, KING, PAWN
+from board.rules.squares import SQUARE_NAMES
 
 if TYPE_CHECKING:
     from pykka import ActorRef
@@ -80,7 +80,7 @@ def birth_name(code: int, square: int) -> str:
 class BoardActor(TracedActor[BoardRequest]):
     """The occupancy: 64 piece codes, the actor name and moved flag of each piece, their declared reach.
 
-    ``strict=False`` takes any placement (board.fen.parse_fen), for position-only mode, where a side
+    ``strict=False`` takes any placement (board.notation.fen.parse_fen), for position-only mode, where a side
     may have no king (its king square is then -1); ``chess960``: the start is a Chess960 game's.
     """
 

@@ -37,9 +37,9 @@ from actors.protocol.piece import (
 )
 from actors.protocol.values import STANDARD_LAYOUT, CastlingLayout, PathEntry, Reach
 from board.errors import ChessActorsError
-from board.geometries import Geometry, label_of, reach, standard
-from board.pieces import COLOUR_NAMES, KIND_NAMES, KING, KNIGHT, PAWN, ROOK
-from board.squares import SQUARE_NAMES, coord_of
+from board.rules.geometries import Geometry, label_of, reach, standard
+from board.rules.pieces import COLOUR_NAMES, KIND_NAMES, KING, KNIGHT, PAWN, ROOK
+from board.rules.squares import SQUARE_NAMES, coord_of
 
 if TYPE_CHECKING:
     from actors.tracing.recorder import TraceRecorder
@@ -212,13 +212,14 @@ class PieceActor(TracedActor[PieceRequest]):
         return kind if self.geometry.name == kind else f"{kind} moving as {self.geometry.name}"
 
     def _knight_walk(self, message: KnightPathQuery | KnightTourQuery) -> KnightWalk:
-        """The knight puzzles, answered from where this knight stands (board.knights does the work)."""
+        """The knight puzzles, answered from where this knight stands (board.puzzles.knights does the
+        work)."""
         if self.kind != KNIGHT:
             return KnightWalk(None, None, f"a {KIND_NAMES[self.kind]} answers no knight puzzles")
         if self.square == OFF_BOARD:
             return KnightWalk(None, None, f"the {self.describe()} stands on no square")
-        from board.knights import index_names, knight_tour, shortest_path
-        from board.squares import square_name
+        from board.puzzles.knights import index_names, knight_tour, shortest_path
+        from board.rules.squares import square_name
 
         start = coord_of(self.square)
         try:

@@ -28,8 +28,8 @@ from actors.roles.journal import JOURNAL, JournalActor
 from actors.roles.piece import PieceActor
 from actors.roles.referee import REFEREE, PositionRefereeActor, RefereeActor
 from actors.tracing.recorder import marking, note_restart
-from board.fen import parse_fen, write_fen
-from board.geometries import Geometry
+from board.notation.fen import parse_fen, write_fen
+from board.rules.geometries import Geometry
 
 if TYPE_CHECKING:
     from actors.kernel.hive import Hive
@@ -44,7 +44,7 @@ SUPERVISOR = "supervisor"
 def seating(fen: str, chess960: bool | None = False) -> tuple[str, GameState, tuple[RosterEntry, ...]]:
     """A game's start from ``fen``: the FEN as written back, the judge's state (with the game's
     castling layout), and each piece's seat under its birth name (kept for the FENs seen last: a pool
-    seats the same start again and again). ``chess960``: a Chess960 game (board.fen.parse_fen).
+    seats the same start again and again). ``chess960``: a Chess960 game (board.notation.fen.parse_fen).
 
     Raises:
         FenError: the FEN is malformed or impossible.
@@ -92,7 +92,7 @@ class Supervisor:
             :class:`RestartIntensityExceeded`, and the game is over with that error.
         position_only: a ChessMoveQ session (any placement, a position referee, no journal).
         turnstile: the delivery turnstile every child runs under (None: free, pykka's own order).
-        chess960: a Chess960 game (board.fen.parse_fen's ``chess960``: True, False or None to read
+        chess960: a Chess960 game (board.notation.fen.parse_fen's ``chess960``: True, False or None to read
             a castling field standard chess refuses as X-FEN); its castling layout is given to the
             pieces as they are created or seated, and to the referee in the game's state.
         hive: run the piece actors on one shared thread (actors.kernel.hive) instead of a thread

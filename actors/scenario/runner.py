@@ -31,8 +31,8 @@ from actors.scenario.steps import (
     StepResult,
 )
 from board.errors import ChessActorsError, InputError
-from board.pieces import COLOUR_NAMES, KIND_LETTERS, KIND_NAMES
-from board.squares import SQUARE_NAMES, parse_standard_square
+from board.rules.pieces import COLOUR_NAMES, KIND_LETTERS, KIND_NAMES
+from board.rules.squares import SQUARE_NAMES, parse_standard_square
 
 if TYPE_CHECKING:
     from actors.client.game import ActorGame, PieceHandle
@@ -98,7 +98,8 @@ def run_scenario(
     if pool is None and recorder is None and timeout is None and network is None:
         pool = process_pool()
     results: list[StepResult] = []
-    with ActorGame(scenario.start_fen, timeout, recorder, pool=pool, teach=teach, network=network) as game:
+    with ActorGame(scenario.start_fen, timeout, recorder, pool=pool, teach=teach, network=network,
+                   chess960=scenario.chess960) as game:
         runner = _Runner(game)
         for number, step in enumerate(scenario.steps, start=1):
             with marking(recorder, "step", number):

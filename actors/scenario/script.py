@@ -37,11 +37,14 @@ from actors.scenario.steps import (
     Step,
 )
 from board.errors import InputError
-from board.fen import parse_fen, write_fen
-from board.geometries import geometry_named
-from board.pieces import COLOUR_NAMES, KIND_LETTERS, KIND_NAMES
-from board.san_syntax import parse_san, parse_uci
-from board.squares import SQUARE_NAMES, parse_standard_square
+from board.notation.fen import parse_fen, write_fen
+from board.notation.san_syntax import parse_san, parse_uci
+from board.numbers import whole_number
+from board.rules.chess960 import start_fen
+from board.rules.geometries import geometry_named
+from board.rules.pieces import COLOUR_NAMES, KIND_LETTERS, KIND_NAMES
+from board.rules.position import Position
+from board.rules.squares import SQUARE_NAMES, parse_standard_square
 
 __all__ = ["MESSAGE_KINDS", "is_move_text", "parse_line", "parse_scenario", "read_scenario"]
 
@@ -94,6 +97,7 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
     """
     steps: list[Step] = []
     start_fen = write_fen(parse_fen("startpos"))
+    chess960 = False
     sent = False
     for number, raw in enumerate(text.splitlines(), start=1):
         words = _words(raw, source, number)
@@ -104,14 +108,14 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
         if isinstance(step, Start):
             if steps:
                 raise ScenarioError(source, number, "start must be the first step of a scenario")
-            start_fen = step.fen
+            start_fen, chess960 = step.fen, step.chess960
         if isinstance(step, Send):
             sent = True
         if isinstance(step, Expect) and not sent:
             problem = "expect checks the reply of a send, and no send comes before it"
             raise ScenarioError(source, number, problem)
         steps.append(step)
-    return Scenario(source, start_fen, tuple(steps))
+    return Scenario(source, start_fen, tuple(steps), chess960)
 
 
 def parse_line(text: str, source: str = "<shell>", line: int = 1) -> Step | None:
@@ -145,11 +149,14 @@ def _parse_step(words: list[_Word], written: str, source: str, line: int) -> Ste
         except InputError as error:
             raise fail(f"{verb}: {error}") from None
 
-    def fen(parts: Sequence[_Word]) -> str:
+    def position(parts: Sequence[_Word], chess960: bool | None = None) -> Position:
+        """The position a FEN names; ``chess960`` as for parse_fen (None: a castling field that
+        standard chess refuses is Chess960's X-FEN)."""
         if not parts:
             raise fail(f"{verb} needs a position: startpos or a FEN")
+        text = " ".join(plain(part, "a FEN field") for part in parts)
         try:
-            return write_fen(parse_fen(" ".join(plain(part, "a FEN field") for part in parts)))
+            return parse_fen(text, chess960=chess960)
         except InputError as error:
             raise fail(f"{verb}: {error}") from None
 
@@ -161,10 +168,13 @@ def _parse_step(words: list[_Word], written: str, source: str, line: int) -> Ste
         return parts[0].text
 
     match verb:
+        case "start" if rest and not rest[0].quoted and rest[0].text == "chess960":
+            return _parse_chess960_start(rest[1:], written, line, fail, position)
         case "start":
-            return Start(line, written, fen(rest))
+            start = position(rest)
+            return Start(line, written, write_fen(start), start.castling_table.chess960)
         case "fen":
-            return FenCheck(line, written, fen(rest))
+            return FenCheck(line, written, write_fen(position(rest)))
         case "play":
             if len(rest) != 1:
                 raise fail("play needs exactly one move, e.g. play e4")
@@ -232,6 +242,21 @@ def is_move_text(text: str) -> bool:
             continue
         return True
     return False
+
+
+def _parse_chess960_start(rest: list[_Word], written: str, line: int, fail: Callable[[str], ScenarioError],
+                          position: Callable[[Sequence[_Word], bool | None], Position]) -> Start:
+    """``start chess960 <N>`` (a start position by its number, 0-959) or ``start chess960 <FEN>``
+    (K and Q in the FEN's castling field are X-FEN: the outermost rook on that side)."""
+    if not rest:
+        raise fail("start chess960 needs a start position's number (0-959) or a FEN: start chess960 518")
+    if len(rest) == 1 and not rest[0].quoted and rest[0].text.isascii() and rest[0].text.isdigit():
+        try:
+            return Start(line, written, start_fen(whole_number(rest[0].text, "a Chess960 position number")),
+                         True)
+        except InputError as error:
+            raise fail(f"start chess960: {error}") from None
+    return Start(line, written, write_fen(position(rest, True)), True)
 
 
 def _parse_expect(rest: list[_Word], written: str, line: int, fail: Callable[[str], ScenarioError],

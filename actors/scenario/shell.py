@@ -26,8 +26,8 @@ from actors.scenario.script import parse_line
 from actors.scenario.steps import STEP_NAMES, FenCheck, Legal, Play, Reject, Start, Step, StepResult
 from actors.tracing.recorder import TraceRecorder, event_to_json
 from board.errors import ChessActorsError, InputError
-from board.fen import parse_fen
-from board.squares import SQUARE_NAMES
+from board.notation.fen import parse_fen
+from board.rules.squares import SQUARE_NAMES
 
 DELIVERY_VERBS = ("deliver",)
 """The verbs that act on one waiting delivery by its number in the pending list (``deliver N``)."""
@@ -123,16 +123,25 @@ def output_record(item: Output) -> dict[str, Any]:
 class Shell:
     """A live game that takes command lines (see :data:`HELP`); use as a context manager.
 
-    Raises (from :meth:`execute`):
-        InputError: a command that cannot be run; the game is unchanged.
+    Args:
+        fen: the starting position ('startpos' or a FEN).
+        timeout: every ask's timeout in seconds.
+        chess960: a Chess960 game, as for :class:`~actors.client.game.ActorGame` (True: the FEN's K
+            and Q are X-FEN; False: standard chess, but a Shredder-FEN field still makes it Chess960).
+
+    Raises:
+        FenError: the FEN is malformed or impossible.
+        InputError: (from :meth:`execute`) a command that cannot be run; the game is unchanged.
     """
 
-    def __init__(self, fen: str = "startpos", timeout: float = DEFAULT_TIMEOUT) -> None:
+    def __init__(
+        self, fen: str = "startpos", timeout: float = DEFAULT_TIMEOUT, chess960: bool | None = False
+    ) -> None:
         self.policy = Interactive(patience=600.0)
         self.turnstile = Turnstile(self.policy)
         self.recorder = TraceRecorder()
         self.timeout = timeout
-        self.game = ActorGame(fen, timeout, self.recorder, schedule=self.turnstile)
+        self.game = ActorGame(fen, timeout, self.recorder, schedule=self.turnstile, chess960=chess960)
         self.run_step = step_runner(self.game)
         self.stepping = False
         self.saved: list[str] = []
@@ -145,7 +154,8 @@ class Shell:
 
     def __enter__(self) -> Shell:
         self.game.start()
-        self.saved = [f"start {self.game.supervisor.start_fen}"]
+        supervisor = self.game.supervisor
+        self.saved = [f"start {'chess960 ' if supervisor.chess960 else ''}{supervisor.start_fen}"]
         return self
 
     def __exit__(self, *exc_info: object) -> None:
@@ -221,7 +231,7 @@ class Shell:
     def _move(self, move: str) -> MoveReport:
         """Propose ``move``: the verdict, placed in the game (ply, move number, side)."""
         ply = self.game.plies + 1
-        start = parse_fen(self.game.supervisor.start_fen)
+        start = parse_fen(self.game.supervisor.start_fen, chess960=self.game.supervisor.chess960)
         half_moves = start.turn + ply - 1  # plies since white's move of the starting move number
         number, colour = start.fullmove + half_moves // 2, half_moves % 2
         try:
@@ -387,7 +397,8 @@ class Shell:
             fen = self.game.fen()
         try:
             scratch_turnstile = Turnstile(Script(order))
-            with ActorGame(fen, self.timeout, schedule=scratch_turnstile) as scratch:
+            chess960 = self.game.supervisor.chess960
+            with ActorGame(fen, self.timeout, schedule=scratch_turnstile, chess960=chess960) as scratch:
                 scratch.propose(step.move)
         except ChessActorsError as error:
             raise InputError(f"order does not match the game: {error}; the game is unchanged") from None

@@ -62,11 +62,15 @@ class ScenarioError(InputError):
 
 @dataclass(frozen=True, slots=True)
 class Start:
-    """``start startpos|<FEN>``: the game starts here (only as the first step)."""
+    """``start startpos|<FEN>`` or ``start chess960 <N>|<FEN>``: the game starts here (only as the
+    first step). ``chess960``: a Chess960 game (its castling is the king taking its own rook in UCI),
+    as the ``chess960`` word asks, or as the FEN's castling field says (Shredder-FEN, or X-FEN that
+    standard chess refuses)."""
 
     line: int
     written: str
     fen: str
+    chess960: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,11 +237,13 @@ Step = (
 
 @dataclass(frozen=True, slots=True)
 class Scenario:
-    """A parsed script: where it came from, the position it starts from and its steps in order."""
+    """A parsed script: where it came from, the position it starts from, its steps in order, and
+    whether the game is Chess960 (as its ``start`` step says)."""
 
     source: str
     start_fen: str
     steps: tuple[Step, ...]
+    chess960: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,7 @@ from actors.studio.model import build_model
 from actors.tracing.recorder import TraceEvent
 from actors.tracing.sinks import TraceSink, callback_sink
 from board.errors import InputError
-from board.geometries import NAMED
+from board.rules.geometries import NAMED
 
 __all__ = ["COMMAND_LENGTH", "LiveGame", "Subscriber"]
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from board.game import Game
+from board.games.game import Game
 
 if TYPE_CHECKING:
     from actors.client.game import ActorGame

@@ -12,7 +12,7 @@ from typing import Any
 from actors.kernel.links import FAULT_KINDS
 from actors.tracing.export import games_of, phase_of, select_plies, timeline
 from actors.tracing.recorder import TraceEvent
-from board.squares import square_name
+from board.rules.squares import square_name
 
 __all__ = ["describe_move", "to_markdown", "to_mermaid"]
 

@@ -9,7 +9,7 @@ import math
 import statistics
 from collections.abc import Sequence
 
-from board.pieces import COLOUR_NAMES
+from board.rules.pieces import COLOUR_NAMES
 
 COLOURS = frozenset(COLOUR_NAMES)
 

@@ -35,8 +35,8 @@ def run(quick: bool) -> None:
     """Print plies/s of both engines on the same games, delivered messages per ply, ask latency."""
     from actors.client.game import ActorGame
     from actors.tracing.recorder import TraceRecorder
-    from board.game import Game
-    from board.pgn import read_games
+    from board.games.game import Game
+    from board.notation.pgn import read_games
 
     path = random_games_pgn(10 if quick else 40, seed=11, max_plies=200)
     games = [[token.text for token in game.moves] for game in read_games(path.open(encoding="utf-8"))]
@@ -123,9 +123,9 @@ def _conversation_figures(events: list[Any], games: list[list[str]]) -> None:
 
     from actors.client.game import ActorGame
     from actors.tracing.recorder import TraceRecorder
-    from board.game import Game
-    from board.movegen import legal_moves
-    from board.notation import uci
+    from board.games.game import Game
+    from board.notation.algebraic import uci
+    from board.rules.movegen import legal_moves
 
     queries = [event for event in events if event["kind"] == "MoveQuery"]
     noes = sum(event["reply"] == "No" for event in queries)

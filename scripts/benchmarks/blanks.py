@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from actors.cli.inputs import PgnInput
-from board.pgn import read_games
+from board.notation.pgn import read_games
 
 GAME = b"1. e4 e5 2. Nf3 Nc6 *\n"
 LAYOUTS: dict[str, Callable[[int], bytes]] = {

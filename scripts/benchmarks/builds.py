@@ -18,8 +18,8 @@ SIDES = ("compiled", "pure", "python-chess")
 
 _OUR_PERFT = """
 import sys, time
-from board.fen import parse_fen
-from board.perft import perft
+from board.notation.fen import parse_fen
+from board.rules.perft import perft
 position = parse_fen(sys.argv[1], chess960=None)
 start = time.perf_counter()
 nodes = perft(position, int(sys.argv[2]))
@@ -40,8 +40,8 @@ print(nodes, time.perf_counter() - start)
 _OUR_REPLAY = """
 import sys, time
 start = time.perf_counter()
-from board.pgn import read_games
-from board.replay import replay_direct
+from board.notation.pgn import read_games
+from board.games.replay import replay_direct
 plies = 0
 with open(sys.argv[1], encoding="utf-8") as source:
     for game in read_games(source):

@@ -98,7 +98,7 @@ def run(quick: bool) -> None:
           f" {cpu_rates['direct'] / cpu_rates['actors']:.1f}x in CPU time  ({same})")
 
     from actors.client.session import CheckMoveSession
-    from board.chessmoveq import answer, parse_json_case
+    from board.puzzles.chessmoveq import answer, parse_json_case
 
     cases = [parse_json_case(line) for line in path.read_text(encoding="utf-8").splitlines()]
     # As the command runs it: actor threads on one core, 16 cases in flight.

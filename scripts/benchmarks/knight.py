@@ -20,17 +20,17 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-from board.knights.grid import KNIGHT_STEPS
-from board.knights.path import (
+from board.puzzles.knights.grid import KNIGHT_STEPS
+from board.puzzles.knights.path import (
     bfs_distances,
     closed_form_distance,
     has_closed_form,
     knight_distance,
     shortest_path,
 )
-from board.knights.tour import knight_tour_indices
-from board.knights.treasure import treasure_hunt
-from board.squares import Coord, Size, parse_square
+from board.puzzles.knights.tour import knight_tour_indices
+from board.puzzles.knights.treasure import treasure_hunt
+from board.rules.squares import Coord, Size, parse_square
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -111,7 +111,7 @@ def _cold_tour(side: int, closed: bool) -> tuple[float, float]:
     """Seconds to import the tour module, and for one tour, timed inside a fresh interpreter."""
     probe = (
         "import time; began = time.perf_counter(); "
-        "from board.knights.tour import knight_tour_indices; "
+        "from board.puzzles.knights.tour import knight_tour_indices; "
         "loaded = time.perf_counter(); "
         f"knight_tour_indices(({side}, {side}), closed={closed}); "
         "print(loaded - began, time.perf_counter() - loaded)"

@@ -71,7 +71,7 @@ def _in_process(moves: list[str]) -> list[float]:
 
 def run(quick: bool) -> None:
     """Print the median and p95 per ply over the WebSocket and in-process, and their ratio."""
-    from board.pgn import read_games
+    from board.notation.pgn import read_games
 
     path = _long_game(PLIES)
     with path.open(encoding="utf-8") as file:

@@ -13,7 +13,7 @@ ORDERS_PER_PLY = 200
 
 def _games() -> list[list[str]]:
     """The twenty real games of the test: the miniatures, and the three shortest famous games."""
-    from board.pgn import read_games
+    from board.notation.pgn import read_games
 
     def moves_of(path: str) -> list[list[str]]:
         with open(path, encoding="utf-8") as file:
@@ -37,8 +37,8 @@ def _measure(quick: bool) -> None:
     from actors.client.orders import OrderedSystem, explore_game, game_plies
     from actors.kernel.policies import Fifo, Random
     from actors.kernel.schedule import Turnstile
-    from board.fen import STARTING_FEN
-    from board.pgn import read_games
+    from board.notation.fen import STARTING_FEN
+    from board.notation.pgn import read_games
 
     with open("tests/data/opera-game.pgn", encoding="utf-8") as file:
         opera_moves = [token.text for token in next(read_games(file)).moves]

@@ -13,8 +13,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from board.fen import STARTING_FEN, parse_fen
-from board.perft import perft
+from board.notation.fen import STARTING_FEN, parse_fen
+from board.rules.perft import perft
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"

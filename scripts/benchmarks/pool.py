@@ -140,7 +140,7 @@ def _messages(games: list[list[str]]) -> tuple[float, float, float, float]:
 
 def run(quick: bool) -> None:
     """Print the start-up medians, the whole command's plies/s with both engines, messages per ply."""
-    from board.pgn import read_games
+    from board.notation.pgn import read_games
 
     games = 40 if quick else GAMES
     path = random_games_pgn(games, seed=17, max_plies=PLIES)

@@ -48,7 +48,7 @@ def run(quick: bool) -> None:
     from actors.studio import page_html
     from actors.tracing.export import to_jsonl
     from actors.tracing.recorder import TraceRecorder
-    from board.pgn import read_games
+    from board.notation.pgn import read_games
 
     path = _long_game(PLIES)
     with path.open(encoding="utf-8") as file:

@@ -3,7 +3,7 @@
 The king and the rook say whether they may castle and what they cross; the board says who stands on
 their squares, what stands between, and who would reach each square the king crosses and lands on
 once the castling is made. The right itself is the referee's fact; every square comes from the
-game's castling table (board.castling: standard chess's, or a Chess960 start's, where the king may
+game's castling table (board.rules.castling: standard chess's, or a Chess960 start's, where the king may
 stay on its square, or land on its rook's, and the rook on the king's). The referee's whereabouts
 hint only chooses whom to ask.
 """
@@ -17,9 +17,9 @@ from actors.protocol.piece import CastleQuery, Yes
 from actors.protocol.values import CastleReport
 from actors.roles.referee.conversation import BOARD, WHEREABOUTS
 from actors.roles.referee.ruling import Ruling
-from board.judge import CastlingFacts, Intent, decide_castling
-from board.pieces import KING, ROOK
-from board.squares import SQUARE_NAMES
+from board.rules.judge import CastlingFacts, Intent, decide_castling
+from board.rules.pieces import KING, ROOK
+from board.rules.squares import SQUARE_NAMES
 
 if TYPE_CHECKING:
     from actors.protocol.values import GameState

@@ -16,8 +16,8 @@ from actors.kernel.actor import TracedActor
 from actors.protocol.board import ProbeReports, ProbeSurvey, Roster, RosterQuery, Survey, SurveyReport
 from actors.protocol.piece import Answer, MoveQuery, Yes
 from actors.protocol.values import PieceReport, Probe, ProbeReport, RosterEntry, Sighting
-from board.judge import CandidateFacts, Intent
-from board.pieces import PAWN
+from board.rules.judge import CandidateFacts, Intent
+from board.rules.pieces import PAWN
 
 BOARD = "board"
 WHEREABOUTS = "whereabouts"

@@ -38,10 +38,11 @@ from actors.roles.referee.conversation import BOARD, Conversation
 from actors.roles.referee.ruling import Ruling
 from actors.roles.referee.targets import legal_targets
 from board.errors import IllegalMoveError, MoveSyntaxError
-from board.judge import Intent, decide
-from board.notation import format_san, intent_from_squares, san_intent
-from board.outcome import claims, decide_outcome, ending
-from board.pieces import (
+from board.notation.algebraic import format_san, intent_from_squares, san_intent
+from board.notation.san_syntax import parse_uci
+from board.rules.judge import Intent, decide
+from board.rules.outcome import claims, decide_outcome, ending
+from board.rules.pieces import (
     BISHOP,
     COLOUR_NAMES,
     KIND_BY_LETTER,
@@ -53,8 +54,7 @@ from board.pieces import (
     QUEEN,
     WHITE,
 )
-from board.san_syntax import parse_uci
-from board.squares import SQUARE_NAMES
+from board.rules.squares import SQUARE_NAMES
 
 if TYPE_CHECKING:
     from actors.tracing.recorder import TraceRecorder
@@ -232,7 +232,7 @@ class RefereeActor(Conversation[RefereeRequest]):
             )
 
     def _judge(self, intent: Intent) -> Ruling:
-        """Gather the facts about every piece of the kind by messages; board.judge decides over them.
+        """Gather the facts about every piece of the kind by messages; board.rules.judge decides over them.
 
         A pawn move given by its squares is gathered as its SAN would be read (every pawn of its
         file), so that the SAN written for it is known to read back to this pawn alone.

@@ -1,7 +1,7 @@
 """The referee of a position (ChessMoveQ): can a piece of this colour and kind go there, as the board stands?
 
 No turn, no castling, no en passant; a side may have no king (it then has none to keep safe). The facts
-come from the same conversation as a game's proposal; board.chessmoveq words the answer.
+come from the same conversation as a game's proposal; board.puzzles.chessmoveq words the answer.
 
 How you talk to me: Setup(entries) -> Ready; CheckMove(colour, kind, target) -> MoveCheck.
 """
@@ -14,7 +14,7 @@ from actors.kernel.messaging import DEFAULT_TIMEOUT, Directory
 from actors.protocol.board import Place, Roster
 from actors.protocol.referee import CheckMove, MoveCheck, PositionRefereeRequest, Ready, Setup
 from actors.roles.referee.conversation import BOARD, Conversation
-from board.chessmoveq import Placement, answer_from_facts, intent_for
+from board.puzzles.chessmoveq import Placement, answer_from_facts, intent_for
 
 if TYPE_CHECKING:
     from actors.tracing.recorder import TraceRecorder

@@ -9,8 +9,8 @@ from actors.protocol.piece import Targets, TargetsQuery
 from actors.protocol.values import Probe
 from actors.roles.referee.castling import judge_castling
 from actors.roles.referee.conversation import BOARD, WHEREABOUTS
-from board.judge import CandidateFacts, Intent, decide
-from board.pieces import KING, LAST_RANK, PAWN, QUEEN
+from board.rules.judge import CandidateFacts, Intent, decide
+from board.rules.pieces import KING, LAST_RANK, PAWN, QUEEN
 
 if TYPE_CHECKING:
     from actors.roles.referee.game import RefereeActor

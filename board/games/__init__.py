@@ -1,0 +1,85 @@
+"""Games played and judged whole: the direct engine's game in progress, and the verdict on a PGN
+game that every engine and the command line share.
+
+Depends on board.rules and board.notation (a game reads FEN and moves as text); neither imports it.
+Each public name below loads its module on first use.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from board.games.game import Game, Played
+    from board.games.replay import (
+        FAILURE,
+        ILLEGAL,
+        UNREADABLE,
+        GameVerdict,
+        MoveError,
+        bad_start,
+        is_chess960,
+        move_error,
+        replay_direct,
+        start_fen,
+        start_game,
+        verdict,
+    )
+
+# Each public name and the module (in this package) that defines it.
+_SOURCES: dict[str, str] = {
+    **dict.fromkeys(["Game", "Played"], "game"),
+    **dict.fromkeys(
+        [
+            "FAILURE",
+            "GameVerdict",
+            "ILLEGAL",
+            "MoveError",
+            "UNREADABLE",
+            "bad_start",
+            "is_chess960",
+            "move_error",
+            "replay_direct",
+            "start_fen",
+            "start_game",
+            "verdict",
+        ],
+        "replay",
+    ),
+}
+
+__all__ = [
+    "FAILURE",
+    "ILLEGAL",
+    "UNREADABLE",
+    "Game",
+    "GameVerdict",
+    "MoveError",
+    "Played",
+    "bad_start",
+    "is_chess960",
+    "move_error",
+    "replay_direct",
+    "start_fen",
+    "start_game",
+    "verdict",
+]
+
+
+def __getattr__(name: str) -> Any:
+    """Load the public ``name`` from its module on first use (PEP 562).
+
+    Raises:
+        AttributeError: ``name`` is not one of this package's public names or submodules.
+    """
+    home = _SOURCES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

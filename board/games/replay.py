@@ -1,0 +1,154 @@
+"""Judging whole games: one verdict per PGN game, shared by every engine and the command line.
+
+A game stops at its first illegal (or unreadable) move; the verdict says how far it got, the
+position reached, how the game stood there, and what went wrong where.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Final
+
+from board.errors import ChessActorsError, FenError
+from board.games.game import Game
+from board.notation.fen import STARTING_FEN
+from board.notation.pgn import MoveToken, PgnGame
+
+ILLEGAL, UNREADABLE, FAILURE = "illegal", "unreadable", "failure"
+"""What kind of error stopped a game: a well-formed move the rules refuse, text that is not a
+move (or PGN past a reader limit), or an engine that failed while judging."""
+
+
+@dataclass(frozen=True, slots=True)
+class MoveError:
+    """The first move of a game that could not be played: 1-based ply, the move as written, why,
+    where it stands (file, line, column, when known) and what kind of error it is."""
+
+    ply: int
+    move: str
+    reason: str
+    line: int | None = None
+    column: int | None = None
+    kind: str = ILLEGAL
+    source: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        """The contract's error object (with the place in the file when known)."""
+        record: dict[str, Any] = {"ply": self.ply, "move": self.move, "reason": self.reason,
+                                  "kind": self.kind}
+        if self.source is not None:
+            record["file"] = self.source
+        if self.line is not None:
+            record["line"], record["column"] = self.line, self.column
+        return record
+
+    @property
+    def where(self) -> str:
+        """``FILE:LINE:COL`` (as much of it as is known), or '' when nothing is."""
+        if self.line is None:
+            return self.source or ""
+        return f"{self.source or 'line'}:{self.line}:{self.column}"
+
+
+@dataclass(frozen=True, slots=True)
+class GameVerdict:
+    """What replaying one game found."""
+
+    game: int
+    white: str
+    black: str
+    plies: int
+    fen: str
+    outcome: str | None
+    result: str
+    error: MoveError | None
+    source: str | None = None
+    """The file the game came from, when known (not part of the JSON line)."""
+    claimable: tuple[str, ...] = ()
+    """The draws a player could claim where the game stopped (board.rules.outcome.claims)."""
+
+    def as_json(self) -> dict[str, Any]:
+        """One line of ``replay --json``."""
+        return {
+            "game": self.game, "white": self.white, "black": self.black, "plies": self.plies,
+            "fen": self.fen, "outcome": self.outcome, "claimable": list(self.claimable) or None,
+            "result": self.result, "error": self.error.as_json() if self.error else None,
+        }
+
+
+CHESS960_VARIANTS: Final = frozenset({"chess960", "chess 960", "960", "fischerandom", "fischerrandom",
+                                     "fischer random", "fischer random chess", "freestyle"})
+"""Variant tag values (compared in lower case) that mark a Chess960 game."""
+
+
+def start_fen(game: PgnGame) -> str:
+    """The position a PGN game starts from: its FEN tag when it has one."""
+    return game.tags.get("FEN", STARTING_FEN)
+
+
+def is_chess960(game: PgnGame) -> bool:
+    """Whether the game's Variant tag says Chess960 (its FEN's K and Q are then X-FEN)."""
+    return game.tags.get("Variant", "").strip().lower() in CHESS960_VARIANTS
+
+
+def start_game(game: PgnGame) -> Game:
+    """A direct-engine game at the PGN game's start (a Chess960 one when its Variant tag says so).
+
+    Raises:
+        FenError: the FEN tag cannot be read.
+    """
+    return Game(start_fen(game), chess960=is_chess960(game))
+
+
+def verdict(game: PgnGame, plies: int, fen: str, outcome: str | None,
+            error: MoveError | None, claimable: tuple[str, ...] = ()) -> GameVerdict:
+    """Assemble the verdict of a replayed game, adding the PGN's own syntax error if any.
+
+    The Result tag is reported as written: a game may end in a draw by agreement or by a claim at
+    any point, so '1/2-1/2' needs no claimable position (``claimable`` says which claims stood).
+    """
+    if error is None and game.error is not None:
+        error = MoveError(plies + 1, game.error.token, game.error.reason, game.error.line,
+                          game.error.column, UNREADABLE)
+    if error is not None and error.source is None and game.source is not None:
+        error = replace(error, source=game.source)
+    result = game.tags.get("Result") or game.result or "*"
+    return GameVerdict(game.number, game.tags.get("White", "?"), game.tags.get("Black", "?"),
+                       plies, fen, outcome, result, error, game.source,
+                       claimable)
+
+
+def move_error(ply: int, token: MoveToken, error: ChessActorsError) -> MoveError:
+    """The verdict's error for a move token the rules refused."""
+    reason = getattr(error, "reason", None) or str(error)
+    return MoveError(ply, token.text, reason, token.line, token.column)
+
+
+def bad_start(game: PgnGame, error: FenError) -> GameVerdict:
+    """The verdict of a game whose FEN tag cannot be read: it fails before its first move."""
+    first = game.moves[0].text if game.moves else ""
+    return verdict(game, 0, game.tags.get("FEN", ""), None,
+                   MoveError(1, first, f"FEN tag: {error}", kind=UNREADABLE))
+
+
+def replay_direct(game: PgnGame) -> GameVerdict:
+    """Replay one PGN game with direct calls over the rules core, up to its first illegal move.
+
+    Args:
+        game: a game read by :func:`board.notation.pgn.read_games`.
+
+    Returns:
+        The verdict: the plies played, the FEN reached, how the game stands there, and the first
+        illegal move (or a starting FEN that cannot be read) as its error.
+    """
+    try:
+        board = start_game(game)
+    except FenError as unreadable:  # a name of its own: compiled, one name holds one type
+        return bad_start(game, unreadable)
+    for token in game.moves:
+        try:
+            board.play(token.text, want_san=False)
+        except ChessActorsError as error:
+            return verdict(game, board.plies, board.fen(), board.outcome(),
+                           move_error(board.plies + 1, token, error), board.claimable())
+    return verdict(game, board.plies, board.fen(), board.outcome(), None, board.claimable())

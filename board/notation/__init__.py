@@ -1,0 +1,91 @@
+"""Chess written down: FEN, moves in SAN and UCI (their syntax, and resolved against a position),
+and PGN (the lexer, the streaming reader and the writer).
+
+Depends on board.rules (reading a FEN or a move needs the rules to judge it) and the base modules;
+nothing in board.rules imports it. Each public name below loads its module on first use.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from board.notation.algebraic import (
+        format_san,
+        intent_from_squares,
+        parse_move_text,
+        resolve,
+        san,
+        san_intent,
+        uci,
+    )
+    from board.notation.fen import STARTING_FEN, parse_fen, write_fen
+    from board.notation.pgn import game_chunks, parse_game_text, read_games
+    from board.notation.pgn_game import MoveToken, PgnGame, PgnLimits
+    from board.notation.pgn_writer import SEVEN_TAG_ROSTER, format_game
+    from board.notation.san_syntax import SanMove, UciMove, parse_san, parse_uci
+
+# Each public name and the module (in this package) that defines it.
+_SOURCES: dict[str, str] = {
+    **dict.fromkeys(["STARTING_FEN", "parse_fen", "write_fen"], "fen"),
+    **dict.fromkeys(["SanMove", "UciMove", "parse_san", "parse_uci"], "san_syntax"),
+    **dict.fromkeys(
+        [
+            "format_san",
+            "intent_from_squares",
+            "parse_move_text",
+            "resolve",
+            "san",
+            "san_intent",
+            "uci",
+        ],
+        "algebraic",
+    ),
+    **dict.fromkeys(["MoveToken", "PgnGame", "PgnLimits"], "pgn_game"),
+    **dict.fromkeys(["game_chunks", "parse_game_text", "read_games"], "pgn"),
+    **dict.fromkeys(["SEVEN_TAG_ROSTER", "format_game"], "pgn_writer"),
+}
+
+__all__ = [
+    "SEVEN_TAG_ROSTER",
+    "STARTING_FEN",
+    "MoveToken",
+    "PgnGame",
+    "PgnLimits",
+    "SanMove",
+    "UciMove",
+    "format_game",
+    "format_san",
+    "game_chunks",
+    "intent_from_squares",
+    "parse_fen",
+    "parse_game_text",
+    "parse_move_text",
+    "parse_san",
+    "parse_uci",
+    "read_games",
+    "resolve",
+    "san",
+    "san_intent",
+    "uci",
+    "write_fen",
+]
+
+
+def __getattr__(name: str) -> Any:
+    """Load the public ``name`` from its module on first use (PEP 562).
+
+    Raises:
+        AttributeError: ``name`` is not one of this package's public names or submodules.
+    """
+    home = _SOURCES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
