@@ -243,9 +243,9 @@ def test_a_partition_of_an_actor_that_is_not_there_is_refused_when_the_game_star
     assert game.network is not None
 
 
-def test_a_network_under_a_schedule_is_refused() -> None:
-    with pytest.raises(ValueError, match="runs freely"):
-        ActorGame(network="loss=0.1", schedule="fifo")
+def test_a_network_object_under_a_schedule_is_refused() -> None:
+    with pytest.raises(ValueError, match="runs on free actors"):
+        ActorGame(network=Network(parse_network("loss=0.1")), schedule="fifo")
 
 
 def test_pooled_games_over_a_network_fault_only_their_own_mail() -> None:

@@ -13,6 +13,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from actors.cli.help import add_command
+from actors.cli.network import add_network_flag, network_line, network_model
 from actors.cli.output import add_json_flag
 from actors.cli.terminal_text import terminal_safe, terminal_safe_line
 
@@ -37,9 +38,11 @@ def register(subparsers: Any) -> None:
             "printf 'e4\\ne5\\nKe2\\nlegal g8\\nboard\\n' | chess-actors shell",
             "printf 'e4\\nKe2\\n' | chess-actors shell --json",
             "chess-actors shell --fen '4k3/8/8/8/8/8/8/4K2R w K - 0 1'",
+            "chess-actors shell --network loss=0.05,dup=0.05,seed=1",
         ],
     )
     parser.add_argument("--fen", default="startpos", help="the starting position (default startpos)")
+    add_network_flag(parser)
     add_json_flag(parser)
     parser.set_defaults(handler=run_shell)
 
@@ -50,7 +53,8 @@ def run_shell(args: argparse.Namespace) -> int:
 
     interactive = sys.stdin.isatty()
     failures: list[str] = []
-    with Shell(args.fen) as shell:
+    model = network_model(args)
+    with Shell(args.fen, network=model) as shell:
         if interactive:
             _readline(shell)
             if not args.json:
@@ -67,6 +71,8 @@ def run_shell(args: argparse.Namespace) -> int:
             problem = _show(shell, line, interactive, args.json)
             if problem is not None:
                 failures.append(problem)
+        if model is not None and shell.game.links is not None and not args.json:
+            print(network_line(model, shell.game.links.counts))
     if failures and not interactive:
         # The transcript shows each error where it happened; stderr gets the one-line verdict.
         first = _printable(failures[0])

@@ -16,9 +16,10 @@ from typing import Any
 from actors.client.game import ActorGame
 from actors.client.replay import MoveReport
 from actors.kernel.errors import ActorFailure
+from actors.kernel.links import LinkModel
 from actors.kernel.messaging import DEFAULT_TIMEOUT
 from actors.kernel.policies import Fifo, Interactive, Ready, Script
-from actors.kernel.schedule import Turnstile, record_of
+from actors.kernel.schedule import LINK_FAULTS, Turnstile, record_of
 from actors.protocol import Rejected
 from actors.protocol.readable import readable, summarize
 from actors.scenario.runner import step_runner
@@ -29,8 +30,9 @@ from board.errors import ChessActorsError, InputError
 from board.fen import parse_fen
 from board.squares import SQUARE_NAMES
 
-DELIVERY_VERBS = ("deliver",)
-"""The verbs that act on one waiting delivery by its number in the pending list (``deliver N``)."""
+DELIVERY_VERBS = ("deliver", *LINK_FAULTS)
+"""The verbs that act on one waiting delivery by its number in the pending list (``deliver N``,
+``drop N``, ``duplicate N``)."""
 SHELL_VERBS = ("board", "pending", "step", "deliver", "run", "mode", "order", "trace", "save", "actors",
                "help", "quit", "exit")
 VERBS = (*STEP_NAMES, *SHELL_VERBS)
@@ -52,12 +54,14 @@ changing the actors:
                                     is (until the next lie; lie off: the truth again)
   stall white-knight-g1 [SECONDS]   it answers nothing that long (default 3 ask timeouts, in the
                                     schedule's time): watch the supervisor find it silent and restart it
-  drop|duplicate|delay|reorder next [reply to] Apply | partition board 0.5   faults on links (scenarios
-                                    run by chess-actors run, whose game has a network; not this shell)
+  drop|duplicate|delay|reorder next [reply to] Apply | partition board 0.5   faults on links: the
+                                    next such message (or its reply) befallen; actors cut off a while
 delivering by hand:
   mode step       later commands wait for you to choose each delivery (mode auto: arrival order)
   pending         the deliveries waiting, numbered (what each one's sender waits for)
   step            deliver the one that has waited longest; deliver N: the N-th of the list
+  drop N          the N-th is lost on its link: sent again after a timeout, it arrives later
+  duplicate N     the N-th arrives twice: the copy is recognised and dropped at the other end
   run             deliver the rest in arrival order
   order A B ...   the next move runs its deliveries in this order of actor names
 keeping and leaving:
@@ -127,12 +131,16 @@ class Shell:
         InputError: a command that cannot be run; the game is unchanged.
     """
 
-    def __init__(self, fen: str = "startpos", timeout: float = DEFAULT_TIMEOUT) -> None:
+    def __init__(self, fen: str = "startpos", timeout: float = DEFAULT_TIMEOUT,
+                 network: LinkModel | None = None) -> None:
         self.policy = Interactive(patience=600.0)
         self.turnstile = Turnstile(self.policy)
         self.recorder = TraceRecorder()
         self.timeout = timeout
-        self.game = ActorGame(fen, timeout, self.recorder, schedule=self.turnstile)
+        # Its links are always the schedule's (reliable without a model), so that faults can be
+        # chosen by hand: a waiting delivery dropped, the next Apply duplicated.
+        self.game = ActorGame(fen, timeout, self.recorder, schedule=self.turnstile,
+                              network=network or LinkModel())
         self.run_step = step_runner(self.game)
         self.stepping = False
         self.saved: list[str] = []
@@ -177,6 +185,8 @@ class Shell:
         self.commands += 1
         if verb in SHELL_VERBS:
             return self._shell_verb(verb, rest)
+        if verb in LINK_FAULTS and len(rest) == 1 and rest[0].isdigit():  # drop 2; not drop next Apply
+            return self._deliver(verb, rest)
         step = parse_line(text, "<shell>", self.commands)
         if step is None:
             return []
@@ -326,6 +336,11 @@ class Shell:
             summary = item.describe() if item.resume else summarize(item.kind, readable(item.body))
             deliveries.append(Pending(chosen, item.actor, item.sender, item.kind, summary, item.waits,
                                       item.describe()))
+        for item, seconds in self.turnstile.on_the_way():
+            waits = f"on its way: it arrives in {seconds * 1000:g} ms of the schedule's time"
+            deliveries.append(Pending(None, item.actor, item.sender, item.kind,
+                                      summarize(item.kind, readable(item.body)), waits,
+                                      f"{item.actor} <- {item.sender}: {item.summary} ({waits})"))
         return deliveries
 
     def _pending(self) -> list[Output]:
@@ -351,14 +366,21 @@ class Shell:
     def _deliver(self, verb: str, rest: list[str]) -> list[Output]:
         ready = self._open_choice()
         index = 0
-        if verb == "deliver":
+        if verb in DELIVERY_VERBS:
             if len(rest) != 1 or not rest[0].isdigit():
-                raise InputError("deliver needs the number of a delivery in the pending list, e.g. deliver 2")
+                raise InputError(f"{verb} needs the number of a delivery in the pending list, e.g. {verb} 2")
             index = int(rest[0]) - 1
             if not 0 <= index < len(ready):
-                raise InputError(f"deliver {rest[0]}: the pending list has {len(ready)} that can run now")
+                raise InputError(f"{verb} {rest[0]}: the pending list has {len(ready)} that can run now")
         elif rest:
             raise InputError("step takes nothing more (deliver N chooses one)")
+        if verb in LINK_FAULTS:
+            try:
+                befell = self.turnstile.befall(ready[index], verb)
+            except ValueError as error:
+                raise InputError(f"{verb} {rest[0]}: {error}") from None
+            self.policy.reoffer()
+            return [f"  {befell}", *self._settle()]
         self.policy.decide(index)
         return self._settle()
 
@@ -402,6 +424,8 @@ class Shell:
     # -- looking and keeping
 
     def _board(self) -> Shown:
+        if self.in_flight:  # the board's answer would queue behind the deliveries being chosen
+            raise InputError("a command is waiting for its deliveries: step, deliver N or run first")
         with self.turnstile.using(Fifo()):
             fen = self.game.fen()
             journal = self.game.journal
