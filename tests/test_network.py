@@ -311,7 +311,7 @@ def test_explore_network_reports_the_fault_points_of_each_ply() -> None:
     assert [(row["ply"], row["move"], row["changed"]) for row in rows] == [(32, "Nxb8", 0), (33, "Rd8#", 0)]
     assert all(row["fault_points"] >= 10 for row in rows)
     assert "no fault changed a verdict, a position or the journal" in done.stderr
-    bad = subprocess.run([sys.executable, "-m", "actors.cli", "explore", "--network", "loss=0.1"],
+    bad = subprocess.run([sys.executable, "-m", "actors.cli", "explore", "--network", "single-lost"],
                          capture_output=True, text=True, check=False)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "single-loss or single-dup" in bad.stderr
 

@@ -6,9 +6,11 @@ what each test asserts is decided by its inputs, never by the machine's speed.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -198,3 +200,35 @@ def test_a_bad_network_option_on_the_shell_is_one_line_and_exit_2(option: str, m
     assert done.returncode == 2
     assert done.stderr.startswith(f"chess-actors shell: {message}") and done.stderr.count("\n") == 1
     assert "Traceback" not in done.stderr
+
+
+EXPLORE = [sys.executable, "-m", "actors.cli", "explore"]
+
+
+def test_explore_over_a_link_model_runs_each_order_under_its_faults_and_agrees_with_reliable_links() -> None:
+    command = [*EXPLORE, "--network", "loss=0.1,dup=0.1,delay=0.1,seed=1", "--plies", "30-33",
+               "--orders", "5", "--json"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [record["ply"] for record in records] == [30, 31, 32, 33]
+    assert all(all(record["same"].values()) for record in records)
+    assert all(record["network"]["model"] == "loss=0.1,dup=0.1,delay=0.1:5e-05,seed=1" for record in records)
+    assert sum(record["network"]["dropped"] for record in records) > 0
+    assert sum(record["network"]["duplicated"] for record in records) > 0
+    again = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert [json.loads(line)["network"] for line in again.stdout.splitlines()] == [
+        record["network"] for record in records], "the same seed gives the same faults"
+
+
+def test_explore_over_links_that_give_up_finds_the_named_failure_and_writes_its_trace(tmp_path: Path) -> None:
+    trace = tmp_path / "lost.jsonl"
+    done = subprocess.run([*EXPLORE, "--network", "loss=0.3,retries=0,seed=1", "--plies", "3",
+                           "--orders", "5", "--counterexample", str(trace)],
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 1, done.stderr
+    assert "ply 3 Nf3 over links loss=0.3,seed=1,retries=0 (dropped 9" in done.stdout
+    assert "changed over these links under this order" in done.stdout
+    assert "gives failure: white-knight-b1 could not answer MoveQuery" in done.stdout
+    kinds = [json.loads(line)["kind"] for line in trace.read_text().splitlines()]
+    assert "Dropped" in kinds and "ProposeText" in kinds

@@ -59,9 +59,11 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--game", type=int, default=1, metavar="N", help="which game of the PGN (default 1)")
     parser.add_argument("--counterexample", metavar="PATH", default="explore-ply-{ply}.jsonl",
                         help="where a differing order's trace goes ({ply} is the ply; default %(default)s)")
-    parser.add_argument("--network", metavar="single-loss|single-dup",
-                        help="instead of orders, run each ply once for every message of it lost (or "
-                             "duplicated), one message at a time, and compare verdict, position and journal")
+    parser.add_argument("--network", metavar="single-loss|single-dup|SPEC",
+                        help="single-loss (single-dup): instead of orders, run each ply once for every "
+                             "message of it lost (duplicated), one at a time, and compare verdict, position "
+                             "and journal; a link model (loss=0.05,dup=0.05,seed=1): explore the orders over "
+                             "links that fail as it decides, against arrival order over reliable links")
     add_json_flag(parser)
     parser.set_defaults(handler=run_explore)
 
@@ -144,8 +146,11 @@ def run_explore(args: argparse.Namespace) -> int:
     """Explore the chosen plies; 0 if every order agreed on every ply, 1 if some order changed one."""
     from actors.cli.streams import check_writable
     from actors.client.explore import explore
+    from actors.client.link_faults import single_fault
     from actors.client.orders import OrderedSystem, game_plies
     from actors.kernel.affinity import one_core
+    from actors.kernel.links import COUNTED, parse_network
+    from actors.kernel.policies import Fifo
     from actors.tracing.export import parse_ply_range
     from board.errors import InputError
 
@@ -166,11 +171,17 @@ def run_explore(args: argparse.Namespace) -> int:
         plies = [ply for ply in plies if chosen[0] <= ply[0] <= chosen[1]]
         if not plies:
             raise InputError(f"--plies {args.plies}: the game has {counted(len(moves), 'ply', 'plies')}")
-    one_core()  # the actor threads hand off faster on one core (actors.kernel.affinity)
+    links = None
     if args.network is not None:
         if taught:
             raise InputError(f"--network {args.network}: explores the moves of a game, and this script"
                              " teaches pieces")
+        if "=" in args.network:
+            links = parse_network(args.network)
+        else:
+            single_fault(args.network)  # a name it does not know is an error here, before any run
+    one_core()  # the actor threads hand off faster on one core (actors.kernel.affinity)
+    if args.network is not None and links is None:
         return _explore_links(args, plies, deadline)
     total_orders, total_seconds, changed = 0, 0.0, 0
     cut_at: int | None = None
@@ -180,13 +191,17 @@ def run_explore(args: argparse.Namespace) -> int:
             if time.monotonic() >= deadline:
                 cut_at = number
                 break
+            reference = None
             if taught:
                 history, lessons = _history(script, number)
                 run_once = system.ply_after(start, history, lessons, move)
             else:
-                run_once = system.ply(fen, move)
+                run_once = system.ply(fen, move, links=links)
+                if links is not None:  # the orders over failing links against arrival order over none
+                    reference = system.ply(fen, move)(Fifo())
+                    system.link_counts.clear()
             progress.show(done, number, move, 0)
-            report = explore(run_once, orders, seed=args.seed, deadline=deadline,
+            report = explore(run_once, orders, seed=args.seed, deadline=deadline, reference=reference,
                              on_run=lambda runs: progress.show(done, number, move, runs))  # noqa: B023
             total_orders += report.orders
             total_seconds += report.seconds
@@ -195,7 +210,14 @@ def run_explore(args: argparse.Namespace) -> int:
                 changed += 1
                 path = args.counterexample.replace("{ply}", str(number))
                 _write_trace(report.differing, path)
-            emit(args, _record(number, move, report, path), _text(number, move, report, path))
+            record, text = _record(number, move, report, path), _text(number, move, report, path)
+            if links is not None:
+                record["network"] = {"model": links.text(),
+                                     **{name: system.link_counts[name] for name in COUNTED}}
+                befell = ", ".join(f"{name} {system.link_counts[name]}" for name in COUNTED)
+                text = text.replace(": ", f" over links {links.text()} ({befell}): ", 1).replace(
+                    "changed under this order", "changed over these links under this order")
+            emit(args, record, text)
             if report.cut_short:
                 cut_at, cut_inside = number, True
                 break
@@ -215,6 +237,8 @@ def run_explore(args: argparse.Namespace) -> int:
         summary += f"{counted(changed, 'ply', 'plies')} changed by the order"
     else:
         summary += "every order gave the same outcome"
+    if links is not None:
+        summary += " (over failing links, against arrival order over reliable ones)"
     (sys.stderr if args.json else sys.stdout).write(summary + "\n")
     return 1 if changed else 0
 
