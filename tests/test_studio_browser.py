@@ -610,3 +610,36 @@ def test_the_board_lies_from_its_button_and_the_referee_believes_it(browser: Any
     page.wait_for_selector("body[data-plies='1']")
     _stayed_home(page)
     page.close()
+
+
+def test_step_mode_drops_and_duplicates_a_waiting_message_from_the_page(
+    browser: Any, live_studio: str
+) -> None:
+    page = _open_live(browser, live_studio)
+    page.click("#mode-step")
+    page.wait_for_selector("#mode-step[aria-pressed='true']")
+    page.fill("#command", "Nf3")
+    page.press("#command", "Enter")
+    page.wait_for_selector("#pending-list button[data-deliver='1']")
+    assert page.locator("#pending-list button[data-drop='1']").count() == 1
+    assert page.locator("#pending-list button[data-duplicate='1']").count() == 1
+    page.click("#pending-list button[data-deliver='1']")
+    page.wait_for_selector("#pending-list button[data-deliver='3']")
+    page.click("#pending-list button[data-drop='3']")  # the board's Survey is lost on its link
+    page.wait_for_selector("#live-log :text('dropped: board <- referee: Survey')")
+    page.wait_for_selector("#pending-list li.travelling")
+    assert "board ← referee: Survey" in page.locator("#pending-list li.travelling").inner_text()
+    dropped = page.locator("#diagram g.arrow.link-dropped")
+    dropped.first.wait_for()
+    assert dropped.count() == 1
+    assert dropped.locator("line").last.get_attribute("marker-end") == "url(#cross)"
+    assert page.locator("#diagram g.arrow.link-retried").count() == 1
+    page.click("#pending-list button[data-duplicate='1']")  # a knight's MoveQuery arrives twice
+    page.wait_for_selector("#live-log :text('the copy arrives too')")
+    page.locator("#diagram g.arrow.link-duplicated").first.wait_for()
+    page.click("#run-rest")
+    page.wait_for_selector("body[data-plies='1']")
+    assert "Nf3 accepted" in page.locator("#live-log").inner_text()
+    assert page.locator("#diagram g.arrow.request[data-kind='Survey']").count() == 1, "handled once"
+    _stayed_home(page)
+    page.close()

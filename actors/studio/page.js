@@ -552,7 +552,10 @@
       row.title = item.text;
       if (item.number === null) {
         row.className = "queued";
-        row.textContent = `– ${item.actor} ← ${item.sender}: ${item.summary} (waits its turn)`;
+        // Behind a mailbox's head or a stalled actor; or on its way, sent again after a loss.
+        const travelling = item.waits.includes("on its way");
+        if (travelling) row.classList.add("travelling");
+        row.textContent = `– ${item.actor} ← ${item.sender}: ${item.summary} (${travelling ? "on its way: sent again" : "waits its turn"})`;
       } else {
         // One button a verb the shell takes for a waiting delivery (deliver N, and any the game adds).
         for (const verb of live.verbs) {
