@@ -15,8 +15,11 @@ from actors.cli.help import add_command
 from actors.cli.output import add_json_flag, counted, emit, fail
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from actors.client.explore import Report, Run
     from actors.client.orders import Lesson
+    from actors.tracing.recorder import TraceEvent
 
 DEFAULT_ORDERS = "20"
 MOST_ORDERS = 1_000_000
@@ -59,6 +62,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--game", type=int, default=1, metavar="N", help="which game of the PGN (default 1)")
     parser.add_argument("--counterexample", metavar="PATH", default="explore-ply-{ply}.jsonl",
                         help="where a differing order's trace goes ({ply} is the ply; default %(default)s)")
+    parser.add_argument("--html", metavar="PATH", default=None,
+                        help="write the first counterexample's studio page, its delivery order side by side "
+                             "with the one it differs from")
     parser.add_argument("--network", metavar="single-loss|single-dup|SPEC",
                         help="single-loss (single-dup): instead of orders, run each ply once for every "
                              "message of it lost (duplicated), one at a time, and compare verdict, position "
@@ -161,6 +167,8 @@ def run_explore(args: argparse.Namespace) -> int:
     chosen = parse_ply_range(args.plies) if args.plies is not None else None
     # Where a counterexample would go, checked for the first ply before hours of exploring.
     check_writable(args.counterexample.replace("{ply}", "1"), "--counterexample")
+    if args.html is not None:
+        check_writable(args.html, "--html")
     start, script = load_script(args.source, args.game, args.example)
     moves = [item for item in script if isinstance(item, str)]
     taught = len(moves) < len(script)
@@ -205,12 +213,21 @@ def run_explore(args: argparse.Namespace) -> int:
                              on_run=lambda runs: progress.show(done, number, move, runs))  # noqa: B023
             total_orders += report.orders
             total_seconds += report.seconds
-            path = None
+            path = page = None
             if report.differing is not None:
                 changed += 1
                 path = args.counterexample.replace("{ply}", str(number))
                 _write_trace(report.differing, path)
+                if args.html is not None and changed == 1:
+                    page = args.html
+                    plain = "arrival order" + (" over reliable links" if links is not None else "")
+                    found = "the order found" + (f" over links {links.text()}" if links is not None else "")
+                    _write_page(page, report.reference.trace, report.differing.trace, plain, found,
+                                f"ply {number} {move}")
             record, text = _record(number, move, report, path), _text(number, move, report, path)
+            if page is not None:
+                record["counterexample"]["html"] = page
+                text += f"\n  studio page: {page} (the two orders side by side)"
             if links is not None:
                 record["network"] = {"model": links.text(),
                                      **{name: system.link_counts[name] for name in COUNTED}}
@@ -296,11 +313,16 @@ def _explore_links(args: argparse.Namespace, plies: list[tuple[int, str, str]], 
         report = explore_ply(fen, move, fault)
         points += report.points
         seconds += report.seconds
-        path = None
+        path = page = None
         if report.differing is not None:
             changed += 1
             path = args.counterexample.replace("{ply}", str(number))
             _write_lines(path, [event_to_json(event) for event in report.differing.trace])
+            if args.html is not None and changed == 1:
+                page = args.html
+                befell = "lost" if fault == "drop" else "duplicated"
+                _write_page(page, report.reference.trace, report.differing.trace, "without a fault",
+                            f"{report.differing.faulted_message} {befell}", f"ply {number} {move}")
         record: dict[str, Any] = {
             "ply": number, "move": move, "network": args.network, "fault_points": report.points,
             "changed": report.changed, "verdict": report.reference.outcome.verdict,
@@ -309,7 +331,7 @@ def _explore_links(args: argparse.Namespace, plies: list[tuple[int, str, str]], 
         if report.differing is not None:
             record["counterexample"] = {
                 "message": report.differing.faulted_message, "differences": report.differences,
-                "verdict": report.differing.outcome.verdict, "trace": path,
+                "verdict": report.differing.outcome.verdict, "trace": path, "html": page,
             }
             text = (f"ply {number} {move}: {counted(report.points, 'fault point')}: the "
                     f"{', '.join(report.differences)} changed when {report.differing.faulted_message} was "
@@ -328,6 +350,20 @@ def _explore_links(args: argparse.Namespace, plies: list[tuple[int, str, str]], 
                 else "no fault changed a verdict, a position or the journal")
     (sys.stderr if args.json else sys.stdout).write(summary + "\n")
     return 1 if changed or cut_at is not None else 0
+
+
+def _write_page(path: str, reference: Sequence[TraceEvent], differing: Sequence[TraceEvent], plain: str,
+                found: str, title: str) -> None:
+    """The counterexample's studio page, with its delivery order beside the reference's."""
+    from actors.studio import write_page
+    from actors.tracing.compare import compare_orders
+    from board.errors import InputError
+
+    comparison = compare_orders(reference, differing, plain, found, title)
+    try:
+        write_page(differing, path, f"chess-actors explore: {title}, a counterexample", compare=comparison)
+    except OSError as error:
+        raise InputError(f"--html {path}: cannot write: {error.strerror}") from None
 
 
 def _write_lines(path: str, lines: list[str]) -> None:

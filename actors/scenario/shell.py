@@ -25,6 +25,7 @@ from actors.protocol.readable import readable, summarize
 from actors.scenario.runner import step_runner
 from actors.scenario.script import parse_line
 from actors.scenario.steps import STEP_NAMES, FenCheck, Legal, Play, Reject, Start, Step, StepResult
+from actors.tracing.compare import OrderComparison, compare_orders
 from actors.tracing.recorder import TraceRecorder, event_to_json
 from board.errors import ChessActorsError, InputError
 from board.fen import parse_fen
@@ -33,8 +34,8 @@ from board.squares import SQUARE_NAMES
 DELIVERY_VERBS = ("deliver", *LINK_FAULTS)
 """The verbs that act on one waiting delivery by its number in the pending list (``deliver N``,
 ``drop N``, ``duplicate N``)."""
-SHELL_VERBS = ("board", "pending", "step", "deliver", "run", "mode", "order", "trace", "save", "actors",
-               "help", "quit", "exit")
+SHELL_VERBS = ("board", "pending", "step", "deliver", "run", "mode", "order", "compare", "trace", "save",
+               "actors", "help", "quit", "exit")
 VERBS = (*STEP_NAMES, *SHELL_VERBS)
 WAIT = 30.0
 """Seconds to wait for a command's next delivery to come up (real time: a bound, never a hang)."""
@@ -64,6 +65,8 @@ delivering by hand:
   duplicate N     the N-th arrives twice: the copy is recognised and dropped at the other end
   run             deliver the rest in arrival order
   order A B ...   the next move runs its deliveries in this order of actor names
+  compare         the last move's delivery order beside arrival order (the same move from the same
+                  position on fresh actors), the first delivery where they part marked
 keeping and leaving:
   trace [PATH] (the last command's messages; with PATH: the whole trace as JSON lines)
   save PATH (the session as a scenario for run) | help | quit or exit (Ctrl-D)
@@ -92,7 +95,7 @@ class Shown:
     check: bool
 
 
-Output = str | StepResult | Shown | MoveReport | LegalMoves
+Output = str | StepResult | Shown | MoveReport | LegalMoves | OrderComparison
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +124,8 @@ def output_record(item: Output) -> dict[str, Any]:
         return {"square": item.square, "targets": list(item.targets)}
     if isinstance(item, Shown):
         return {"fen": item.fen, "last_move": item.last_move, "check": item.check}
+    if isinstance(item, OrderComparison):
+        return {"compare": item.as_json()}
     return {"text": item.strip()}
 
 
@@ -150,6 +155,8 @@ class Shell:
         self._result: Output | BaseException | None = None
         self._mark = (0, 0)  # trace events and steps before the last command
         self._stalled: set[str] = set()  # the actors stalled when the last command began
+        # The last move played: the moves before it, the move, its phase, its trace events' span.
+        self._last_move: tuple[tuple[str, ...], str, str, int, int] | None = None
 
     def __enter__(self) -> Shell:
         self.game.start()
@@ -213,8 +220,14 @@ class Shell:
         command's ``step N`` (the shell's command count, as a scenario's steps), so that what a
         command's messages did stays together, the re-reading after a heal included."""
         phase = ("ply", self.game.plies + 1) if isinstance(step, Play | Reject) else ("step", self.commands)
+        if not isinstance(step, Play):
+            with self.recorder.phase(*phase):
+                return self._performed(step)
+        before, first = tuple(entry.uci for entry in self.game.journal), len(self.recorder)
         with self.recorder.phase(*phase):
-            return self._performed(step)
+            shown = self._performed(step)
+        self._last_move = (before, step.move, f"{phase[0]} {phase[1]}", first, len(self.recorder))
+        return shown
 
     def _performed(self, step: Step) -> Output:
         if isinstance(step, Play):
@@ -268,6 +281,8 @@ class Shell:
                     raise InputError(f"order: no actor is called {unknown[0]} (see: actors)")
                 self.order = rest
                 return [f"the next play or reject delivers in this order: {' '.join(rest)}"]
+            case "compare":
+                return [self._compare(rest)]
             case "trace":
                 return self._trace(rest)
             case "save":
@@ -420,6 +435,29 @@ class Shell:
         with self.turnstile.using(Script(order)):
             shown = self._perform(step)
         return [shown, *self._supervision()]
+
+    def _compare(self, rest: list[str]) -> OrderComparison:
+        """The last move's delivery order beside arrival order: the same game played again on fresh
+        actors under a fifo turnstile, up to that move (lessons and lies are not carried over)."""
+        if rest:
+            raise InputError("compare takes nothing more: it compares the last move with arrival order")
+        if self.in_flight:
+            raise InputError("a command is waiting for its deliveries: step, deliver N or run first")
+        if self._last_move is None:
+            raise InputError("compare: no move has been played yet")
+        before, move, label, first, last = self._last_move
+        ran = self.recorder.events()[first:last]
+        arrival = TraceRecorder()
+        try:
+            with ActorGame(self.game.supervisor.start_fen, self.timeout, arrival, schedule="fifo") as scratch:
+                for played in before:
+                    scratch.propose(played)
+                arrival.clear()  # only the move's own messages are compared
+                scratch.propose(move)
+        except ChessActorsError as error:
+            raise InputError(f"compare: the move could not be run again: {error}") from None
+        return compare_orders(arrival.events(), ran, "arrival order (the game again on fresh actors)",
+                              "as it ran here", f"{label} {move}")
 
     # -- looking and keeping
 
