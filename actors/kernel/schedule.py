@@ -347,6 +347,14 @@ class Turnstile:
             mailbox.remove(other)
         if not mailbox:
             self._addressed.discard(letter.urn)
+        # What its sender sent after it and is still on its way must arrive after it too.
+        travelling = sorted((timer for timer in self._timers
+                             if isinstance(timer[2], Letter) and timer[2].pair == letter.pair),
+                            key=lambda timer: timer[:2])
+        if travelling:
+            self._timers = [timer for timer in self._timers if timer not in travelling]
+            heapq.heapify(self._timers)
+            behind.extend(timer[2] for timer in travelling if isinstance(timer[2], Letter))
         journey = links.cross(sender, receiver, carrying, kind, letter.link_seq, letter.envelope.delivery,
                               attempt=letter.attempts, lost=True)
         self._late.pop(letter.pair, None)
