@@ -232,3 +232,27 @@ def test_explore_over_links_that_give_up_finds_the_named_failure_and_writes_its_
     assert "gives failure: white-knight-b1 could not answer MoveQuery" in done.stdout
     kinds = [json.loads(line)["kind"] for line in trace.read_text().splitlines()]
     assert "Dropped" in kinds and "ProposeText" in kinds
+
+
+def test_what_a_sender_sent_after_a_dropped_message_arrives_after_it() -> None:
+    from actors.kernel.messaging import ask, post, wait_one
+    from actors.kernel.policies import Fifo
+    from actors.kernel.schedule import Turnstile
+    from actors.kernel.scheduled_links import ScheduledLinks
+
+    turnstile = Turnstile(Fifo())
+    recorder = TraceRecorder()
+    with ActorGame(recorder=recorder, schedule=turnstile) as game:
+        turnstile.attach(ScheduledLinks())
+        referee = game.supervisor.ref("referee")
+        recorder.clear()
+        futures = [ask(referee, "referee", post(recorder, "client", "referee", FenQuery(), ply=ply))
+                   for ply in (1, 2, 3)]
+        [head] = turnstile.ready()
+        assert "dropped: referee <- client: FenQuery; sent again" in turnstile.befall(head, "drop")
+        assert turnstile.queued() == [], "the two behind it wait for it"
+        assert [item.actor for item, _ in turnstile.on_the_way()] == ["referee"] * 3
+        for name, future in futures:
+            assert wait_one(name, future, 5).fen.startswith("rnbqkbnr")
+    handled = [event for event in recorder.events() if event["kind"] == "FenQuery"]
+    assert [event["ply"] for event in sorted(handled, key=lambda event: event["t_handled"])] == [1, 2, 3]
