@@ -243,9 +243,9 @@ def test_a_partition_of_an_actor_that_is_not_there_is_refused_when_the_game_star
     assert game.network is not None
 
 
-def test_a_network_under_a_schedule_is_refused() -> None:
-    with pytest.raises(ValueError, match="runs freely"):
-        ActorGame(network="loss=0.1", schedule="fifo")
+def test_a_network_object_under_a_schedule_is_refused() -> None:
+    with pytest.raises(ValueError, match="runs on free actors"):
+        ActorGame(network=Network(parse_network("loss=0.1")), schedule="fifo")
 
 
 def test_pooled_games_over_a_network_fault_only_their_own_mail() -> None:
@@ -311,7 +311,7 @@ def test_explore_network_reports_the_fault_points_of_each_ply() -> None:
     assert [(row["ply"], row["move"], row["changed"]) for row in rows] == [(32, "Nxb8", 0), (33, "Rd8#", 0)]
     assert all(row["fault_points"] >= 10 for row in rows)
     assert "no fault changed a verdict, a position or the journal" in done.stderr
-    bad = subprocess.run([sys.executable, "-m", "actors.cli", "explore", "--network", "loss=0.1"],
+    bad = subprocess.run([sys.executable, "-m", "actors.cli", "explore", "--network", "single-lost"],
                          capture_output=True, text=True, check=False)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "single-loss or single-dup" in bad.stderr
 

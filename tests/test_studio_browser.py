@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -608,5 +610,85 @@ def test_the_board_lies_from_its_button_and_the_referee_believes_it(browser: Any
     page.click("#board rect[data-square='e2']")
     page.click("#board rect[data-square='e3']")
     page.wait_for_selector("body[data-plies='1']")
+    _stayed_home(page)
+    page.close()
+
+
+def test_step_mode_drops_and_duplicates_a_waiting_message_from_the_page(
+    browser: Any, live_studio: str
+) -> None:
+    page = _open_live(browser, live_studio)
+    page.click("#mode-step")
+    page.wait_for_selector("#mode-step[aria-pressed='true']")
+    page.fill("#command", "Nf3")
+    page.press("#command", "Enter")
+    page.wait_for_selector("#pending-list button[data-deliver='1']")
+    assert page.locator("#pending-list button[data-drop='1']").count() == 1
+    assert page.locator("#pending-list button[data-duplicate='1']").count() == 1
+    page.click("#pending-list button[data-deliver='1']")
+    page.wait_for_selector("#pending-list button[data-deliver='3']")
+    page.click("#pending-list button[data-drop='3']")  # the board's Survey is lost on its link
+    page.wait_for_selector("#live-log :text('dropped: board <- referee: Survey')")
+    page.wait_for_selector("#pending-list li.travelling")
+    assert "board ← referee: Survey" in page.locator("#pending-list li.travelling").inner_text()
+    dropped = page.locator("#diagram g.arrow.link-dropped")
+    dropped.first.wait_for()
+    assert dropped.count() == 1
+    assert dropped.locator("line").last.get_attribute("marker-end") == "url(#cross)"
+    assert page.locator("#diagram g.arrow.link-retried").count() == 1
+    page.click("#pending-list button[data-duplicate='1']")  # a knight's MoveQuery arrives twice
+    page.wait_for_selector("#live-log :text('the copy arrives too')")
+    page.locator("#diagram g.arrow.link-duplicated").first.wait_for()
+    page.click("#run-rest")
+    page.wait_for_selector("body[data-plies='1']")
+    assert "Nf3 accepted" in page.locator("#live-log").inner_text()
+    assert page.locator("#diagram g.arrow.request[data-kind='Survey']").count() == 1, "handled once"
+    _stayed_home(page)
+    page.close()
+
+
+def test_an_explore_counterexample_page_shows_both_orders_and_marks_where_they_part(
+    browser: Any, tmp_path: Path
+) -> None:
+    page_path = tmp_path / "lost.html"
+    done = subprocess.run(
+        [sys.executable, "-m", "actors.cli", "explore", "--network", "loss=0.3,retries=0,seed=1",
+         "--plies", "3", "--orders", "5", "--counterexample", str(tmp_path / "lost.jsonl"),
+         "--html", str(page_path)],
+        capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 1, done.stderr
+    page = _open(browser, page_path)
+    assert page.locator("#compare").is_visible()
+    assert page.locator("#compare-title").inner_text() == "ply 3 Nf3: the orders part at delivery 3"
+    assert page.locator("#compare-left-label").inner_text() == "arrival order over reliable links"
+    marked = page.locator("#compare li.first-difference")
+    assert marked.count() == 2
+    assert marked.nth(0).inner_text() == "white-knight-g1 ← referee: MoveQuery g1→f3"
+    assert marked.nth(1).inner_text().startswith("referee ← white-knight-b1: Dropped")
+    assert page.locator("#compare-left li:not(.after):not(.first-difference)").count() == 2
+    assert not page.errors
+    page.close()
+
+
+def test_the_live_page_compares_a_stepped_move_with_arrival_order(browser: Any, live_studio: str) -> None:
+    page = _open_live(browser, live_studio)
+    page.click("#mode-step")
+    page.wait_for_selector("#mode-step[aria-pressed='true']")
+    page.fill("#command", "Nf3")
+    page.press("#command", "Enter")
+    page.wait_for_selector("#pending-list button[data-deliver='1']")
+    page.click("#pending-list button[data-deliver='1']")
+    page.wait_for_selector("#pending-list button[data-deliver='3']")
+    page.click("#pending-list button[data-deliver='3']")  # the board's Survey before the knights
+    page.wait_for_selector("#live-log :text('delivered: board <- referee: Survey')")
+    page.click("#run-rest")
+    page.wait_for_selector("body[data-plies='1']")
+    page.click("#compare-orders")
+    page.wait_for_selector("#compare li.first-difference")
+    assert page.locator("#compare-title").inner_text() == "ply 1 Nf3: the orders part at delivery 2"
+    marked = page.locator("#compare li.first-difference")
+    assert [marked.nth(i).inner_text() for i in range(2)] == [
+        "white-knight-b1 ← referee: MoveQuery b1→f3", "board ← referee: Survey white knights → f3"]
+    assert page.locator("#compare-right-label").inner_text() == "as it ran here"
     _stayed_home(page)
     page.close()

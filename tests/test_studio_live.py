@@ -197,6 +197,27 @@ def test_step_mode_lists_the_waiting_deliveries_and_delivers_the_one_chosen() ->
         assert verdict["san"] == "Nf3"
 
 
+def test_a_waiting_message_dropped_over_the_websocket_is_sent_again_and_its_faults_stream() -> None:
+    with studio() as server, _open(server) as client:
+        _command(client, "mode step")
+        state = next(m for m in _command(client, "Nf3") if m["type"] == "state")
+        assert state["delivery_verbs"] == ["deliver", "drop", "duplicate"]
+        _command(client, "deliver 1")
+        messages = _command(client, "drop 3")
+        events = [m["event"] for m in messages if m["type"] == "event"]
+        assert [(event["kind"], event["payload"]["attempt"]) for event in events] == [("Dropped", 1),
+                                                                                      ("Retried", 2)]
+        assert {(event["sender"], event["receiver"]) for event in events} == {("referee", "board")}
+        state = next(m for m in messages if m["type"] == "state")
+        travelling = [p for p in state["pending"] if p["number"] is None]
+        assert [(p["actor"], p["kind"]) for p in travelling] == [("board", "Survey")]
+        assert "on its way" in travelling[0]["waits"]
+        messages = _command(client, "duplicate 1")
+        assert [m["event"]["kind"] for m in messages if m["type"] == "event"] == ["Duplicated"]
+        verdict = next(m for m in _command(client, "run") if "accepted" in m)
+        assert verdict["san"] == "Nf3"
+
+
 def test_a_crash_is_healed_by_the_supervisor_and_shown() -> None:
     with studio() as server, _open(server) as client:
         _command(client, "crash board")

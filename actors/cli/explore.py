@@ -15,8 +15,11 @@ from actors.cli.help import add_command
 from actors.cli.output import add_json_flag, counted, emit, fail
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from actors.client.explore import Report, Run
     from actors.client.orders import Lesson
+    from actors.tracing.recorder import TraceEvent
 
 DEFAULT_ORDERS = "20"
 MOST_ORDERS = 1_000_000
@@ -59,9 +62,14 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--game", type=int, default=1, metavar="N", help="which game of the PGN (default 1)")
     parser.add_argument("--counterexample", metavar="PATH", default="explore-ply-{ply}.jsonl",
                         help="where a differing order's trace goes ({ply} is the ply; default %(default)s)")
-    parser.add_argument("--network", metavar="single-loss|single-dup",
-                        help="instead of orders, run each ply once for every message of it lost (or "
-                             "duplicated), one message at a time, and compare verdict, position and journal")
+    parser.add_argument("--html", metavar="PATH", default=None,
+                        help="write the first counterexample's studio page, its delivery order side by side "
+                             "with the one it differs from")
+    parser.add_argument("--network", metavar="single-loss|single-dup|SPEC",
+                        help="single-loss (single-dup): instead of orders, run each ply once for every "
+                             "message of it lost (duplicated), one at a time, and compare verdict, position "
+                             "and journal; a link model (loss=0.05,dup=0.05,seed=1): explore the orders over "
+                             "links that fail as it decides, against arrival order over reliable links")
     add_json_flag(parser)
     parser.set_defaults(handler=run_explore)
 
@@ -146,8 +154,10 @@ def run_explore(args: argparse.Namespace) -> int:
     """Explore the chosen plies; 0 if every order agreed on every ply, 1 if some order changed one."""
     from actors.cli.streams import check_writable
     from actors.client.explore import explore
+    from actors.client.link_faults import single_fault
     from actors.client.orders import OrderedSystem, game_plies
-    from actors.kernel.affinity import one_core
+    from actors.kernel.links import COUNTED, parse_network
+    from actors.kernel.policies import Fifo
     from actors.tracing.export import parse_ply_range
     from board.errors import InputError
 
@@ -158,6 +168,8 @@ def run_explore(args: argparse.Namespace) -> int:
     chosen = parse_ply_range(args.plies) if args.plies is not None else None
     # Where a counterexample would go, checked for the first ply before hours of exploring.
     check_writable(args.counterexample.replace("{ply}", "1"), "--counterexample")
+    if args.html is not None:
+        check_writable(args.html, "--html")
     start, chess960, script = load_script(args.source, args.game, args.example)
     moves = [item for item in script if isinstance(item, str)]
     taught = len(moves) < len(script)
@@ -168,11 +180,16 @@ def run_explore(args: argparse.Namespace) -> int:
         plies = [ply for ply in plies if chosen[0] <= ply[0] <= chosen[1]]
         if not plies:
             raise InputError(f"--plies {args.plies}: the game has {counted(len(moves), 'ply', 'plies')}")
-    one_core()  # the actor threads hand off faster on one core (actors.kernel.affinity)
+    links = None
     if args.network is not None:
         if taught:
             raise InputError(f"--network {args.network}: explores the moves of a game, and this script"
                              " teaches pieces")
+        if "=" in args.network:
+            links = parse_network(args.network)
+        else:
+            single_fault(args.network)  # a name it does not know is an error here, before any run
+    if args.network is not None and links is None:
         return _explore_links(args, plies, deadline, chess960)
     total_orders, total_seconds, changed = 0, 0.0, 0
     cut_at: int | None = None
@@ -182,22 +199,42 @@ def run_explore(args: argparse.Namespace) -> int:
             if time.monotonic() >= deadline:
                 cut_at = number
                 break
+            reference = None
             if taught:
                 history, lessons = _history(script, number)
                 run_once = system.ply_after(start, history, lessons, move)
             else:
-                run_once = system.ply(fen, move)
+                run_once = system.ply(fen, move, links=links)
+                if links is not None:  # the orders over failing links against arrival order over none
+                    reference = system.ply(fen, move)(Fifo())
+                    system.link_counts.clear()
             progress.show(done, number, move, 0)
-            report = explore(run_once, orders, seed=args.seed, deadline=deadline,
+            report = explore(run_once, orders, seed=args.seed, deadline=deadline, reference=reference,
                              on_run=lambda runs: progress.show(done, number, move, runs))  # noqa: B023
             total_orders += report.orders
             total_seconds += report.seconds
-            path = None
+            path = page = None
             if report.differing is not None:
                 changed += 1
                 path = args.counterexample.replace("{ply}", str(number))
                 _write_trace(report.differing, path)
-            emit(args, _record(number, move, report, path), _text(number, move, report, path))
+                if args.html is not None and changed == 1:
+                    page = args.html
+                    plain = "arrival order" + (" over reliable links" if links is not None else "")
+                    found = "the order found" + (f" over links {links.text()}" if links is not None else "")
+                    _write_page(page, report.reference.trace, report.differing.trace, plain, found,
+                                f"ply {number} {move}")
+            record, text = _record(number, move, report, path), _text(number, move, report, path)
+            if page is not None:
+                record["counterexample"]["html"] = page
+                text += f"\n  studio page: {page} (the two orders side by side)"
+            if links is not None:
+                record["network"] = {"model": links.text(),
+                                     **{name: system.link_counts[name] for name in COUNTED}}
+                befell = ", ".join(f"{name} {system.link_counts[name]}" for name in COUNTED)
+                text = text.replace(": ", f" over links {links.text()} ({befell}): ", 1).replace(
+                    "changed under this order", "changed over these links under this order")
+            emit(args, record, text)
             if report.cut_short:
                 cut_at, cut_inside = number, True
                 break
@@ -217,6 +254,8 @@ def run_explore(args: argparse.Namespace) -> int:
         summary += f"{counted(changed, 'ply', 'plies')} changed by the order"
     else:
         summary += "every order gave the same outcome"
+    if links is not None:
+        summary += " (over failing links, against arrival order over reliable ones)"
     (sys.stderr if args.json else sys.stdout).write(summary + "\n")
     return 1 if changed else 0
 
@@ -276,11 +315,16 @@ def _explore_links(
         report = explore_ply(fen, move, fault, chess960)
         points += report.points
         seconds += report.seconds
-        path = None
+        path = page = None
         if report.differing is not None:
             changed += 1
             path = args.counterexample.replace("{ply}", str(number))
             _write_lines(path, [event_to_json(event) for event in report.differing.trace])
+            if args.html is not None and changed == 1:
+                page = args.html
+                befell = "lost" if fault == "drop" else "duplicated"
+                _write_page(page, report.reference.trace, report.differing.trace, "without a fault",
+                            f"{report.differing.faulted_message} {befell}", f"ply {number} {move}")
         record: dict[str, Any] = {
             "ply": number, "move": move, "network": args.network, "fault_points": report.points,
             "changed": report.changed, "verdict": report.reference.outcome.verdict,
@@ -289,7 +333,7 @@ def _explore_links(
         if report.differing is not None:
             record["counterexample"] = {
                 "message": report.differing.faulted_message, "differences": report.differences,
-                "verdict": report.differing.outcome.verdict, "trace": path,
+                "verdict": report.differing.outcome.verdict, "trace": path, "html": page,
             }
             text = (f"ply {number} {move}: {counted(report.points, 'fault point')}: the "
                     f"{', '.join(report.differences)} changed when {report.differing.faulted_message} was "
@@ -308,6 +352,20 @@ def _explore_links(
                 else "no fault changed a verdict, a position or the journal")
     (sys.stderr if args.json else sys.stdout).write(summary + "\n")
     return 1 if changed or cut_at is not None else 0
+
+
+def _write_page(path: str, reference: Sequence[TraceEvent], differing: Sequence[TraceEvent], plain: str,
+                found: str, title: str) -> None:
+    """The counterexample's studio page, with its delivery order beside the reference's."""
+    from actors.studio import write_page
+    from actors.tracing.compare import compare_orders
+    from board.errors import InputError
+
+    comparison = compare_orders(reference, differing, plain, found, title)
+    try:
+        write_page(differing, path, f"chess-actors explore: {title}, a counterexample", compare=comparison)
+    except OSError as error:
+        raise InputError(f"--html {path}: cannot write: {error.strerror}") from None
 
 
 def _write_lines(path: str, lines: list[str]) -> None:

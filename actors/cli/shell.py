@@ -13,6 +13,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from actors.cli.help import add_command
+from actors.cli.network import add_network_flag, network_line, network_model
 from actors.cli.output import add_json_flag
 from actors.cli.terminal_text import terminal_safe, terminal_safe_line
 
@@ -38,6 +39,7 @@ def register(subparsers: Any) -> None:
             "printf 'e4\\nKe2\\n' | chess-actors shell --json",
             "chess-actors shell --fen '4k3/8/8/8/8/8/8/4K2R w K - 0 1'",
             "printf 'O-O\\nboard\\n' | chess-actors shell --chess960 3",
+            "chess-actors shell --network loss=0.05,dup=0.05,seed=1",
         ],
     )
     start = parser.add_mutually_exclusive_group()
@@ -47,6 +49,7 @@ def register(subparsers: Any) -> None:
     start.add_argument("--chess960", metavar="N|FEN",
                        help="a Chess960 game from start position N (0-959), or from a FEN whose K and Q "
                             "are X-FEN's (the outermost rook on that side)")
+    add_network_flag(parser)
     add_json_flag(parser)
     parser.set_defaults(handler=run_shell)
 
@@ -60,7 +63,8 @@ def run_shell(args: argparse.Namespace) -> int:
     fen, chess960 = args.fen, None  # None: a castling field standard chess refuses is X-FEN's
     if args.chess960 is not None:
         fen, chess960 = chess960_start(args.chess960), True
-    with Shell(fen, chess960=chess960) as shell:
+    model = network_model(args)
+    with Shell(fen, chess960=chess960, network=model) as shell:
         if interactive:
             _readline(shell)
             if not args.json:
@@ -77,6 +81,8 @@ def run_shell(args: argparse.Namespace) -> int:
             problem = _show(shell, line, interactive, args.json)
             if problem is not None:
                 failures.append(problem)
+        if model is not None and shell.game.links is not None and not args.json:
+            print(network_line(model, shell.game.links.counts))
     if failures and not interactive:
         # The transcript shows each error where it happened; stderr gets the one-line verdict.
         first = _printable(failures[0])

@@ -169,9 +169,13 @@ class SleepSetSearch(Policy):
 
 
 def explore(run_once: RunOnce, orders: int | None, seed: int = 0, limit: int = 100_000,
-            deadline: float | None = None, on_run: Callable[[int], None] | None = None) -> Report:
+            deadline: float | None = None, on_run: Callable[[int], None] | None = None,
+            reference: Run | None = None) -> Report:
     """Run ``run_once`` in arrival order, then under ``orders`` random orders (seeds ``seed``,
     ``seed + 1``, ...), or every order that can differ (``orders`` None, at most ``limit`` runs).
+
+    Each run is compared with ``reference`` (default: ``run_once`` in arrival order; a run made
+    another way, such as over reliable links when ``run_once``'s links fail, is compared with too).
 
     ``deadline`` (a ``time.monotonic()`` value) ends the search early, between two runs; the
     report then says it was cut short. ``on_run`` is called after each run with the number of
@@ -181,7 +185,8 @@ def explore(run_once: RunOnce, orders: int | None, seed: int = 0, limit: int = 1
     outcome (see :func:`shortest_counterexample`).
     """
     started = time.perf_counter()
-    reference = run_once(Fifo())
+    if reference is None:
+        reference = run_once(Fifo())
     differing: Run | None = None
     count = 0
     exhaustive = False

@@ -26,6 +26,7 @@ from actors.kernel.messaging import DEFAULT_TIMEOUT, Pending, ask, post, tell, w
 from actors.kernel.network import Network
 from actors.kernel.policies import Policy
 from actors.kernel.schedule import Turnstile, make_turnstile, start_up
+from actors.kernel.scheduled_links import ScheduledLinks
 from actors.protocol.control import CrashOnNext, Disarm, HangOnNext, Ping
 from actors.protocol.referee import (
     Accepted,
@@ -87,7 +88,8 @@ class ActorGame(ProposalStream, StudyTools):
             its text ('loss=0.05,dup=0.05,seed=1', see :func:`~actors.kernel.links.parse_network`) or
             a :class:`~actors.kernel.network.Network` not yet used; None: reliable. Under a model
             messages are lost, duplicated, delayed and reordered as it decides, and the game's
-            verdicts stay the same (see the protocol's page).
+            verdicts stay the same (see the protocol's page). With a schedule other than free, a
+            model's faults befall the mail on the schedule's clock (see ``links``).
 
     Raises:
         FenError: the FEN is malformed or impossible.
@@ -123,6 +125,13 @@ class ActorGame(ProposalStream, StudyTools):
             fen, recorder, self.timeout, max_restarts, period, turnstile=self.turnstile, chess960=chess960
         )
         """The game's actor system (with a pool: the one borrowed, once started)."""
+        self.links: ScheduledLinks | None = None
+        """Under a schedule, the failing links of the model ``network`` names, on the schedule's
+        clock (actors.kernel.scheduled_links; ``counts``: what befell the messages); else None."""
+        if self.turnstile is not None and network is not None and not isinstance(network, Network):
+            self.links = ScheduledLinks(parse_network(network) if isinstance(network, str) else network)
+            self.turnstile.attach(self.links)
+            network = None
         self.network = _network(network, recorder, self.turnstile is not None)
         """The network the game's messages cross (None: reliable links; ``counts``: what befell them)."""
         self.supervisor.directory.network = self.network
@@ -222,6 +231,8 @@ class ActorGame(ProposalStream, StudyTools):
                 self.supervisor.start()
             if self.network is not None:
                 self.network.model.check_actors([*self.supervisor.names(), CLIENT])
+            if self.links is not None:
+                self.links.model.check_actors([*self.supervisor.names(), CLIENT])
         except BaseException:
             self._state = "started"
             self._close(discard=True)
@@ -463,12 +474,12 @@ def _network(
 
     Raises:
         InputError: malformed text (see :func:`actors.kernel.links.parse_network`).
-        ValueError: a network with a schedule other than free.
+        ValueError: a network (not a model) with a schedule other than free.
     """
     if network is None:
         return None
     if shared:
-        raise ValueError("a game over a network runs freely: give network= or schedule=, not both")
+        raise ValueError("a Network runs on free actors: under a schedule, give network= its model")
     if isinstance(network, Network):
         return network
     return Network(parse_network(network) if isinstance(network, str) else network, recorder)

@@ -35,8 +35,8 @@ def single_fault(text: str) -> str:
     """
     fault = MODES.get(text.strip().lower())
     if fault is None:
-        raise InputError(f"--network {text}: explore takes single-loss or single-dup"
-                         " (every message of each ply lost, or duplicated, one at a time)")
+        raise InputError(f"--network {text}: explore takes single-loss or single-dup (every message of"
+                         " each ply lost, or duplicated, one at a time) or a link model (loss=0.05,seed=1)")
     return fault
 
 

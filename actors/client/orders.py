@@ -9,16 +9,20 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from types import TracebackType
 from typing import Any, Protocol, overload
 
 from actors.client.explore import Outcome, Report, Run, RunOnce, shortest_counterexample
 from actors.client.stream import CLIENT
+from actors.kernel.errors import ActorFailure
 from actors.kernel.limits import GAMES
+from actors.kernel.links import FAULT_KINDS, LinkModel
 from actors.kernel.messaging import DEFAULT_TIMEOUT, ask, post, wait_one
 from actors.kernel.policies import Fifo, Policy, Random
 from actors.kernel.schedule import Turnstile
+from actors.kernel.scheduled_links import ScheduledLinks
 from actors.protocol.board import Roster, RosterQuery, Teach
 from actors.protocol.piece import Learned
 from actors.protocol.referee import Accepted, Description, FenQuery, ProposeText, Verdict
@@ -65,6 +69,8 @@ class OrderedSystem:
         self.recorder = TraceRecorder()
         self.turnstile = Turnstile(Fifo())
         self.supervisor: Supervisor | None = None
+        self.link_counts: Counter[str] = Counter()
+        """What befell the messages of the runs over failing links, summed (see :meth:`play`)."""
 
     def __enter__(self) -> OrderedSystem:
         return self
@@ -106,9 +112,13 @@ class OrderedSystem:
             self.turnstile.drain()
         self.turnstile.steps.clear()
 
-    def play(self, fen: str, moves: Sequence[str], policy: Policy, first: int = 1) -> list[Run]:
+    def play(self, fen: str, moves: Sequence[str], policy: Policy, first: int = 1,
+             links: LinkModel | None = None) -> list[Run]:
         """Play ``moves`` (SAN or UCI) from ``fen``, each ply's deliveries in the order ``policy`` chooses,
         up to the first one refused (included); one run a ply, ``first`` the first's ply number.
+
+        With ``links``, each ply's messages cross links that fail as that model decides, on the
+        schedule's clock (actors.kernel.scheduled_links; the faults are added to ``link_counts``).
 
         A ply's run holds its proposal's conversation and the journal's record of the move; the FEN
         after it is the placement the board reported in making the move (see :meth:`_position`).
@@ -118,8 +128,11 @@ class OrderedSystem:
         for number, move in enumerate(moves, start=first):
             self.recorder.clear()
             self.turnstile.steps.clear()
-            with self.turnstile.using(policy):
-                reply: Verdict = self._ask(ProposeText(move, number), number)
+            with self.turnstile.using(policy), self._linked(links):
+                try:
+                    reply: Verdict | ActorFailure = self._ask(ProposeText(move, number), number)
+                except ActorFailure as failure:  # over links that fail: a named failure, not a verdict
+                    reply = failure
                 if isinstance(reply, Accepted) and reply.entry is not None:
                     self._supervisor.record(number, (reply.entry,))
             deliveries = self.recorder.deliveries()
@@ -185,25 +198,43 @@ class OrderedSystem:
         if learned.refused is not None:
             raise InputError(f"learn: {name} cannot learn {geometry.name!r}: {learned.refused}")
 
-    def _position(self, reply: Verdict, number: int) -> str:
+    def _position(self, reply: Verdict | ActorFailure, number: int) -> str:
         """The FEN after the ply: from the placement the board reported when it made the move (the
         journal entry carries it), or, after a refusal, asked of the board in arrival order."""
         if isinstance(reply, Accepted) and reply.entry is not None:
             placement, state = reply.entry.key[0], reply.entry.state
             return format_fen(placement, state.turn, state.castling, state.legal_en_passant, state.halfmove,
                               state.fullmove, state.layout.table)
-        with self.turnstile.using(Fifo()):
-            description: Description = self._ask(FenQuery(), number + 1)
+        try:
+            with self.turnstile.using(Fifo()):
+                description: Description = self._ask(FenQuery(), number + 1)
+        except ActorFailure as failure:
+            return f"unknown: {failure}"
         return description.fen
 
-    def ply(self, fen: str, move: str, number: int = 1) -> RunOnce:
+    def ply(self, fen: str, move: str, number: int = 1, links: LinkModel | None = None) -> RunOnce:
         """Runs the move ``move`` from ``fen``, seated afresh for every run (``number``: the ply the
-        referee expects next, 1 from a FEN)."""
+        referee expects next, 1 from a FEN), over ``links`` when given (see :meth:`play`)."""
 
         def run_once(policy: Policy) -> Run:
-            return self.play(fen, [move], policy, number)[0]
+            return self.play(fen, [move], policy, number, links)[0]
 
         return run_once
+
+    @contextmanager
+    def _linked(self, model: LinkModel | None) -> Iterator[None]:
+        """The run's mail crosses links that fail as ``model`` says, numbered afresh: a run's faults
+        are decided by the seed and its own conversation, whatever ran before it."""
+        if model is None:
+            yield
+            return
+        links = ScheduledLinks(model)
+        self.turnstile.attach(links)
+        try:
+            yield
+        finally:
+            self.turnstile.attach(None)
+            self.link_counts.update(links.counts)
 
     @property
     def _supervisor(self) -> Supervisor:
@@ -250,6 +281,7 @@ def messages_sent(deliveries: Sequence[Delivery]) -> frozenset[tuple[object, int
     return frozenset(Counter(
         (delivery.sender, delivery.receiver, delivery.message, _comparable(delivery.answer))
         for delivery in deliveries
+        if type(delivery.message).__name__ not in FAULT_KINDS  # what befell a message on its link
     ).items())
 
 
@@ -261,8 +293,10 @@ def _comparable(answer: object) -> object:
     return answer
 
 
-def verdict_of(reply: Verdict) -> tuple[str, str | None]:
+def verdict_of(reply: Verdict | ActorFailure) -> tuple[str, str | None]:
     """A verdict as compared across orders (with the outcome it announces), and the SAN if accepted."""
+    if isinstance(reply, ActorFailure):
+        return f"failure: {reply}", None
     if isinstance(reply, Accepted):
         return f"accepted{', ' + reply.outcome if reply.outcome else ''}", reply.san
     return f"rejected: {reply.reason}", None

@@ -29,6 +29,9 @@ class Letter:
     envelope: Envelope
     reply: ScheduledReply | None
     item: Ready | None = None  # how it is offered to a policy, once it heads its mailbox
+    pair: tuple[str, str] | None = None  # over failing links: (sending thread's name, receiver's urn)
+    link_seq: int = 0  # its sequence number on its link
+    attempts: int = 1  # the attempt that arrived (or is on its way)
 
 
 @dataclass(eq=False, slots=True)

@@ -138,6 +138,8 @@ class LinkModel:
         if self.reorder:
             parts.append(f"reorder={self.reorder:g}")
         parts.append(f"seed={self.seed}")
+        if self.retries != DEFAULT_RETRIES:
+            parts.append(f"retries={self.retries}")
         parts.extend(partition.text() for partition in self.partitions)
         return ",".join(parts)
 

@@ -59,6 +59,8 @@ class ScheduledReply(pykka.Future[Any]):
         self.resolved = False
         self.value: Any = None
         self.error: BaseException | None = None
+        self.answered: Envelope | None = None
+        """The ask it answers, once answered over failing links (see actors.kernel.scheduled_links)."""
 
     def resolve(self, value: Any, error: BaseException | None) -> None:
         """Settle the reply (called by the turnstile, under its lock)."""

@@ -18,6 +18,10 @@ class ScheduleError(ChessActorsError):
     """A schedule that cannot go on: it does not match the deliveries, or no choice came in time."""
 
 
+class Reoffer(ScheduleError):
+    """The choice open to a person changed under it (a waiting message was dropped): offer it again."""
+
+
 class Ready(NamedTuple):
     """A delivery that may run next: ``actor`` handles ``kind`` (the message ``body``) from ``sender``
     (or resumes).
@@ -153,6 +157,7 @@ class Interactive(Policy):
         self._ready: tuple[Ready, ...] | None = None
         self._decision: int | None = None
         self._withdrawn = False
+        self._reoffered = False
 
     @property
     def waiting(self) -> tuple[Ready, ...] | None:
@@ -181,6 +186,15 @@ class Interactive(Policy):
             self._lock.notify_all()
             return chosen
 
+    def reoffer(self) -> None:
+        """Close the open choice without a decision: the turnstile looks again at what is ready and
+        offers that (after a fault chosen by hand changed what waits)."""
+        with self._lock:
+            if self._ready is not None:
+                self._reoffered = True
+                self._ready = None
+                self._lock.notify_all()
+
     def withdraw(self) -> None:
         """Give up waiting (the game is closing)."""
         with self._lock:
@@ -190,12 +204,14 @@ class Interactive(Policy):
     def choose(self, ready: Sequence[Ready]) -> Ready:
         offered = tuple(ready)
         with self._lock:
-            self._ready, self._decision = offered, None
+            self._ready, self._decision, self._reoffered = offered, None, False
             self._lock.notify_all()
             try:
                 decided = self._lock.wait_for(
-                    lambda: self._decision is not None or self._withdrawn, self.patience
+                    lambda: self._decision is not None or self._withdrawn or self._reoffered, self.patience
                 )
+                if self._reoffered:
+                    raise Reoffer("the choice changed: offered again")
                 if self._withdrawn:
                     raise ScheduleError("the interactive schedule was closed while a delivery waited")
                 if not decided or self._decision is None:

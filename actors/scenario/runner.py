@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from actors.client.pool import SystemPool
     from actors.kernel.links import LinkModel
     from actors.kernel.network import Network
+    from actors.kernel.scheduled_links import ScheduledLinks
     from actors.protocol import No, Yes
     from actors.tracing.recorder import TraceRecorder
 
@@ -206,11 +207,11 @@ class _Runner:
                 game.board_lies(dict(ghosts), hidden)
                 return True, _expected(step), _lie_text(ghosts, hidden)
 
-    def _network(self, step: LinkFault | Partition) -> Network:
-        network = self.game.network
+    def _network(self, step: LinkFault | Partition) -> Network | ScheduledLinks:
+        network = self.game.network or self.game.links
         if network is None:
             raise ScenarioFailure(f"{step.written}: this game's links are reliable (a script run by"
-                                  " chess-actors run has a network; the shell's game runs under a turnstile)")
+                                  " chess-actors run, and the shell, have links that can fail)")
         return network
 
     def _expect(self, step: Expect) -> tuple[bool, str, str]:

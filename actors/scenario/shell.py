@@ -16,23 +16,26 @@ from typing import Any
 from actors.client.game import ActorGame
 from actors.client.replay import MoveReport
 from actors.kernel.errors import ActorFailure
+from actors.kernel.links import LinkModel
 from actors.kernel.messaging import DEFAULT_TIMEOUT
 from actors.kernel.policies import Fifo, Interactive, Ready, Script
-from actors.kernel.schedule import Turnstile, record_of
+from actors.kernel.schedule import LINK_FAULTS, Turnstile, record_of
 from actors.protocol import Rejected
 from actors.protocol.readable import readable, summarize
 from actors.scenario.runner import step_runner
 from actors.scenario.script import parse_line
 from actors.scenario.steps import STEP_NAMES, FenCheck, Legal, Play, Reject, Start, Step, StepResult
+from actors.tracing.compare import OrderComparison, compare_orders
 from actors.tracing.recorder import TraceRecorder, event_to_json
 from board.errors import ChessActorsError, InputError
 from board.notation.fen import parse_fen
 from board.rules.squares import SQUARE_NAMES
 
-DELIVERY_VERBS = ("deliver",)
-"""The verbs that act on one waiting delivery by its number in the pending list (``deliver N``)."""
-SHELL_VERBS = ("board", "pending", "step", "deliver", "run", "mode", "order", "trace", "save", "actors",
-               "help", "quit", "exit")
+DELIVERY_VERBS = ("deliver", *LINK_FAULTS)
+"""The verbs that act on one waiting delivery by its number in the pending list (``deliver N``,
+``drop N``, ``duplicate N``)."""
+SHELL_VERBS = ("board", "pending", "step", "deliver", "run", "mode", "order", "compare", "trace", "save",
+               "actors", "help", "quit", "exit")
 VERBS = (*STEP_NAMES, *SHELL_VERBS)
 WAIT = 30.0
 """Seconds to wait for a command's next delivery to come up (real time: a bound, never a hang)."""
@@ -52,14 +55,18 @@ changing the actors:
                                     is (until the next lie; lie off: the truth again)
   stall white-knight-g1 [SECONDS]   it answers nothing that long (default 3 ask timeouts, in the
                                     schedule's time): watch the supervisor find it silent and restart it
-  drop|duplicate|delay|reorder next [reply to] Apply | partition board 0.5   faults on links (scenarios
-                                    run by chess-actors run, whose game has a network; not this shell)
+  drop|duplicate|delay|reorder next [reply to] Apply | partition board 0.5   faults on links: the
+                                    next such message (or its reply) befallen; actors cut off a while
 delivering by hand:
   mode step       later commands wait for you to choose each delivery (mode auto: arrival order)
   pending         the deliveries waiting, numbered (what each one's sender waits for)
   step            deliver the one that has waited longest; deliver N: the N-th of the list
+  drop N          the N-th is lost on its link: sent again after a timeout, it arrives later
+  duplicate N     the N-th arrives twice: the copy is recognised and dropped at the other end
   run             deliver the rest in arrival order
   order A B ...   the next move runs its deliveries in this order of actor names
+  compare         the last move's delivery order beside arrival order (the same move from the same
+                  position on fresh actors), the first delivery where they part marked
 keeping and leaving:
   trace [PATH] (the last command's messages; with PATH: the whole trace as JSON lines)
   save PATH (the session as a scenario for run) | help | quit or exit (Ctrl-D)
@@ -88,7 +95,7 @@ class Shown:
     check: bool
 
 
-Output = str | StepResult | Shown | MoveReport | LegalMoves
+Output = str | StepResult | Shown | MoveReport | LegalMoves | OrderComparison
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +124,8 @@ def output_record(item: Output) -> dict[str, Any]:
         return {"square": item.square, "targets": list(item.targets)}
     if isinstance(item, Shown):
         return {"fen": item.fen, "last_move": item.last_move, "check": item.check}
+    if isinstance(item, OrderComparison):
+        return {"compare": item.as_json()}
     return {"text": item.strip()}
 
 
@@ -135,13 +144,17 @@ class Shell:
     """
 
     def __init__(
-        self, fen: str = "startpos", timeout: float = DEFAULT_TIMEOUT, chess960: bool | None = False
+        self, fen: str = "startpos", timeout: float = DEFAULT_TIMEOUT, chess960: bool | None = False,
+        network: LinkModel | None = None,
     ) -> None:
         self.policy = Interactive(patience=600.0)
         self.turnstile = Turnstile(self.policy)
         self.recorder = TraceRecorder()
         self.timeout = timeout
-        self.game = ActorGame(fen, timeout, self.recorder, schedule=self.turnstile, chess960=chess960)
+        # Its links are always the schedule's (reliable without a model), so that faults can be
+        # chosen by hand: a waiting delivery dropped, the next Apply duplicated.
+        self.game = ActorGame(fen, timeout, self.recorder, schedule=self.turnstile, chess960=chess960,
+                              network=network or LinkModel())
         self.run_step = step_runner(self.game)
         self.stepping = False
         self.saved: list[str] = []
@@ -151,6 +164,8 @@ class Shell:
         self._result: Output | BaseException | None = None
         self._mark = (0, 0)  # trace events and steps before the last command
         self._stalled: set[str] = set()  # the actors stalled when the last command began
+        # The last move played: the moves before it, the move, its phase, its trace events' span.
+        self._last_move: tuple[tuple[str, ...], str, str, int, int] | None = None
 
     def __enter__(self) -> Shell:
         self.game.start()
@@ -187,6 +202,8 @@ class Shell:
         self.commands += 1
         if verb in SHELL_VERBS:
             return self._shell_verb(verb, rest)
+        if verb in LINK_FAULTS and len(rest) == 1 and rest[0].isdigit():  # drop 2; not drop next Apply
+            return self._deliver(verb, rest)
         step = parse_line(text, "<shell>", self.commands)
         if step is None:
             return []
@@ -213,8 +230,14 @@ class Shell:
         command's ``step N`` (the shell's command count, as a scenario's steps), so that what a
         command's messages did stays together, the re-reading after a heal included."""
         phase = ("ply", self.game.plies + 1) if isinstance(step, Play | Reject) else ("step", self.commands)
+        if not isinstance(step, Play):
+            with self.recorder.phase(*phase):
+                return self._performed(step)
+        before, first = tuple(entry.uci for entry in self.game.journal), len(self.recorder)
         with self.recorder.phase(*phase):
-            return self._performed(step)
+            shown = self._performed(step)
+        self._last_move = (before, step.move, f"{phase[0]} {phase[1]}", first, len(self.recorder))
+        return shown
 
     def _performed(self, step: Step) -> Output:
         if isinstance(step, Play):
@@ -268,6 +291,8 @@ class Shell:
                     raise InputError(f"order: no actor is called {unknown[0]} (see: actors)")
                 self.order = rest
                 return [f"the next play or reject delivers in this order: {' '.join(rest)}"]
+            case "compare":
+                return [self._compare(rest)]
             case "trace":
                 return self._trace(rest)
             case "save":
@@ -336,6 +361,11 @@ class Shell:
             summary = item.describe() if item.resume else summarize(item.kind, readable(item.body))
             deliveries.append(Pending(chosen, item.actor, item.sender, item.kind, summary, item.waits,
                                       item.describe()))
+        for item, seconds in self.turnstile.on_the_way():
+            waits = f"on its way: it arrives in {seconds * 1000:g} ms of the schedule's time"
+            deliveries.append(Pending(None, item.actor, item.sender, item.kind,
+                                      summarize(item.kind, readable(item.body)), waits,
+                                      f"{item.actor} <- {item.sender}: {item.summary} ({waits})"))
         return deliveries
 
     def _pending(self) -> list[Output]:
@@ -361,14 +391,21 @@ class Shell:
     def _deliver(self, verb: str, rest: list[str]) -> list[Output]:
         ready = self._open_choice()
         index = 0
-        if verb == "deliver":
+        if verb in DELIVERY_VERBS:
             if len(rest) != 1 or not rest[0].isdigit():
-                raise InputError("deliver needs the number of a delivery in the pending list, e.g. deliver 2")
+                raise InputError(f"{verb} needs the number of a delivery in the pending list, e.g. {verb} 2")
             index = int(rest[0]) - 1
             if not 0 <= index < len(ready):
-                raise InputError(f"deliver {rest[0]}: the pending list has {len(ready)} that can run now")
+                raise InputError(f"{verb} {rest[0]}: the pending list has {len(ready)} that can run now")
         elif rest:
             raise InputError("step takes nothing more (deliver N chooses one)")
+        if verb in LINK_FAULTS:
+            try:
+                befell = self.turnstile.befall(ready[index], verb)
+            except ValueError as error:
+                raise InputError(f"{verb} {rest[0]}: {error}") from None
+            self.policy.reoffer()
+            return [f"  {befell}", *self._settle()]
         self.policy.decide(index)
         return self._settle()
 
@@ -410,9 +447,34 @@ class Shell:
             shown = self._perform(step)
         return [shown, *self._supervision()]
 
+    def _compare(self, rest: list[str]) -> OrderComparison:
+        """The last move's delivery order beside arrival order: the same game played again on fresh
+        actors under a fifo turnstile, up to that move (lessons and lies are not carried over)."""
+        if rest:
+            raise InputError("compare takes nothing more: it compares the last move with arrival order")
+        if self.in_flight:
+            raise InputError("a command is waiting for its deliveries: step, deliver N or run first")
+        if self._last_move is None:
+            raise InputError("compare: no move has been played yet")
+        before, move, label, first, last = self._last_move
+        ran = self.recorder.events()[first:last]
+        arrival = TraceRecorder()
+        try:
+            with ActorGame(self.game.supervisor.start_fen, self.timeout, arrival, schedule="fifo") as scratch:
+                for played in before:
+                    scratch.propose(played)
+                arrival.clear()  # only the move's own messages are compared
+                scratch.propose(move)
+        except ChessActorsError as error:
+            raise InputError(f"compare: the move could not be run again: {error}") from None
+        return compare_orders(arrival.events(), ran, "arrival order (the game again on fresh actors)",
+                              "as it ran here", f"{label} {move}")
+
     # -- looking and keeping
 
     def _board(self) -> Shown:
+        if self.in_flight:  # the board's answer would queue behind the deliveries being chosen
+            raise InputError("a command is waiting for its deliveries: step, deliver N or run first")
         with self.turnstile.using(Fifo()):
             fen = self.game.fen()
             journal = self.game.journal

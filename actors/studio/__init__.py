@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from importlib import resources
 
 from actors.studio.model import build_model
+from actors.tracing.compare import OrderComparison
 from actors.tracing.recorder import FORMAT_VERSION, TraceEvent
 
 __all__ = ["PAGE_MESSAGES", "build_model", "inline_html", "live_page_html", "page_html", "write_page"]
@@ -50,12 +51,15 @@ _PLACEHOLDER = re.compile(r"\{\{title\}\}|/\*\{\{style\}\}\*/|\{\{data\}\}|/\*\{
 a ``{{data}}`` in a title or a trace's text stays text."""
 
 
-def _page_pieces(events: Sequence[TraceEvent], title: str, opening: str | None) -> Iterator[str]:
+def _page_pieces(events: Sequence[TraceEvent], title: str, opening: str | None,
+                 compare: OrderComparison | None = None) -> Iterator[str]:
     """The page as pieces of text, the data as the encoder makes it (never one string of it all)."""
     if not events:
         raise ValueError("no trace events to show")
     model = build_model(events, title)
     model["opening"] = opening
+    if compare is not None:
+        model["compare"] = compare.as_json()
     return _filled(model, title)
 
 
@@ -104,7 +108,8 @@ def live_page_html(title: str = "chess-actors live studio") -> str:
     return "".join(_filled(model, title))
 
 
-def write_page(events: Sequence[TraceEvent], path: str | os.PathLike[str], title: str | None = None) -> int:
+def write_page(events: Sequence[TraceEvent], path: str | os.PathLike[str], title: str | None = None,
+               compare: OrderComparison | None = None, opening: str | None = None) -> int:
     """Write the studio page for ``events`` to ``path``; return the number of bytes written.
 
     The page is written as it is made, a piece at a time: besides the events, the memory it takes
@@ -114,6 +119,8 @@ def write_page(events: Sequence[TraceEvent], path: str | os.PathLike[str], title
         events: the trace's events.
         path: where the page goes (overwritten).
         title: the page's title (None: the default).
+        compare: two delivery orders of a ply to show side by side under the diagram.
+        opening: where the page opens (see :func:`page_html`).
 
     Returns:
         The number of bytes written.
@@ -124,7 +131,7 @@ def write_page(events: Sequence[TraceEvent], path: str | os.PathLike[str], title
     """
     written = 0
     with open(path, "w", encoding="utf-8", newline="") as file:
-        for piece in _page_pieces(events, title or "chess-actors studio", None):
+        for piece in _page_pieces(events, title or "chess-actors studio", opening, compare):
             written += len(piece.encode("utf-8"))
             file.write(piece)
     return written

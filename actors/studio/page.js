@@ -529,6 +529,7 @@
     if ("ok" in m) return [`${m.ok ? "✓" : "✗"} ${m.step}: ${m.got}`, m.ok ? "" : "error"];
     if ("targets" in m) return [`legal from ${m.square}: ${m.targets.join(" ") || "none"}`, ""];
     if ("fen" in m) return [`FEN ${m.fen}`, ""];
+    if ("compare" in m) return [compareHeading(m.compare), ""];
     return [m.text, /supervisor/.test(m.text) ? "heal" : ""];
   }
   function fillSelect(select, options) {
@@ -541,6 +542,27 @@
     }
     if (options.includes(chosen)) select.value = chosen;
   }
+  // --- two delivery orders of one ply side by side, the first delivery where they part marked ---
+  function compareHeading(c) {
+    return c.first === null ? `${c.title}: the same ${c.left.rows.length} deliveries in the same order`
+      : `${c.title}: the orders part at delivery ${c.first + 1}`;
+  }
+  function drawCompare(c) {
+    $("compare").hidden = false;
+    $("compare-title").textContent = compareHeading(c);
+    for (const side of ["left", "right"]) {
+      $(`compare-${side}-label`).textContent = c[side].label;
+      const list = $(`compare-${side}`);
+      list.textContent = "";
+      c[side].rows.forEach((text, index) => {
+        const row = document.createElement("li");
+        row.textContent = text;
+        if (c.first !== null && index === c.first) row.className = "first-difference";
+        else if (c.first !== null && index > c.first) row.className = "after";
+        list.appendChild(row);
+      });
+    }
+  }
   function drawPending() {
     $("pending-title").textContent = live.stepping
       ? (live.pending.length ? "Waiting to be delivered: choose one" : "Step mode: the next move waits for you")
@@ -552,7 +574,10 @@
       row.title = item.text;
       if (item.number === null) {
         row.className = "queued";
-        row.textContent = `– ${item.actor} ← ${item.sender}: ${item.summary} (waits its turn)`;
+        // Behind a mailbox's head or a stalled actor; or on its way, sent again after a loss.
+        const travelling = item.waits.includes("on its way");
+        if (travelling) row.classList.add("travelling");
+        row.textContent = `– ${item.actor} ← ${item.sender}: ${item.summary} (${travelling ? "on its way: sent again" : "waits its turn"})`;
       } else {
         // One button a verb the shell takes for a waiting delivery (deliver N, and any the game adds).
         for (const verb of live.verbs) {
@@ -615,12 +640,14 @@
         status(`connected: ${live.events} messages delivered while watching · last ${message.event.summary || message.event.kind}`, "connected");
       } else if (message.type === "state") onState(message);
       else if (message.type === "shown" || message.type === "error") {
+        if (message.compare) drawCompare(message.compare);
         const [text, kind] = describe(message);
         if (!/^\s*(\d+\.|-) /.test(text)) log(text, kind);  // the waiting list is drawn apart
       }
       else if (message.type === "done") document.body.setAttribute("data-done", String(message.seq));
     });
   }
+  if (data.compare) drawCompare(data.compare);
   if (data.live) {
     $("live").hidden = false;
     $("command-form").addEventListener("submit", (event) => {
@@ -629,7 +656,7 @@
       if (command) { send(command); $("command").value = ""; }
     });
     const buttons = { "mode-step": () => "mode step", "mode-auto": () => "mode auto", "step-one": () => "step",
-      "run-rest": () => "run", crash: () => `crash ${$("actor-pick").value}`, stall: () => `stall ${$("actor-pick").value}`,
+      "run-rest": () => "run", "compare-orders": () => "compare", crash: () => `crash ${$("actor-pick").value}`, stall: () => `stall ${$("actor-pick").value}`,
       teach: () => `learn ${$("teach-square").value.trim()} ${$("teach-geometry").value}`,
       lie: () => `lie ${$("lie-clauses").value.trim()}`, truth: () => "lie off" };
     for (const [id, command] of Object.entries(buttons)) $(id).addEventListener("click", () => send(command()));
