@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Final
 
-from board.errors import InputError
+from board.puzzles.chessmoveq_values import Answer, ChessMoveQError, Placement
 from board.rules.facts import candidate_facts, current_checkers
 from board.rules.judge import CandidateFacts, Intent, Sighting, decide
 from board.rules.pieces import (
@@ -31,6 +31,28 @@ from board.rules.pieces import (
 from board.rules.position import Position
 from board.rules.squares import SQUARE_NAMES
 
+__all__ = [
+    "COLOUR_LETTERS",
+    "MAX_PIECES",
+    "Answer",
+    "ChessMoveQError",
+    "Placement",
+    "answer",
+    "answer_from_facts",
+    "build_position",
+    "explain",
+    "gather_facts",
+    "intent_for",
+    "is_valid_move",
+    "judge_candidate",
+    "parse_case",
+    "parse_json_case",
+    "parse_json_move",
+    "parse_json_position",
+    "parse_move",
+    "parse_position",
+]
+
 MAX_PIECES: Final = 32
 COLOUR_LETTERS: Final[dict[str, int]] = {"W": WHITE, "B": BLACK}
 _SHOWN_LIMIT: Final = 60
@@ -43,40 +65,6 @@ _UNREACHABLE: Final = {
     QUEEN: "not on its file, rank or diagonals",
     KING: "not next to it",
 }
-
-
-class ChessMoveQError(InputError):
-    """A ChessMoveQ position, move or case that is not well formed; the message says what and where."""
-
-
-@dataclass(frozen=True, slots=True)
-class Placement:
-    """A piece of ``colour`` and ``kind`` on ``square`` (0..63); in a move, the square it goes to.
-
-    ``colour`` is board.rules.pieces WHITE/BLACK, ``kind`` PAWN..KING, ``square`` (rank - 1) * 8 + (file - 1).
-    """
-
-    colour: int
-    kind: int
-    square: int
-
-    @property
-    def code(self) -> int:
-        """The piece code (``colour * 8 + kind``)."""
-        return self.colour * 8 + self.kind
-
-
-@dataclass(frozen=True, slots=True)
-class Answer:
-    """The verdict: valid when at least one piece can move.
-
-    ``origins`` are the squares of the pieces that can; ``reasons`` has one line per candidate piece
-    (or one line saying there is none), e.g. "rook on d8: blocked by the black knight on d7".
-    """
-
-    valid: bool
-    origins: tuple[int, ...]
-    reasons: tuple[str, ...]
 
 
 # -- reading the input -------------------------------------------------------------------------
