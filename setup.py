@@ -46,13 +46,13 @@ def _compiled_modules() -> list[Any]:
 
 
 def _compilable(path: Path) -> bool:
-    """Whether a module of board/ is compiled: not a package's ``__init__`` (they pick the build at
-    import), and none that defines values or errors which cross processes. Bulk replay's workers and
+    """Whether a module of board/ is compiled: not a package's ``__init__`` nor ``board.lazy`` (they
+    run while the build is being picked), and none that defines values or errors which cross processes. Bulk replay's workers and
     Ray's nodes pickle verdicts, games, moves and errors, and mypyc's frozen dataclasses cannot be
     unpickled (their state is set back through the frozen ``__setattr__``), so the modules defining
     dataclasses, the errors and ``board.frozen`` (which rewrites dataclasses) stay Python. The move
     generator, positions, FEN, SAN and the PGN lexer, where the time goes, are compiled."""
-    if path.name in ("__init__.py", "errors.py", "frozen.py"):
+    if path.name in ("__init__.py", "lazy.py", "errors.py", "frozen.py"):
         return False
     return "@dataclass" not in path.read_text(encoding="utf-8")
 

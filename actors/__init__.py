@@ -8,8 +8,9 @@ package, and its start-up must not pay for the actors, pykka or structlog before
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from board.lazy import lazy_names
 
 if TYPE_CHECKING:
     from actors.client.game import (
@@ -479,19 +480,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """Load the public ``name`` from its module on first use (PEP 562).
-
-    Raises:
-        AttributeError: ``name`` is not one of this package's public names or submodules.
-    """
-    source = _SOURCES.get(name)
-    if source is None:
-        raise AttributeError(f"module 'actors' has no attribute {name!r}")
-    value = getattr(importlib.import_module(source), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_names(__name__, _SOURCES, __all__, relative=False)

@@ -4,8 +4,8 @@ legal moves, game end, notation, PGN, perft, and the puzzles. No threads, no I/O
 In packages by idea, each importing only from the ones before it (an arrow never points back):
 
 - the base modules here: ``errors`` (every error raised on purpose), ``numbers`` (whole numbers
-  from text), ``frozen`` (quick frozen dataclasses), ``svg`` (a placement drawn); they import
-  nothing from the packages;
+  from text), ``frozen`` (quick frozen dataclasses), ``svg`` (a placement drawn), ``lazy`` (the
+  packages' public names loaded on first use); they import nothing from the packages;
 - ``board.rules``: squares, pieces, move geometry, positions, castling, move generation, judging,
   outcomes, perft, Chess960 start positions (and writing a position's FEN) -> the base;
 - ``board.notation``: FEN read and checked, SAN and UCI, the PGN lexer, reader and writer
@@ -28,11 +28,12 @@ for it, or when a source file is newer than its compiled module (an edited edita
 
 from __future__ import annotations
 
-import importlib
 import os
 import sys
 from importlib.machinery import EXTENSION_SUFFIXES
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from board.lazy import lazy_names
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -215,19 +216,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """Load the public ``name`` from its module on first use (PEP 562).
-
-    Raises:
-        AttributeError: ``name`` is not one of this package's public names or submodules.
-    """
-    source = _SOURCES.get(name)
-    if source is None:
-        raise AttributeError(f"module 'board' has no attribute {name!r}")
-    value = getattr(importlib.import_module(source), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_names(__name__, _SOURCES, __all__, relative=False)

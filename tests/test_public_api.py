@@ -120,6 +120,7 @@ def _project_modules_after(code: str) -> set[str]:
 def test_importing_the_command_line_loads_only_its_own_small_modules() -> None:
     assert _project_modules_after("import actors.cli") == {
         "actors", "actors.cli", "actors.cli.streams", "actors.cli.terminal_text", "board", "board.errors",
+        "board.lazy",
     }
 
 

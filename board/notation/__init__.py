@@ -7,8 +7,9 @@ nothing in board.rules imports it. Each public name below loads its module on fi
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from board.lazy import lazy_names
 
 if TYPE_CHECKING:
     from board.notation.algebraic import (
@@ -73,19 +74,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """Load the public ``name`` from its module on first use (PEP 562).
-
-    Raises:
-        AttributeError: ``name`` is not one of this package's public names or submodules.
-    """
-    home = _SOURCES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_names(__name__, _SOURCES, __all__)

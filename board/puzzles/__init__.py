@@ -8,8 +8,9 @@ module on first use, so that ``knight path`` does not load the tour builders.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from board.lazy import lazy_names
 
 if TYPE_CHECKING:
     from board.puzzles.chessmoveq import (
@@ -81,19 +82,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """Load the public ``name`` from its module on first use (PEP 562).
-
-    Raises:
-        AttributeError: ``name`` is not one of this package's public names or submodules.
-    """
-    home = _SOURCES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_names(__name__, _SOURCES, __all__)

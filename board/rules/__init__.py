@@ -3,7 +3,7 @@ them, castling, legal move generation, judging a move, how a game ends, perft, C
 and a position as its pieces declared their reach (``declared``: what a board actor reads).
 
 Imports nothing from the other packages of ``board`` (only its base modules: errors, numbers, frozen,
-svg). Each public name below loads its module on first use, so that ``import board.rules.squares``
+svg, lazy). Each public name below loads its module on first use, so that ``import board.rules.squares``
 costs that one module. Two names are left to their modules, where each is unambiguous:
 ``board.rules.squares.STANDARD`` (the 8 x 8 size) and ``board.rules.castling.STANDARD`` (standard
 chess's castling table); and ``board.rules.perft.perft``, whose module has the same name.
@@ -11,8 +11,9 @@ chess's castling table); and ``board.rules.perft.perft``, whose module has the s
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from board.lazy import lazy_names
 
 if TYPE_CHECKING:
     from board.rules.bitboards import BIT
@@ -333,19 +334,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """Load the public ``name`` from its module on first use (PEP 562).
-
-    Raises:
-        AttributeError: ``name`` is not one of this package's public names or submodules.
-    """
-    home = _SOURCES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_names(__name__, _SOURCES, __all__)
