@@ -112,6 +112,8 @@ class TraceEvent(TypedDict, total=False):
     reply_payload: dict[str, Any] | None
     reply_summary: str | None
     hint: str | None
+    sender_node: str
+    receiver_node: str
 
 
 STARTUP = "startup"
@@ -161,6 +163,8 @@ class Delivery:
     phase: str | None = None
     hint: str | None = None
     t_handled: int | None = None
+    sender_node: str | None = None
+    receiver_node: str | None = None
     t_replied: int | None = None
     answer: object = _TELL
 
@@ -199,7 +203,7 @@ class Delivery:
         payload = readable(self.message)
         reply_payload = None if answer is _TELL else readable_reply(answer)
         reply = None if answer is _TELL else reply_text(answer)
-        return {
+        event: TraceEvent = {
             "format": FORMAT_VERSION,
             "msg_id": self.msg_id,
             "parent_id": self.parent_id,
@@ -220,6 +224,10 @@ class Delivery:
             else summarize(reply, reply_payload),
             "hint": self.hint,
         }
+        if self.sender_node is not None or self.receiver_node is not None:
+            event["sender_node"] = self.sender_node or "?"
+            event["receiver_node"] = self.receiver_node or "?"
+        return event
 
 
 # --- the recorder ---------------------------------------------------------------------------
@@ -248,6 +256,9 @@ class TraceRecorder:
         self.game: int | None = None
         self.phase_ns: Counter[str] = Counter()
         """Wall time the client spent in each phase (see :meth:`phase`)."""
+        self.node: str | None = None
+        """The node process this recorder records on, when a game's actors run on several (see
+        :mod:`actors.client.nodes`): every delivery then names the node of its sender and receiver."""
 
     # -- the actor-facing API
 
@@ -255,6 +266,12 @@ class TraceRecorder:
         """Return a fresh message id: unique in this recorder, increasing from 1."""
         with self._lock:
             return next(self._ids)
+
+    def number(self, first: int, step: int) -> None:
+        """Give the ids ``first``, ``first + step``, ... from now on: recorders in several processes
+        then share one space of ids, each with its own residue modulo ``step``."""
+        with self._lock:
+            self._ids = itertools.count(first, step)
 
     def post(
         self,
@@ -281,9 +298,10 @@ class TraceRecorder:
         """
         parent_id = None
         phase: str | None
+        game = self.game
         if parent is not None:
             parent_id = parent.msg_id
-            phase = parent.phase
+            phase, game = parent.phase, parent.game
             if ply is None:
                 ply = parent.ply
         elif self._phases:
@@ -294,7 +312,8 @@ class TraceRecorder:
             msg_id = next(self._ids)
         t_sent = time.monotonic_ns()
         return Delivery(
-            self, msg_id, parent_id, sender, receiver, message, ply, t_sent, self.game, phase, hint
+            self, msg_id, parent_id, sender, receiver, message, ply, t_sent, game, phase, hint,
+            sender_node=self.node,
         )
 
     @contextmanager
@@ -332,6 +351,8 @@ class TraceRecorder:
 
     def record_delivery(self, delivery: Delivery) -> None:
         """Record a finished delivery; :meth:`Delivery.replied` and ``done`` call this."""
+        if self.node is not None:
+            delivery.receiver_node = self.node  # a delivery is finished where its receiver runs
         if self._keep:
             with self._lock:
                 self._items.append(delivery)
@@ -383,6 +404,12 @@ class TraceRecorder:
         (for comparing runs cheaply; :meth:`Delivery.event` builds one when it is wanted)."""
         with self._lock:
             return [item for item in self._items[self._built:] if isinstance(item, Delivery)]
+
+    def take(self) -> list[TraceEvent]:
+        """Return the recorded events and forget them (a node process hands its events on this way)."""
+        with self._lock:
+            items, self._items, self._built = self._items, [], 0
+        return [item.event() if isinstance(item, Delivery) else item for item in items]
 
     def clear(self) -> None:
         """Forget the recorded events and phase times (message ids keep increasing)."""
