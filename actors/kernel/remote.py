@@ -76,6 +76,7 @@ def from_wire(wire: Wire, recorder: TraceRecorder | None) -> Envelope:
     if header is not None and recorder is not None:
         from actors.tracing.recorder import Delivery
 
+        recorder.witness(header.msg_id)  # this process's next ids come after the cause's
         delivery = Delivery(recorder, header.msg_id, header.parent_id, header.sender, header.receiver,
                             message, header.ply, header.t_sent, header.game, header.phase, header.hint,
                             sender_node=header.sender_node)

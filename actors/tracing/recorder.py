@@ -36,7 +36,6 @@ Nothing is configured globally: with no sink attached nothing is written anywher
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import json
 import os
 import threading
@@ -243,7 +242,7 @@ class TraceRecorder:
 
     def __init__(self, *, keep: bool = True) -> None:
         self._lock = threading.Lock()
-        self._ids = itertools.count(1)
+        self._next_id, self._id_step = 1, 1
         # Finished deliveries are turned into event dicts lazily, oldest first; every item
         # before index _built is already a dict.
         self._items: list[TraceEvent | Delivery] = []
@@ -265,13 +264,23 @@ class TraceRecorder:
     def next_id(self) -> int:
         """Return a fresh message id: unique in this recorder, increasing from 1."""
         with self._lock:
-            return next(self._ids)
+            msg_id = self._next_id
+            self._next_id += self._id_step
+            return msg_id
 
     def number(self, first: int, step: int) -> None:
         """Give the ids ``first``, ``first + step``, ... from now on: recorders in several processes
         then share one space of ids, each with its own residue modulo ``step``."""
         with self._lock:
-            self._ids = itertools.count(first, step)
+            self._next_id, self._id_step = first, step
+
+    def witness(self, msg_id: int) -> None:
+        """A message numbered ``msg_id`` in another process arrived: number every message from now on
+        above it (keeping this recorder's residue), so that a cause keeps a smaller id than its
+        effects across processes (Lamport's logical clock)."""
+        with self._lock:
+            if self._next_id <= msg_id:
+                self._next_id += ((msg_id - self._next_id) // self._id_step + 1) * self._id_step
 
     def post(
         self,
@@ -309,7 +318,8 @@ class TraceRecorder:
         else:
             phase = None if ply is None else f"ply {ply}"
         with self._lock:
-            msg_id = next(self._ids)
+            msg_id = self._next_id
+            self._next_id += self._id_step
         t_sent = time.monotonic_ns()
         return Delivery(
             self, msg_id, parent_id, sender, receiver, message, ply, t_sent, game, phase, hint,
