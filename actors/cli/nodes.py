@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, NamedTuple
 
-from actors.client.placement import PLACEMENTS, Placement, checked_count, parse_placement
+from actors.client.placement import PLACEMENTS, Placement, checked_count, parse_placement, spread
 from board.errors import InputError
 
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ def placement_lines(nodes: Nodes, fen: str = "startpos") -> list[str]:
     pieces = [entry.name for entry in seating(fen)[2]]
     where = "a local Ray" if nodes.address == "local" else f"the Ray cluster at {nodes.address}"
     lines = [f"nodes: {nodes.count} node processes on {where}, placement {nodes.placement.text()}"]
-    for node, names in nodes.describe(["journal", "board", *pieces, "referee"]).items():
+    for node, names in spread(nodes.placement, nodes.count, ["journal", "board", *pieces, "referee"]).items():
         lines.append(f"  {node}: {_shown(names) or 'nothing'}")
     return lines
 

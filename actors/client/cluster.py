@@ -112,6 +112,9 @@ def prepare_ray(address: str) -> None:
         # Assigned, not defaulted: a value left in the environment must not open a private Ray
         # to the network.
         os.environ[LOOPBACK_ONLY_VARIABLE] = "0"
+        constants: Any = sys.modules.get("ray._private.ray_constants")
+        if constants is not None:  # Ray was imported already, and read the variable then: tell it too
+            constants.ENABLE_RAY_CLUSTER = False
         os.environ.setdefault("RAY_AUTH_MODE", "token")
         os.environ.setdefault("RAY_AUTH_TOKEN", secrets.token_hex(32))
 

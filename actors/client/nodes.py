@@ -39,7 +39,7 @@ from actors.tracing.recorder import TraceEvent, TraceRecorder
 if TYPE_CHECKING:
     from actors.roles.supervisor import Supervisor
 
-__all__ = ["DRIVER", "NodeHost", "Nodes", "RayCarrier", "node_name"]
+__all__ = ["DRIVER", "NodeHost", "Nodes", "RayCarrier"]
 
 DRIVER = "driver"
 """The name the trace gives the driver's process (the client and the supervisor)."""
@@ -49,11 +49,6 @@ NODE_CONCURRENCY = 64
 
 CALL_SECONDS = 10.0
 """How long a call to start, stop or look at an actor on a node may take before the node is called gone."""
-
-
-def node_name(index: int) -> str:
-    """The name of the ``index``-th node (1-based): ``node-1``."""
-    return f"node-{index}"
 
 
 def import_ray(option: str = "--nodes") -> Any:
@@ -341,7 +336,7 @@ class Nodes:
         if self._started:
             reach(address, timeout)
             init_ray(ray, address)
-        self.names = [node_name(index) for index in range(1, self.count + 1)]
+        self.names = [f"node-{index}" for index in range(1, self.count + 1)]
         remote = ray.remote(num_cpus=0, max_concurrency=NODE_CONCURRENCY, max_restarts=0)(NodeHost)
         self.handles: dict[str, Any] = {}
         try:
@@ -469,13 +464,6 @@ class Nodes:
         return "; ".join(f"{node}: {why}" for node, why in sorted(self.carrier.dead.items()))
 
     # -- looking
-
-    def describe(self, names: Iterable[str]) -> dict[str, list[str]]:
-        """Where the actors ``names`` (in the order they start) go under the placement: node -> names."""
-        shown: dict[str, list[str]] = {node: [] for node in self.names}
-        for order, name in enumerate(names):
-            shown[self.names[self.placement.node_of(name, order, self.count) - 1]].append(name)
-        return shown
 
     def memory(self) -> dict[str, int]:
         """Each surviving node's resident memory, in bytes."""

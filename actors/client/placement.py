@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from board.errors import InputError
 
-__all__ = ["MAX_NODES", "PLACEMENTS", "Placement", "checked_count", "parse_placement"]
+__all__ = ["MAX_NODES", "PLACEMENTS", "Placement", "checked_count", "parse_placement", "spread"]
 
 MAX_NODES = 16
 """The most node processes a game may ask for."""
@@ -101,3 +101,12 @@ def checked_count(count: object) -> int:
     if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_NODES:
         raise InputError(f"--nodes {count}: give a number of node processes from 1 to {MAX_NODES}")
     return count
+
+
+def spread(placement: Placement, count: int, names: list[str]) -> dict[str, list[str]]:
+    """Where ``placement`` puts the actors ``names`` (in the order they start) on ``count`` nodes:
+    each node's name (``node-1``, ...) with the names of its actors, in order."""
+    shown: dict[str, list[str]] = {f"node-{index}": [] for index in range(1, count + 1)}
+    for order, name in enumerate(names):
+        shown[f"node-{placement.node_of(name, order, count)}"].append(name)
+    return shown

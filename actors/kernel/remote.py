@@ -135,8 +135,14 @@ class RemoteRef(pykka.ActorRef[Any]):
         self.node, self.name, self.carrier = node, name, carrier
 
     def is_alive(self) -> bool:
-        """Whether the actor runs: not stopped from here, and its node says so."""
-        return not self.actor_stopped.is_set() and self.carrier.alive(self.node, self.actor_urn)
+        """Whether the actor runs: not stopped from here, and its node says so (an actor found not
+        running, or whose node is gone, is marked stopped here: it never runs again)."""
+        if self.actor_stopped.is_set():
+            return False
+        if self.carrier.alive(self.node, self.actor_urn):
+            return True
+        self.actor_stopped.set()
+        return False
 
     def stop(self, block: bool = True, timeout: float | None = None) -> Any:
         """Stop the actor on its node (a node that is gone has stopped it already).

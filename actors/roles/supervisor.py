@@ -18,6 +18,7 @@ import pykka
 
 from actors.kernel.errors import ActorFailure, ActorTimeout, ActorUnavailable, RestartIntensityExceeded
 from actors.kernel.messaging import DEFAULT_TIMEOUT, Directory, Ref, ask, post, tell, wait_one
+from actors.kernel.remote import RemoteRef
 from actors.protocol.board import Place, Roster, RosterQuery
 from actors.protocol.control import Ping
 from actors.protocol.journal import JournalEntries, JournalQuery, Record
@@ -324,7 +325,11 @@ class Supervisor:
                 raise
             except ActorFailure:
                 if not self.position_only and not self.alive(JOURNAL):
-                    self.failed = ActorUnavailable("the journal is not running: the game cannot be rebuilt")
+                    journal = self.ref(JOURNAL)
+                    where = f" (on {journal.node})" if isinstance(journal, RemoteRef) else ""
+                    self.failed = ActorUnavailable(
+                        f"the journal is not running{where}: the game cannot be rebuilt"
+                    )
                     raise self.failed from None
                 continue  # something died while healing: heal again (the intensity limit bounds this)
 

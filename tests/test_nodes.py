@@ -1,0 +1,184 @@
+"""A game's actors on several node processes (Ray's single-machine mode, loopback only): the same
+verdicts as in one process, a trace that names every message's nodes, a node killed mid-game healed.
+
+One local Ray and one set of three nodes serve the whole module (starting Ray takes seconds).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from test_network import outcome_of, self_play_games
+
+from actors.client.game import ActorGame
+from actors.client.nodes import DRIVER, Nodes
+from actors.client.placement import Placement, parse_placement, spread
+from actors.client.replay import embedded_game, watch_game
+from actors.kernel.errors import ActorUnavailable
+from actors.protocol.referee import Accepted
+from actors.tracing.recorder import TraceEvent, TraceRecorder
+from board.errors import InputError
+from board.pgn import read_games
+from board.replay import replay_direct
+
+# Ray is looked for, not imported: it reads how to listen (loopback only) when it is first imported.
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="needs the 'cluster' extra")
+
+RUY_LOPEZ = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 9. h3 Nb8 *\n"
+
+DRIVER_ACTORS = frozenset({"client", "supervisor"})
+"""The senders that run in the driver's process (the client and the supervisor are no node's actors)."""
+
+
+@pytest.fixture(scope="module")
+def nodes() -> Iterator[Nodes]:
+    with Nodes(3, "local") as started:
+        yield started
+
+
+def _check_nodes_named(events: list[TraceEvent], placed: dict[str, str]) -> None:
+    """Every event names the node of its sender and of its receiver, as the placement put them."""
+    for event in events:
+        sender, receiver = event["sender"], event["receiver"]
+        assert event["sender_node"] == (DRIVER if sender in DRIVER_ACTORS else placed[sender]), event
+        assert event["receiver_node"] == placed[receiver], event
+
+
+def test_ten_self_play_games_on_three_nodes_end_as_in_one_process(nodes: Nodes) -> None:
+    games = self_play_games(10, seed=29)
+    expected = [outcome_of(watch_game(game)) for game in games]
+    assert expected == [outcome_of(replay_direct(game)) for game in games]
+    assert sum(1 for item in expected if item[3] is not None) >= 2, "some games stop at an illegal try"
+    named: set[str] = set()
+    crossed = 0
+    for game, wanted in zip(games, expected, strict=True):
+        recorder = TraceRecorder()
+        assert outcome_of(watch_game(game, recorder=recorder, nodes=nodes)) == wanted
+        events = recorder.events()
+        _check_nodes_named(events, nodes.placed)
+        ids = [event["msg_id"] for event in events]
+        assert len(set(ids)) == len(ids), "no id is given twice across the processes"
+        assert all(event["parent_id"] is None or event["parent_id"] < event["msg_id"] for event in events)
+        named |= {event["sender_node"] for event in events} | {event["receiver_node"] for event in events}
+        crossed += sum(1 for event in events if event["sender_node"] != event["receiver_node"])
+    assert named == {DRIVER, "node-1", "node-2", "node-3"}
+    assert crossed > 0
+
+
+def test_a_traced_game_on_nodes_sends_the_messages_one_process_sends(nodes: Nodes) -> None:
+    moves = [token.text for token in next(read_games(RUY_LOPEZ.splitlines(keepends=True))).moves]
+    counts = []
+    for on_nodes in (None, nodes):
+        recorder = TraceRecorder()
+        with ActorGame(recorder=recorder, nodes=on_nodes) as game:
+            for move in moves:
+                assert isinstance(game.propose(move), Accepted)
+            fen = game.fen()
+        counts.append((fen, recorder.counts_by_kind()))
+    assert counts[0] == counts[1]
+
+
+def test_a_node_killed_mid_game_is_healed_on_a_survivor_with_the_same_verdicts(nodes: Nodes) -> None:
+    with embedded_game() as text:
+        [game] = read_games(text)  # the Opera game: 33 plies to mate
+    moves = [token.text for token in game.moves]
+    expected = outcome_of(replay_direct(game))
+    with Nodes(3, "local") as doomed, ActorGame(nodes=doomed) as actor_game:
+        assert doomed.placed["board"] == "node-2"
+        for move in moves[:10]:
+            assert isinstance(actor_game.propose(move), Accepted)
+        doomed.ray.kill(doomed.handles["node-2"])  # the board's node: rebuilt from the journal
+        for move in moves[10:]:
+            assert isinstance(actor_game.propose(move), Accepted)
+        assert actor_game.supervisor.restarts >= 1
+        assert "node-2" in doomed.dead and "Actor" in doomed.dead["node-2"]
+        assert doomed.placed["board"] == "node-3", "restarted on the next surviving node"
+        fen = actor_game.fen()
+    assert (actor_game.plies, fen, actor_game.outcome) == expected[:3] == (33, expected[1], "checkmate")
+
+
+def test_a_game_whose_every_node_is_gone_fails_with_a_clear_error(nodes: Nodes) -> None:
+    with Nodes(1, "local") as lonely, ActorGame(nodes=lonely, max_restarts=3) as actor_game:
+        assert isinstance(actor_game.propose("e4"), Accepted)
+        lonely.ray.kill(lonely.handles["node-1"])
+        with pytest.raises(ActorUnavailable, match=r"the journal is not running \(on node-1\)"):
+            actor_game.propose("e5")
+
+
+def test_the_placements_put_each_actor_where_they_say() -> None:
+    names = ["journal", "board", "white-king-e1", "black-knight-g8", "referee"]
+    assert spread(Placement("role"), 3, names) == {
+        "node-1": ["journal", "referee"], "node-2": ["board"], "node-3": ["white-king-e1", "black-knight-g8"]}
+    assert spread(parse_placement("color"), 3, names) == {
+        "node-1": ["journal", "board", "referee"], "node-2": ["white-king-e1"], "node-3": ["black-knight-g8"]}
+    assert spread(parse_placement("round-robin"), 2, names) == {
+        "node-1": ["journal", "white-king-e1", "referee"], "node-2": ["board", "black-knight-g8"]}
+    listed = parse_placement("referee=2, black=3, black-knight-g8=1, pieces=2")
+    assert spread(listed, 3, names) == {
+        "node-1": ["journal", "board", "black-knight-g8"], "node-2": ["white-king-e1", "referee"],
+        "node-3": []}, "what is not named goes to node 1; a name is more particular than its colour"
+    assert spread(Placement("role"), 2, names)["node-1"] == [
+        "journal", "white-king-e1", "black-knight-g8", "referee"], "node 3 of 2 wraps round to node 1"
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("everywhere", "unknown placement"),
+    ("referee=0", "a number from 1"),
+    ("queen=2", "unknown actor 'queen'"),
+    ("board=1,board=2", "given twice"),
+])
+def test_a_bad_placement_is_one_clear_error(text: str, message: str) -> None:
+    with pytest.raises(InputError, match=message):
+        parse_placement(text)
+
+
+def _replay(*arguments: str, hide_ray: bool = False) -> subprocess.CompletedProcess[str]:
+    code = ("import sys; sys.modules['ray'] = None\n" if hide_ray else "import sys\n") + (
+        "from actors.cli import main\n"
+        f"sys.exit(main(['replay', *{list(arguments)!r}]))"
+    )
+    command = [sys.executable, "-c", code]
+    return subprocess.run(command, capture_output=True, text=True, check=False, timeout=300)
+
+
+def test_replay_on_three_local_nodes_prints_the_verdicts_of_one_process(tmp_path: Path) -> None:
+    trace = tmp_path / "t.jsonl"
+    here = _replay("--json")
+    there = _replay("--json", "--nodes", "3", "--ray", "local", "--placement", "colour",
+                    "--trace", str(trace))
+    assert there.returncode == here.returncode == 0, there.stderr[-2000:]
+    assert there.stdout == here.stdout
+    assert there.stderr.splitlines() == [
+        "nodes: 3 node processes on a local Ray, placement colour",
+        "  node-1: journal, board, referee",
+        "  node-2: 16 white pieces",
+        "  node-3: 16 black pieces",
+    ]
+    lines = trace.read_text(encoding="utf-8").splitlines()
+    assert lines and all('"sender_node":' in line and '"receiver_node":' in line for line in lines)
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    (("--nodes", "0"), "--nodes 0: give a number of node processes from 1 to 16"),
+    (("--nodes", "three"), "--nodes three: give a number"),
+    (("--nodes", "2", "--placement", "by-magic"), "unknown placement"),
+    (("--placement", "role"), "--placement: only with --nodes N"),
+    (("--nodes", "2", "--engine", "direct"), "--nodes needs the actor engine"),
+    (("--nodes", "2", "--ray", "http://somewhere"), "not a Ray address"),
+])
+def test_bad_node_options_are_one_clear_line_and_exit_2(arguments: tuple[str, ...], message: str) -> None:
+    result = _replay(*arguments)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.count("\n") == 1 and message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_nodes_without_ray_say_how_to_install_it() -> None:
+    result = _replay("--nodes", "2", hide_ray=True)
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "--nodes needs Ray" in result.stderr
+    assert "pip install" in result.stderr and "cluster" in result.stderr and "Traceback" not in result.stderr
