@@ -7,8 +7,10 @@ One local Ray and one set of three nodes serve the whole module (starting Ray ta
 from __future__ import annotations
 
 import importlib.util
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -182,3 +184,46 @@ def test_nodes_without_ray_say_how_to_install_it() -> None:
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "--nodes needs Ray" in result.stderr
     assert "pip install" in result.stderr and "cluster" in result.stderr and "Traceback" not in result.stderr
+
+
+def _family(root: int) -> set[int]:
+    """``root`` and every process descended from it (read from /proc)."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except OSError:
+                continue  # ended meanwhile
+    family, grown = {root}, True
+    while grown:
+        more = {pid for pid, parent in parents.items() if parent in family} - family
+        family |= more
+        grown = bool(more)
+    return family
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads processes from /proc")
+@pytest.mark.parametrize(("signal_number", "status"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_a_replay_on_nodes_stopped_by_a_signal_leaves_no_process_running(
+    tmp_path: Path, signal_number: int, status: int
+) -> None:
+    games = tmp_path / "many.pgn"
+    texts = [" ".join(token.text for token in game.moves) + " *\n" for game in self_play_games(40, seed=7)]
+    games.write_text("\n".join(texts), encoding="utf-8")
+    command = [sys.executable, "-m", "actors.cli", "replay", "--nodes", "2", "--json", str(games)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None and process.stdout.readline().startswith('{"game": 1')
+        family = _family(process.pid)
+        assert len(family) > 3, "Ray's processes and the nodes run beside the command"
+        process.send_signal(signal_number)
+        assert process.wait(timeout=60) == status
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    deadline = time.monotonic() + 30
+    while (left := [pid for pid in family if Path(f"/proc/{pid}").exists()]) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not left, f"processes left running: {left}"
