@@ -23,6 +23,7 @@ from actors.client.placement import Placement, parse_placement, spread
 from actors.client.replay import embedded_game, watch_game
 from actors.kernel.errors import ActorUnavailable
 from actors.protocol.referee import Accepted
+from actors.tracing.mermaid import to_mermaid
 from actors.tracing.recorder import TraceEvent, TraceRecorder
 from board.errors import InputError
 from board.pgn import read_games
@@ -227,3 +228,23 @@ def test_a_replay_on_nodes_stopped_by_a_signal_leaves_no_process_running(
     while (left := [pid for pid in family if Path(f"/proc/{pid}").exists()]) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not left, f"processes left running: {left}"
+
+
+def test_mermaid_draws_each_node_s_actors_in_a_box_of_its_own(nodes: Nodes) -> None:
+    recorder = TraceRecorder()
+    with ActorGame(recorder=recorder, nodes=nodes) as game:
+        for move in ("e4", "e5", "Nf3"):
+            assert isinstance(game.propose(move), Accepted)
+    boxes: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for line in to_mermaid(recorder.events(), plies=(3, 3)).splitlines():
+        words = line.split()
+        if words[0] == "box":
+            current = boxes.setdefault(words[-1], [])
+        elif words[0] == "end" and current is not None:
+            current = None
+        elif words[0] == "participant":
+            assert current is not None, f"{line!r} is in no node's box"
+            current.append(words[-1])
+    assert boxes == {"driver": ["client"], "node-1": ["referee", "journal"], "node-2": ["board"],
+                     "node-3": ["white-knight-b1", "white-knight-g1"]}
