@@ -21,8 +21,11 @@ from actors.client.game import ActorGame
 from actors.client.nodes import DRIVER, Nodes
 from actors.client.placement import Placement, parse_placement, spread
 from actors.client.replay import embedded_game, watch_game
+from actors.examples import examples
 from actors.kernel.errors import ActorUnavailable
 from actors.protocol.referee import Accepted
+from actors.scenario.runner import run_scenario
+from actors.scenario.script import parse_scenario
 from actors.tracing.mermaid import to_mermaid
 from actors.tracing.recorder import TraceEvent, TraceRecorder
 from board.errors import InputError
@@ -248,3 +251,25 @@ def test_mermaid_draws_each_node_s_actors_in_a_box_of_its_own(nodes: Nodes) -> N
             current.append(words[-1])
     assert boxes == {"driver": ["client"], "node-1": ["referee", "journal"], "node-2": ["board"],
                      "node-3": ["white-knight-b1", "white-knight-g1"]}
+
+
+def test_every_shipped_scenario_passes_on_nodes_as_in_one_process(nodes: Nodes) -> None:
+    for item in examples():
+        scenario = parse_scenario(item.text, item.source)
+        results = run_scenario(scenario, nodes=nodes)
+        failed = [result for result in results if not result.ok]
+        assert not failed and len(results) == len(scenario.steps), (item.name, failed)
+
+
+def test_run_on_nodes_shows_the_placement_then_the_steps() -> None:
+    command = [sys.executable, "-m", "actors.cli", "run", "--example", "crash-and-restart", "--nodes", "2",
+               "--placement", "referee=2,board=2"]
+    result = subprocess.run(command, capture_output=True, text=True, check=False, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    lines = result.stdout.splitlines()
+    assert lines[:3] == [
+        "nodes: 2 node processes on a local Ray, placement referee=2,board=2",
+        "  node-1: journal, 16 white pieces, 16 black pieces",
+        "  node-2: board, referee",
+    ]
+    assert lines[-1].endswith("steps passed")
