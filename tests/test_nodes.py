@@ -273,3 +273,44 @@ def test_run_on_nodes_shows_the_placement_then_the_steps() -> None:
         "  node-2: board, referee",
     ]
     assert lines[-1].endswith("steps passed")
+
+
+def test_the_studio_groups_each_node_s_lanes_and_marks_the_messages_that_crossed(
+    nodes: Nodes, tmp_path: Path
+) -> None:
+    from test_studio_browser import _missing
+
+    missing = _missing()
+    if missing is not None:
+        pytest.skip(missing)
+    from playwright.sync_api import sync_playwright
+    from test_studio_browser import CHROMIUM, LAUNCH_ARGS
+
+    from actors.studio import write_page
+    from actors.studio.model import build_model
+
+    recorder = TraceRecorder()
+    with ActorGame(recorder=recorder, nodes=nodes) as game:
+        for move in ("e4", "e5", "Nf3"):
+            assert isinstance(game.propose(move), Accepted)
+    path = tmp_path / "nodes.html"
+    write_page(recorder.events(), path)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 900})
+            page.goto(path.as_uri() + "#ply=3")
+            page.wait_for_selector("body[data-ready='1']", timeout=10_000)
+            lanes = page.locator("#diagram .lane-head").evaluate_all("all => all.map(h => h.dataset.lane)")
+            bands = page.locator("#diagram .node-band").evaluate_all("all => all.map(b => b.dataset.node)")
+            crossing = page.locator("#diagram g.arrow.crossing").count()
+            arrows = page.locator("#diagram g.arrow").count()
+        finally:
+            browser.close()
+    assert lanes == ["client", "referee", "journal", "board", "white-knight-b1", "white-knight-g1"]
+    assert bands == ["driver", "node-1", "node-2", "node-3"]
+    [phase] = [phase for phase in build_model(recorder.events())["games"][0]["phases"] if phase["ply"] == 3]
+    crossed = [phase["events"][index]["crossed"] for index, _ in phase["rows"]]
+    assert crossing == sum(crossed) > 0 and arrows == len(crossed)
+    startup = build_model(recorder.events())["games"][0]["phases"][0]
+    assert not all(event["crossed"] for event in startup["events"]), "the referee asks the journal on node-1"
