@@ -20,6 +20,7 @@ from test_network import outcome_of, self_play_games
 from actors.client.game import ActorGame
 from actors.client.nodes import DRIVER, Nodes
 from actors.client.placement import Placement, parse_placement, spread
+from actors.client.pool import SystemPool
 from actors.client.replay import embedded_game, watch_game
 from actors.examples import examples
 from actors.kernel.errors import ActorUnavailable
@@ -314,3 +315,27 @@ def test_the_studio_groups_each_node_s_lanes_and_marks_the_messages_that_crossed
     assert crossing == sum(crossed) > 0 and arrows == len(crossed)
     startup = build_model(recorder.events())["games"][0]["phases"][0]
     assert not all(event["crossed"] for event in startup["events"]), "the referee asks the journal on node-1"
+
+
+def test_a_piece_taught_a_move_function_on_nodes_judges_as_in_one_process(nodes: Nodes) -> None:
+    def one_step_any_way(start: tuple[int, int], end: tuple[int, int]) -> object:
+        """A piece that moves one square in any direction (a function of this test: it crosses by value)."""
+        near = max(abs(start[0] - end[0]), abs(start[1] - end[1])) == 1
+        return (end, ()) if near else None
+
+    verdicts = []
+    for on_nodes in (None, nodes):
+        with ActorGame(teach={"g1": one_step_any_way, "c1": "archbishop"}, nodes=on_nodes) as game:
+            verdicts.append([game.propose(move) for move in ("Nf3", "e5", "Nh3", "Nf3", "d3", "d6", "Bh6")])
+    assert verdicts[0] == verdicts[1]
+    assert [type(verdict).__name__ for verdict in verdicts[1]] == [
+        "Rejected", "Rejected", "Rejected", "Rejected", "Accepted", "Accepted", "Accepted"]
+
+
+def test_nodes_are_refused_with_a_pool_a_schedule_or_a_network_and_counted_from_one_to_sixteen() -> None:
+    for extra in ({"schedule": "fifo"}, {"network": "loss=0.1"}, {"pool": SystemPool()}):
+        with pytest.raises(ValueError, match="give nodes= without pool=, schedule= or network="):
+            ActorGame(nodes=2, **extra)  # type: ignore[arg-type]
+    for count in (0, 17, True, "3"):
+        with pytest.raises(InputError, match="give a number of node processes from 1 to 16"):
+            ActorGame(nodes=count)  # type: ignore[arg-type]
