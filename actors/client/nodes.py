@@ -44,8 +44,10 @@ __all__ = ["DRIVER", "NodeHost", "Nodes", "RayCarrier"]
 DRIVER = "driver"
 """The name the trace gives the driver's process (the client and the supervisor)."""
 
-NODE_CONCURRENCY = 64
-"""Deliveries a node serves at once: each ask waits on a thread of its node until its actor answers."""
+NODE_CONCURRENCY = 128
+"""Deliveries a node serves at once: each ask waits on a thread of its node until its actor answers.
+Far more than a client keeps in flight (two windows of proposals) and the actors ask one another,
+so that no ask waits for a thread while the asks holding the threads wait on it."""
 
 CALL_SECONDS = 10.0
 """How long a call to start, stop or look at an actor on a node may take before the node is called gone."""
