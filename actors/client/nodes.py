@@ -344,11 +344,13 @@ class Nodes:
         try:
             for name in self.names:
                 self.handles[name] = remote.remote(name)
-            self.pids = dict(zip(self.names, ray.get([self.handles[name].connect.remote(self.handles)
-                                                      for name in self.names], timeout=timeout), strict=True))
+            pids = ray.get([self.handles[name].connect.remote(self.handles) for name in self.names],
+                           timeout=timeout)
         except BaseException:
             self.close()
             raise
+        self.pids: dict[str, int] = dict(zip(self.names, pids, strict=True))
+        """Each node's process id, by name (``handles`` holds each node's Ray actor)."""
         self.carrier = RayCarrier(ray, DRIVER, self.handles)
         self.route = RemoteRoute(self.carrier)
         self.placed: dict[str, str] = {}
