@@ -331,6 +331,8 @@ class Nodes:
         self.count = checked_count(count)
         self.placement = parse_placement(placement) if isinstance(placement, str) else placement
         self.address = address
+        self._closed = False
+        self.handles: dict[str, Any] = {}
         prepare_ray(address)  # before Ray is imported: it reads its settings then
         ray = import_ray()
         self.ray = ray
@@ -340,7 +342,6 @@ class Nodes:
             init_ray(ray, address)
         self.names = [f"node-{index}" for index in range(1, self.count + 1)]
         remote = ray.remote(num_cpus=0, max_concurrency=NODE_CONCURRENCY, max_restarts=0)(NodeHost)
-        self.handles: dict[str, Any] = {}
         try:
             for name in self.names:
                 self.handles[name] = remote.remote(name)
@@ -360,7 +361,6 @@ class Nodes:
         self._directory: Directory | None = None
         self._recorder: TraceRecorder | None = None
         self._timeout = DEFAULT_TIMEOUT
-        self._closed = False
 
     # -- a game
 
