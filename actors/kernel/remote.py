@@ -74,12 +74,7 @@ def from_wire(wire: Wire, recorder: TraceRecorder | None) -> Envelope:
     message, sender, ply, header = wire
     delivery: Delivery | None = None
     if header is not None and recorder is not None:
-        from actors.tracing.recorder import Delivery
-
-        recorder.witness(header.msg_id)  # this process's next ids come after the cause's
-        delivery = Delivery(recorder, header.msg_id, header.parent_id, header.sender, header.receiver,
-                            message, header.ply, header.t_sent, header.game, header.phase, header.hint,
-                            sender_node=header.sender_node)
+        delivery = recorder.carried(message, *header)
     return Envelope(message, sender, ply, delivery)
 
 

@@ -326,6 +326,18 @@ class TraceRecorder:
             sender_node=self.node,
         )
 
+    def carried(
+        self, message: object, msg_id: int, parent_id: int | None, sender: str, receiver: str,
+        ply: int | None, t_sent: int, game: int | None, phase: str | None, hint: str | None,
+        sender_node: str | None,
+    ) -> Delivery:
+        """A delivery posted in another process (these are the fields its sender filled), to be
+        finished here, where its receiver runs (see :mod:`actors.kernel.remote`); this recorder's
+        next ids come after ``msg_id`` (see :meth:`witness`)."""
+        self.witness(msg_id)
+        return Delivery(self, msg_id, parent_id, sender, receiver, message, ply, t_sent, game, phase, hint,
+                        sender_node=sender_node)
+
     @contextmanager
     def phase(self, name: str, number: int | None = None) -> Iterator[str]:
         """Mark the messages sent (with no parent) inside the block as serving one phase, and add
