@@ -339,3 +339,17 @@ def test_nodes_are_refused_with_a_pool_a_schedule_or_a_network_and_counted_from_
     for count in (0, 17, True, "3"):
         with pytest.raises(InputError, match="give a number of node processes from 1 to 16"):
             ActorGame(nodes=count)  # type: ignore[arg-type]
+
+
+def test_a_program_that_imported_ray_first_still_starts_a_local_ray_on_loopback_with_a_token() -> None:
+    code = (
+        "import os, ray\n"  # imported before chess-actors sets how a local Ray listens
+        "from actors.client.nodes import Nodes\n"
+        "with Nodes(1, 'local') as nodes:\n"  # its GCS refuses a driver without the token: it started
+        "    from ray._private.ray_constants import ENABLE_RAY_CLUSTER\n"
+        "    print(ENABLE_RAY_CLUSTER, os.environ['RAY_AUTH_MODE'], len(nodes.pids))\n"
+    )
+    command = [sys.executable, "-c", code]
+    result = subprocess.run(command, capture_output=True, text=True, check=False, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.split() == ["False", "token", "1"], "a single-machine Ray (loopback), with a token"
