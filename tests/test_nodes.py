@@ -177,6 +177,7 @@ def test_replay_on_three_local_nodes_prints_the_verdicts_of_one_process(tmp_path
     (("--placement", "role"), "--placement: only with --nodes N"),
     (("--nodes", "2", "--engine", "direct"), "--nodes needs the actor engine"),
     (("--nodes", "2", "--ray", "http://somewhere"), "not a Ray address"),
+    (("--nodes", "2", "--ray", "127.0.0.1:9"), "--ray 127.0.0.1:9: cannot reach a Ray cluster there"),
 ])
 def test_bad_node_options_are_one_clear_line_and_exit_2(arguments: tuple[str, ...], message: str) -> None:
     result = _replay(*arguments)
