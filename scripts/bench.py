@@ -3,7 +3,7 @@
 
     python scripts/bench.py SECTION|all [--quick]
 
-    SECTION: perft|replay|lines|blanks|actors|pool|knight|bulk|checkmove|studio|orders|live
+    SECTION: perft|replay|lines|blanks|actors|pool|knight|bulk|checkmove|studio|orders|live|nodes
 
 Each section lives in ``scripts/benchmarks/<name>.py`` with a ``run(quick: bool) -> None``.
 """
@@ -17,7 +17,7 @@ from pathlib import Path
 
 SECTIONS = (
     "perft", "replay", "lines", "blanks", "actors", "pool", "knight", "bulk", "checkmove", "studio", "orders",
-    "live",
+    "live", "nodes",
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

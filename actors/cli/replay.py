@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TextIO, cast
 
 from actors.cli.help import add_command
 from actors.cli.network import add_network_flag, network_line, network_model
+from actors.cli.nodes import add_nodes_flags, nodes_option, placement_lines, start_nodes
 from actors.cli.output import add_json_flag, add_trace_flags, counted, emit
 from actors.cli.streams import SideOutput, open_side_output
 from actors.kernel.links import COUNTED
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.progress import Progress, TaskID
 
+    from actors.client.nodes import Nodes
     from actors.client.pool import SystemPool
     from actors.client.replay import MoveReport
     from actors.tracing.recorder import TraceEvent, TraceRecorder
@@ -74,6 +76,7 @@ def register(subparsers: Any) -> None:
                              "piece: archbishop, chancellor, amazon, jumping-rook, ...); repeatable")
     add_trace_flags(parser, "replay", " (actor engine)")
     add_network_flag(parser)
+    add_nodes_flags(parser, ray_flags=False)
     parser.add_argument("--quiet", action="store_true",
                         help="no progress display on stderr for several games")
     add_json_flag(parser)
@@ -131,6 +134,15 @@ def _check_options(args: argparse.Namespace) -> None:
 
     if args.workers < 1:
         raise InputError(f"--workers {args.workers}: needs at least 1 worker")
+    args.node_option = nodes_option(args)
+    if args.node_option is not None:  # --ray then says where the nodes run: the games are judged here
+        if args.engine != "actors":
+            raise InputError("--nodes needs the actor engine (the direct engine runs no actors)")
+        if args.workers > 1:
+            raise InputError("--nodes: one game at a time runs on the nodes (drop --workers)")
+        if args.network is not None:
+            raise InputError("--network: links that fail between nodes are not available with --nodes")
+        args.ray = args.ray_timeout = None
     if args.workers > 1 and (not args.ray or args.ray == "local"):  # one worker is always allowed
         from actors.client.bulk import worker_limit
 
@@ -232,7 +244,7 @@ class _Watcher:
     """Judges games one by one in this process, printing move lines and boards as moves are judged."""
 
     def __init__(self, args: argparse.Namespace, plan: _Plan, out: Console | None,
-                 recorder: TraceRecorder | None, sink: TraceSink | None) -> None:
+                 recorder: TraceRecorder | None, sink: TraceSink | None, nodes: Nodes | None = None) -> None:
         self.args = args
         self.plan = plan
         self.out = out
@@ -246,8 +258,10 @@ class _Watcher:
         self.faults: Counter[str] | None = None if args.links is None else Counter()
         """The last game's network counts (with --network)."""
         self.network_total: Counter[str] = Counter()
+        self.nodes = nodes
+        """The node processes each game's actors run on (None: this process)."""
         self.pool: SystemPool | None = None
-        if args.engine == "actors":
+        if args.engine == "actors" and nodes is None:
             from actors.client.pool import SystemPool, process_pool
 
             # Games borrow one actor system in turn; a traced replay keeps a pool of its own.
@@ -274,7 +288,8 @@ class _Watcher:
                     self.faults = Counter()
                 verdict = watch_game(game, self.args.engine, recorder, self.on_move,
                                      positions=self.plan.board == "each", teach=self.args.lessons,
-                                     pool=self.pool, network=self.args.links, faults=self.faults)
+                                     pool=self.pool, network=self.args.links, faults=self.faults,
+                                     nodes=self.nodes)
                 if self.faults is not None:
                     self.network_total.update(self.faults)
                 if recorder is not None and self.studio is not None:
@@ -309,7 +324,7 @@ class _Watcher:
 def run(args: argparse.Namespace) -> int:
     """Replay each game; exit 1 if any game has an illegal move."""
     _check_options(args)
-    if args.engine == "actors" and args.workers == 1 and not args.ray:
+    if args.engine == "actors" and args.workers == 1 and not args.ray and args.node_option is None:
         from actors.kernel.affinity import one_core
 
         one_core()  # the actor threads hand off faster on one core (actors.kernel.affinity)
@@ -339,8 +354,15 @@ def run(args: argparse.Namespace) -> int:
                 from actors.cli.display import console
 
                 out = console()
-            if plan.watched or trace_file is not None or args.html is not None or args.links is not None:
-                watcher = _start_watcher(args, plan, out, trace_file)
+            nodes = None
+            if args.node_option is not None:
+                nodes = stack.enter_context(closing(start_nodes(args.node_option)))
+                shown = sys.stderr if args.json else sys.stdout
+                shown.write("\n".join(placement_lines(nodes)) + "\n")
+                shown.flush()
+            if plan.watched or trace_file is not None or args.html is not None or args.links is not None \
+                    or nodes is not None:
+                watcher = _start_watcher(args, plan, out, trace_file, nodes)
                 stack.callback(watcher.close)
                 verdicts = watcher.verdicts(games)
             else:
@@ -418,7 +440,7 @@ def _open_trace(path: str, stack: ExitStack) -> SideOutput:
 
 
 def _start_watcher(args: argparse.Namespace, plan: _Plan, out: Console | None,
-                   trace_file: SideOutput | None) -> _Watcher:
+                   trace_file: SideOutput | None, nodes: Nodes | None = None) -> _Watcher:
     recorder: TraceRecorder | None = None
     sink: TraceSink | None = None
     if args.engine == "actors" and (plan.summary or trace_file is not None or args.html is not None):
@@ -429,7 +451,7 @@ def _start_watcher(args: argparse.Namespace, plan: _Plan, out: Console | None,
         recorder = TraceRecorder(keep=plan.summary or args.html is not None)
         if trace_file is not None:
             sink = jsonl_sink(cast(TextIO, trace_file))
-    return _Watcher(args, plan, out, recorder, sink)
+    return _Watcher(args, plan, out, recorder, sink, nodes)
 
 
 def _judged_elsewhere(args: argparse.Namespace, sources: Iterator[tuple[str, Iterator[bytes]]]

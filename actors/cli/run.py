@@ -6,12 +6,14 @@ Exit 0 when every step passes, 1 at the first that fails (named on stderr), 2 fo
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
 from contextlib import ExitStack, closing
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from actors.cli.help import add_command
 from actors.cli.network import add_network_flag, network_line, network_model
+from actors.cli.nodes import add_nodes_flags, nodes_option, placement_lines, start_nodes
 from actors.cli.output import add_json_flag, add_trace_flags, emit, fail
 from actors.cli.streams import SideOutput, check_writable, open_side_output
 
@@ -42,6 +44,7 @@ def register(subparsers: Any) -> None:
                         help="start the game with the piece on SQUARE moving as PIECE (a kind or a fairy "
                              "piece: archbishop, chancellor, amazon, jumping-rook, ...); repeatable")
     add_network_flag(parser)
+    add_nodes_flags(parser, ray_flags=True)
     add_json_flag(parser)
     parser.set_defaults(handler=run_scenario_command)
 
@@ -51,6 +54,7 @@ def run_scenario_command(args: argparse.Namespace) -> int:
     from actors.cli.replay import lessons
     from actors.kernel.affinity import one_core
     from actors.scenario.runner import run_scenario
+    from actors.scenario.steps import LinkFault, Partition
     from board.errors import InputError
 
     if sum((args.scenario is not None, args.example is not None, args.list_examples)) != 1:
@@ -62,12 +66,27 @@ def run_scenario_command(args: argparse.Namespace) -> int:
         return _list_examples(args)
     taught = lessons(args.teach)
     model = network_model(args)
+    on_nodes = nodes_option(args)
+    if on_nodes is None and (args.ray is not None or args.ray_timeout is not None):
+        raise InputError("--ray: only with --nodes N (where the node processes run)")
+    if on_nodes is not None and model is not None:
+        raise InputError("--network: links that fail between nodes are not available with --nodes")
     for option, path in (("--html", args.html), ("--trace", args.trace)):
         if path is not None and path != "-":
             check_writable(path, option)
     scenario = _load_scenario(args)
-    one_core()  # the actor threads hand off faster on one core (actors.kernel.affinity)
+    if on_nodes is not None and any(isinstance(step, LinkFault | Partition) for step in scenario.steps):
+        raise InputError(f"{scenario.source}: a script that befalls links with faults cannot run with "
+                         "--nodes (the links between nodes are Ray's)")
+    if on_nodes is None:
+        one_core()  # the actor threads hand off faster on one core (actors.kernel.affinity)
     with ExitStack() as stack:
+        nodes = None
+        if on_nodes is not None:
+            nodes = stack.enter_context(closing(start_nodes(on_nodes)))
+            shown = sys.stderr if args.json else sys.stdout
+            shown.write("\n".join(placement_lines(nodes, scenario.start_fen)) + "\n")
+            shown.flush()
         recorder = None
         trace_file: SideOutput | None = None
         if args.html is not None:
@@ -91,7 +110,7 @@ def run_scenario_command(args: argparse.Namespace) -> int:
             from actors.kernel.network import Network
 
             network = Network(model, recorder)
-        results = run_scenario(scenario, show, recorder, teach=taught, network=network)
+        results = run_scenario(scenario, show, recorder, teach=taught, network=network, nodes=nodes)
     if args.html is not None and recorder is not None:
         from actors.studio import write_page
 

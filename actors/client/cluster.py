@@ -114,6 +114,19 @@ def prepare_ray(address: str) -> None:
         os.environ[LOOPBACK_ONLY_VARIABLE] = "0"
         os.environ.setdefault("RAY_AUTH_MODE", "token")
         os.environ.setdefault("RAY_AUTH_TOKEN", secrets.token_hex(32))
+        _settings_read_again()
+
+
+def _settings_read_again() -> None:
+    """Have a Ray imported already (by another part of the program) read what :func:`prepare_ray` set:
+    it reads its settings and the token when it is imported, as Ray's own tests reset them."""
+    constants: Any = sys.modules.get("ray._private.ray_constants")
+    if constants is not None:
+        constants.ENABLE_RAY_CLUSTER = False
+    raylet: Any = sys.modules.get("ray._raylet")
+    if raylet is not None and not getattr(sys.modules.get("ray"), "is_initialized", lambda: True)():
+        raylet.Config.initialize("")
+        raylet.AuthenticationTokenLoader.instance().reset_cache()
 
 
 def quiet_ray() -> None:

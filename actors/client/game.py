@@ -12,10 +12,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import nullcontext
 from functools import partial
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from actors.client.arguments import checked_text, checked_timeout
+from actors.client.cluster import check_address
 from actors.client.handle import PieceHandle, Teachable, as_geometry
+from actors.client.placement import Placement, checked_count
 from actors.client.pool import SystemPool
 from actors.client.stream import CLIENT, Proposal, ProposalStream
 from actors.client.study import StudyTools
@@ -47,6 +49,9 @@ from board.errors import ChessActorsError
 from board.games.game import Game
 from board.notation.fen import STARTING_FEN
 from board.rules.squares import SQUARE_NAMES, parse_standard_square
+
+if TYPE_CHECKING:
+    from actors.client.nodes import Nodes
 
 __all__ = [
     "ActorGame",
@@ -90,6 +95,13 @@ class ActorGame(ProposalStream, StudyTools):
             messages are lost, duplicated, delayed and reordered as it decides, and the game's
             verdicts stay the same (see the protocol's page). With a schedule other than free, a
             model's faults befall the mail on the schedule's clock (see ``links``).
+        nodes: run the game's actors on node processes placed by Ray: a number of nodes (started
+            for this game and ended with it) or a :class:`~actors.client.nodes.Nodes` already
+            started (used by one game at a time, and left running). None: in this process.
+        ray: where a number of ``nodes`` run: 'local' (a Ray started on this machine, loopback
+            only), 'auto' or a cluster's address.
+        placement: which node runs which actor, with a number of ``nodes``: 'role', 'colour',
+            'round-robin' or a list ('referee=1,board=2,pieces=3'; see actors.client.placement).
 
     Raises:
         FenError: the FEN is malformed or impossible.
@@ -108,7 +120,13 @@ class ActorGame(ProposalStream, StudyTools):
         schedule: str | Policy | Turnstile | None = None,
         chess960: bool | None = False,
         network: str | LinkModel | Network | None = None,
+        nodes: int | Nodes | None = None,
+        ray: str = "local",
+        placement: str | Placement = "role",
     ) -> None:
+        if nodes is not None and (pool is not None or schedule is not None or network is not None):
+            raise ValueError("a game on nodes runs actors of its own, freely, over Ray's links: "
+                             "give nodes= without pool=, schedule= or network=")
         if pool is not None:
             if recorder is not None and recorder is not pool.recorder:
                 raise ValueError("a pooled game is traced by its pool's recorder: give it to SystemPool")
@@ -135,6 +153,13 @@ class ActorGame(ProposalStream, StudyTools):
         self.network = _network(network, recorder, self.turnstile is not None)
         """The network the game's messages cross (None: reliable links; ``counts``: what befell them)."""
         self.supervisor.directory.network = self.network
+        self.nodes: Nodes | None = None
+        """The node processes the game's actors run on (None: this process)."""
+        self._nodes_wanted: tuple[int, str, str | Placement] | Nodes | None = None
+        if isinstance(nodes, int) or (nodes is not None and not hasattr(nodes, "spawn")):
+            self._nodes_wanted = (checked_count(nodes), check_address(ray), placement)  # a count
+        elif nodes is not None:
+            self._nodes_wanted = nodes
         self.lessons = {square: as_geometry(lesson) for square, lesson in (teach or {}).items()}
         self.startup_seconds = 0.0
         """How long :meth:`start` took (starting threads, or re-seating a pooled system)."""
@@ -224,8 +249,15 @@ class ActorGame(ProposalStream, StudyTools):
             return
         GAMES.acquire()
         self._counted = True
+        try:
+            self._start_nodes()
+        except BaseException:
+            self._state = "started"
+            self._close(discard=True)
+            raise
         # A game dropped without close() stops its actors when it is collected (or at exit).
-        self._finalizer = weakref.finalize(self, _stop_dropped, self.supervisor, self.network)
+        self._finalizer = weakref.finalize(self, _stop_dropped, self.supervisor, self.network, self.nodes,
+                                           self._nodes_owned)
         try:
             with start_up(self.turnstile):
                 self.supervisor.start()
@@ -237,6 +269,24 @@ class ActorGame(ProposalStream, StudyTools):
             self._state = "started"
             self._close(discard=True)
             raise
+
+    def _start_nodes(self) -> None:
+        """Start the game's node processes (or take the ones given), and have the supervisor start
+        every actor on them."""
+        wanted = self._nodes_wanted
+        if wanted is None:
+            return
+        if isinstance(wanted, tuple):
+            from actors.client.nodes import Nodes
+
+            self.nodes = Nodes(*wanted)
+        else:
+            self.nodes = wanted
+        self.nodes.begin(self.supervisor)
+
+    @property
+    def _nodes_owned(self) -> bool:
+        return isinstance(self._nodes_wanted, tuple)
 
     def close(self) -> None:
         """Stop every actor the game started and wait for each, or give the borrowed system back to
@@ -259,6 +309,8 @@ class ActorGame(ProposalStream, StudyTools):
         finally:
             if self.network is not None:
                 self.network.close()
+            if self.nodes is not None:
+                _end_nodes(self.nodes, self._nodes_owned)
             if self._counted:
                 self._counted = False
                 GAMES.release()
@@ -497,12 +549,25 @@ def _made_by(attempts: Iterable[Pending]) -> Accepted | None:
     return None
 
 
-def _stop_dropped(supervisor: Supervisor, network: Network | None = None) -> None:
+def _stop_dropped(
+    supervisor: Supervisor, network: Network | None = None, nodes: Nodes | None = None, owned: bool = False
+) -> None:
     """Stop the actors of a game that was dropped (or left open at exit) without close()."""
     supervisor.stop_all()
     if network is not None:
         network.close()
+    if nodes is not None:
+        _end_nodes(nodes, owned)
     GAMES.release()
+
+
+def _end_nodes(nodes: Nodes, owned: bool) -> None:
+    """End the game on its nodes (collecting what they traced), and end the nodes the game started."""
+    try:
+        nodes.end()
+    finally:
+        if owned:
+            nodes.close()
 
 
 def replay_moves(

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from collections import Counter
 
     from actors.client.game import ActorGame
+    from actors.client.nodes import Nodes
     from actors.client.pool import SystemPool
     from actors.kernel.links import LinkModel
     from actors.tracing.recorder import TraceRecorder
@@ -124,6 +125,7 @@ def watch_game(
     pool: SystemPool | None = None,
     network: LinkModel | None = None,
     faults: Counter[str] | None = None,
+    nodes: Nodes | None = None,
 ) -> GameVerdict:
     """Replay one game like :func:`judge_for` (same verdict), calling ``on_move`` after each move.
 
@@ -140,6 +142,7 @@ def watch_game(
             must then be or leave out) instead of starting one for this game alone.
         network: the links between the game's actors (actor engine only).
         faults: the game's network counts (dropped, duplicated, delayed, retried) are added to it.
+        nodes: run the game's actors on these node processes (actor engine only; not with ``pool``).
 
     Returns:
         The game's verdict.
@@ -149,8 +152,8 @@ def watch_game(
     """
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r} (expected one of {', '.join(ENGINES)})")
-    if engine == "direct" and (recorder is not None or teach or network is not None):
-        raise ValueError("only the actor engine can be traced, taught or run over a network")
+    if engine == "direct" and (recorder is not None or teach or network is not None or nodes is not None):
+        raise ValueError("only the actor engine can be traced, taught or run over a network or on nodes")
     report = on_move or _ignore
     try:
         board = start_game(game)
@@ -158,7 +161,7 @@ def watch_game(
         return bad_start(game, error)
     if engine == "direct":
         return _watch_direct(game, board, report, positions)
-    return _watch_actors(game, board, recorder, report, positions, teach or {}, pool, network, faults)
+    return _watch_actors(game, board, recorder, report, positions, teach or {}, pool, network, faults, nodes)
 
 
 def _ignore(report: MoveReport) -> None:
@@ -198,12 +201,13 @@ def _kind(error: ChessActorsError) -> str:
 def _watch_actors(
     game: PgnGame, mirror: Game, recorder: TraceRecorder | None, report: MoveListener, positions: bool,
     teach: Mapping[str, str], pool: SystemPool | None, network: LinkModel | None = None,
-    faults: Counter[str] | None = None,
+    faults: Counter[str] | None = None, nodes: Nodes | None = None,
 ) -> GameVerdict:
     from actors.client.game import ActorGame
 
     actor_game = ActorGame(
-        start_fen(game), recorder=recorder, teach=teach, pool=pool, chess960=mirror.chess960, network=network
+        start_fen(game), recorder=recorder, teach=teach, pool=pool, chess960=mirror.chess960, network=network,
+        nodes=nodes,
     )
     if faults is not None and actor_game.network is not None:
         counts = actor_game.network.counts

@@ -11,12 +11,14 @@ from __future__ import annotations
 import functools
 import time
 from collections import deque
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import pykka
 
 from actors.kernel.errors import ActorFailure, ActorTimeout, ActorUnavailable, RestartIntensityExceeded
 from actors.kernel.messaging import DEFAULT_TIMEOUT, Directory, Ref, ask, post, tell, wait_one
+from actors.kernel.remote import RemoteRef
 from actors.protocol.board import Place, Roster, RosterQuery
 from actors.protocol.control import Ping
 from actors.protocol.journal import JournalEntries, JournalQuery, Record
@@ -38,6 +40,14 @@ if TYPE_CHECKING:
 
 BOARD = "board"
 SUPERVISOR = "supervisor"
+
+Spawn = Callable[..., Ref]
+"""Starts a child: ``spawn(name, actor_class, *arguments, **keywords)`` returns its reference."""
+
+
+def _start_here(name: str, actor_class: type[pykka.Actor], *arguments: Any, **keywords: Any) -> Ref:
+    """Start the child ``name`` in this process (the default :data:`Spawn`)."""
+    return actor_class.start(*arguments, **keywords)
 
 
 @functools.lru_cache(maxsize=32)
@@ -136,6 +146,9 @@ class Supervisor:
         self._started: list[Ref] = []
         self._hive_wanted = hive and turnstile is None
         self._hive: Hive | None = None
+        self.spawn: Spawn = _start_here
+        """How a child is started: in this process by default; a game on several nodes starts each
+        child on the node its placement names (see :mod:`actors.client.nodes`)."""
 
     # -- looking things up
 
@@ -179,9 +192,10 @@ class Supervisor:
         """Start the journal, the board, one actor per piece, then the referee (which gathers the rest)."""
         with marking(self.recorder, "startup"):
             if not self.position_only:
-                self._remember(
-                    JOURNAL, JournalActor.start(self.start_state, self.directory, self.recorder, self.timeout)
+                journal = self.spawn(
+                    JOURNAL, JournalActor, self.start_state, self.directory, self.recorder, self.timeout
                 )
+                self._remember(JOURNAL, journal)
             self._start_board(())
             for entry in self.roster().entries:
                 self._start_piece(entry, None)
@@ -229,7 +243,9 @@ class Supervisor:
 
     def _start_board(self, moves: tuple[JournalEntry, ...]) -> None:
         journal = [entry.move for entry in moves]
-        ref = BoardActor.start(
+        ref = self.spawn(
+            BOARD,
+            BoardActor,
             self.start_fen,
             journal,
             self.directory,
@@ -245,7 +261,7 @@ class Supervisor:
         arguments = (entry.name, entry.code, entry.square, entry.has_moved, self.directory, self.recorder,
                      self.timeout, geometry, self.start_state.layout)  # fmt: skip
         if not self._hive_wanted:
-            self._remember(entry.name, PieceActor.start(*arguments))
+            self._remember(entry.name, self.spawn(entry.name, PieceActor, *arguments))
             return
         if self._hive is None or not self._hive.is_alive():
             from actors.kernel.hive import Hive  # only position sessions use one: replay never loads it
@@ -258,7 +274,8 @@ class Supervisor:
         if self.position_only:
             self._remember(REFEREE, PositionRefereeActor.start(self.directory, self.recorder, self.timeout))
             return
-        self._remember(REFEREE, RefereeActor.start(self.directory, self.recorder, self.timeout))
+        referee = self.spawn(REFEREE, RefereeActor, self.directory, self.recorder, self.timeout)
+        self._remember(REFEREE, referee)
         ready: Ready = self._ask(REFEREE, Begin(), Ready)
         self.outcome, self.claimable = ready.outcome, ready.claimable
 
@@ -308,7 +325,11 @@ class Supervisor:
                 raise
             except ActorFailure:
                 if not self.position_only and not self.alive(JOURNAL):
-                    self.failed = ActorUnavailable("the journal is not running: the game cannot be rebuilt")
+                    journal = self.ref(JOURNAL)
+                    where = f" (on {journal.node})" if isinstance(journal, RemoteRef) else ""
+                    self.failed = ActorUnavailable(
+                        f"the journal is not running{where}: the game cannot be rebuilt"
+                    )
                     raise self.failed from None
                 continue  # something died while healing: heal again (the intensity limit bounds this)
 

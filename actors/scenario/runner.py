@@ -36,6 +36,7 @@ from board.rules.squares import SQUARE_NAMES, parse_standard_square
 
 if TYPE_CHECKING:
     from actors.client.game import ActorGame, PieceHandle
+    from actors.client.nodes import Nodes
     from actors.client.pool import SystemPool
     from actors.kernel.links import LinkModel
     from actors.kernel.network import Network
@@ -64,6 +65,7 @@ def run_scenario(
     teach: Mapping[str, str] | None = None,
     pool: SystemPool | None = None,
     network: LinkModel | Network | None = None,
+    nodes: Nodes | None = None,
 ) -> list[StepResult]:
     """Run the steps against a fresh actor game, stopping after the first that fails.
 
@@ -83,6 +85,7 @@ def run_scenario(
         pool: the pool to borrow the actor system from.
         network: the links between the actors (the game then starts its own); a
             :class:`~actors.kernel.network.Network` given is the one used, to read its counts after.
+        nodes: run the actors on these node processes (:class:`~actors.client.nodes.Nodes`).
 
     Returns:
         The results of the steps run, in order (the last one failed if the run stopped early).
@@ -91,16 +94,19 @@ def run_scenario(
     from actors.client.pool import process_pool
     from actors.tracing.recorder import marking
 
-    if network is None and any(isinstance(step, LinkFault | Partition) for step in scenario.steps):
+    faulting = any(isinstance(step, LinkFault | Partition) for step in scenario.steps)
+    if nodes is not None and (faulting or network is not None):
+        raise ValueError("a script on nodes cannot befall links with faults: they are Ray's")
+    if network is None and faulting and nodes is None:
         from actors.kernel.links import LinkModel
         from actors.kernel.network import Network
 
         network = Network(LinkModel(), recorder)  # reliable links, but for the faults the script asks
-    if pool is None and recorder is None and timeout is None and network is None:
+    if pool is None and recorder is None and timeout is None and network is None and nodes is None:
         pool = process_pool()
     results: list[StepResult] = []
     with ActorGame(scenario.start_fen, timeout, recorder, pool=pool, teach=teach, network=network,
-                   chess960=scenario.chess960) as game:
+                   chess960=scenario.chess960, nodes=nodes) as game:
         runner = _Runner(game)
         for number, step in enumerate(scenario.steps, start=1):
             with marking(recorder, "step", number):

@@ -130,7 +130,7 @@ def _group(events: list[TraceEvent]) -> list[tuple[str, list[TraceEvent]]]:
 
 def _compact(event: TraceEvent, origin: int, faults: set[int], reasks: set[int]) -> dict[str, Any]:
     replied = event.get("t_replied")
-    return {
+    compact = {
         "id": event["msg_id"],
         "parent": event["parent_id"],
         "from": event["sender"],
@@ -150,6 +150,9 @@ def _compact(event: TraceEvent, origin: int, faults: set[int], reasks: set[int])
         "link": LINK_FAULTS.get(event["kind"]),
         "reask": event["msg_id"] in reasks,
     }
+    if "sender_node" in event:  # a game on nodes: whether the message crossed between processes
+        compact["crossed"] = event["sender_node"] != event.get("receiver_node")
+    return compact
 
 
 def _faults_and_reasks(events: list[TraceEvent]) -> tuple[set[int], set[int]]:
@@ -177,6 +180,7 @@ def _game(number: int, events: list[TraceEvent]) -> dict[str, Any]:
     squares = parse_placement(_start_placement(events))
     actors: dict[str, None] = {}
     kinds: dict[str, None] = {}
+    nodes: dict[str, str] = {}  # a game on nodes: each actor's node, as its first event names it
     phases = []
     for label, chosen in _group(events):
         before = placement_text(squares)
@@ -186,6 +190,9 @@ def _game(number: int, events: list[TraceEvent]) -> dict[str, Any]:
             actors.setdefault(event["sender"])
             actors.setdefault(event["receiver"])
             kinds.setdefault(event["kind"])
+            if "sender_node" in event:
+                nodes.setdefault(event["sender"], event["sender_node"])
+                nodes.setdefault(event["receiver"], event.get("receiver_node") or "?")
             if event["kind"] == "Apply" and applied_at is None:
                 applied_at = index
             reply = event.get("reply_payload") or {}
@@ -211,7 +218,10 @@ def _game(number: int, events: list[TraceEvent]) -> dict[str, Any]:
             "events": [_compact(event, origin, faults, reasks) for event in chosen],
             "rows": rows,
         })  # fmt: skip
-    return {"number": number, "actors": list(actors), "kinds": list(kinds), "phases": phases}
+    game = {"number": number, "actors": list(actors), "kinds": list(kinds), "phases": phases}
+    if nodes:
+        game["nodes"] = nodes
+    return game
 
 
 def build_model(events: Iterable[TraceEvent], title: str = "chess-actors studio") -> dict[str, Any]:

@@ -224,7 +224,7 @@
     const shown = p.events.map(visible);
     const lanes = [];
     p.events.forEach((e, i) => { if (shown[i]) for (const name of [e.from, e.to]) if (!lanes.includes(name)) lanes.push(name); });
-    lanes.sort((a, b) => laneRank(a) - laneRank(b));
+    lanes.sort((a, b) => nodeRank(a) - nodeRank(b) || laneRank(a) - laneRank(b));
     // Lanes share the width there is (down to 40 px each, with short names) so the rightmost is not cut
     // off; the outer margins leave room for half the first and the last lane's name (bold 11 px text).
     const room = Math.max(300, $("diagram-scroll").clientWidth - 4);
@@ -249,9 +249,19 @@
     title.className = "phase-" + p.kind;
     title.textContent = `${p.label}${p.move ? " · " + (p.move.san || p.move.uci) : ""} · ${rows.length} of ${p.rows.length} arrows shown`;
     if (p.kind === "heal") el("rect", { x: 0, y: top - 8, width, height: height - top, class: "row-band heal" }, svg);
+    const nodes = game().nodes || {};
+    lanes.forEach((name, i) => {  // a game on nodes: a band under each node's lanes, named at its foot
+      const node = nodes[name];
+      if (node === undefined || (i > 0 && nodes[lanes[i - 1]] === node)) return;
+      let last = i;
+      while (last + 1 < lanes.length && nodes[lanes[last + 1]] === node) last++;
+      const x1 = x(name) - laneWidth / 2 + 3, x2 = x(lanes[last]) + laneWidth / 2 - 3;
+      el("rect", { x: x1, y: 2, width: x2 - x1, height: height - 4, rx: 6, class: "node-band", "data-node": node }, svg);
+      el("text", { x: (x1 + x2) / 2, y: height - 6, class: "node-name" }, svg, node);
+    });
     for (const name of lanes) {
       const head = el("text", { x: x(name), y: 14, class: "lane-head", "data-lane": name }, svg, abbreviate ? shortName(name) : name);
-      el("title", {}, head, name);
+      el("title", {}, head, nodes[name] ? `${name} on ${nodes[name]}` : name);
       el("line", { x1: x(name), y1: 20, x2: x(name), y2: height - 6, class: "lifeline" }, svg);
     }
     const marks = causal(current());
@@ -265,6 +275,7 @@
       if (e.reask) classes.push("reask");
       if (e.restart) classes.push("restart");
       if (e.link) classes.push("link", "link-" + e.link);
+      if (e.crossed) classes.push("crossing");
       if (p.kind === "heal") classes.push("heal");
       if (selected && selected.id === e.id) classes.push("current");
       const g = el("g", { class: classes.join(" "), "data-msg-id": e.id, "data-kind": e.kind,
@@ -297,6 +308,10 @@
   }
   const LINK_MARKS = { dropped: "✗ ", duplicated: "×2 ", delayed: "⏱ ", retried: "↻ " };
   const FIRST_LANES = ["client", "supervisor", "referee", "board"];
+  function nodeRank(name) {  // a game on nodes: the driver's lanes, then node-1's, node-2's, ...
+    const node = (game().nodes || {})[name];
+    return node === undefined || node === "driver" ? 0 : 1 + (parseInt(node.replace(/\D+/g, ""), 10) || 0);
+  }
   function laneRank(name) {
     const index = FIRST_LANES.indexOf(name);
     return index >= 0 ? index : FIRST_LANES.length + game().actors.indexOf(name);

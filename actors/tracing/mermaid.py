@@ -147,15 +147,35 @@ def fault_arrow(event: TraceEvent, sender: str, receiver: str) -> str:
     return f"{sender}{_FAULT_ARROWS[kind]}{receiver}: {_mermaid_text(text)}"
 
 
+NODE_BOX = "rgba(70, 130, 180, 0.08)"
+"""The shade of the box that holds a node's actors (a game on nodes)."""
+
+
+def _by_node(points: Sequence[Any], names: list[str]) -> dict[str | None, list[str]]:
+    """The actors ``names`` grouped by the node their first event names (None: a trace of one
+    process), nodes in the order they first appear."""
+    where: dict[str, str] = {}
+    for point in points:
+        event = point.event
+        if "sender_node" in event:
+            where.setdefault(event["sender"], event["sender_node"])
+            where.setdefault(event["receiver"], event["receiver_node"])
+    grouped: dict[str | None, list[str]] = {}
+    for name in names:
+        grouped.setdefault(where.get(name), []).append(name)
+    return grouped
+
+
 def to_mermaid(events: Iterable[TraceEvent], plies: tuple[int, int] | None = None) -> str:
     """Return a Mermaid ``sequenceDiagram`` of the events (of plies ``plies`` when given).
 
     Every actor is declared as a ``participant`` (``participant white_knight_g1 as
-    white-knight-g1``); asks are ``->>`` arrows, tells ``-)``, replies dashed ``-->>`` arrows
-    carrying the reply kind; a fault on a link is drawn as :func:`fault_arrow` says. Each ply sits
-    in a shaded ``rect`` opened by a ``Note`` naming the proposed move; a proposal sent ahead
-    (replay keeps several in flight) is drawn when the referee takes it up. Message text is
-    escaped so that the diagram renders on GitHub.
+    white-knight-g1``), inside a ``box`` naming its node when the game ran on nodes; asks are
+    ``->>`` arrows, tells ``-)``, replies dashed ``-->>`` arrows carrying the reply kind; a fault
+    on a link is drawn as :func:`fault_arrow` says. Each ply sits in a shaded ``rect`` opened by a
+    ``Note`` naming the proposed move; a proposal sent ahead (replay keeps several in flight) is
+    drawn when the referee takes it up. Message text is escaped so that the diagram renders on
+    GitHub.
 
     Args:
         events: the trace's events.
@@ -172,9 +192,15 @@ def to_mermaid(events: Iterable[TraceEvent], plies: tuple[int, int] | None = Non
         names.setdefault(point.event["receiver"])
     aliases = _mermaid_aliases(list(names))
     lines = ["sequenceDiagram"]
-    for name, alias in aliases.items():
-        shown = _mermaid_text(name)
-        lines.append(f"    participant {alias}" if shown == alias else f"    participant {alias} as {shown}")
+    for node, members in _by_node(points, list(aliases)).items():
+        if node is not None:  # a game on nodes: each node's actors in a box of its own
+            lines.append(f"    box {NODE_BOX} {_mermaid_text(node)}")
+        for name in members:
+            alias, shown = aliases[name], _mermaid_text(name)
+            lines.append(f"    participant {alias}" if shown == alias else
+                         f"    participant {alias} as {shown}")
+        if node is not None:
+            lines.append("    end")
 
     # In a trace of several games each game's phases get boxes of their own, named with the game.
     several = len(games_of(chosen)) > 1

@@ -36,7 +36,6 @@ Nothing is configured globally: with no sink attached nothing is written anywher
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import json
 import os
 import threading
@@ -112,6 +111,8 @@ class TraceEvent(TypedDict, total=False):
     reply_payload: dict[str, Any] | None
     reply_summary: str | None
     hint: str | None
+    sender_node: str
+    receiver_node: str
 
 
 STARTUP = "startup"
@@ -161,6 +162,8 @@ class Delivery:
     phase: str | None = None
     hint: str | None = None
     t_handled: int | None = None
+    sender_node: str | None = None
+    receiver_node: str | None = None
     t_replied: int | None = None
     answer: object = _TELL
 
@@ -199,7 +202,7 @@ class Delivery:
         payload = readable(self.message)
         reply_payload = None if answer is _TELL else readable_reply(answer)
         reply = None if answer is _TELL else reply_text(answer)
-        return {
+        event: TraceEvent = {
             "format": FORMAT_VERSION,
             "msg_id": self.msg_id,
             "parent_id": self.parent_id,
@@ -220,6 +223,10 @@ class Delivery:
             else summarize(reply, reply_payload),
             "hint": self.hint,
         }
+        if self.sender_node is not None or self.receiver_node is not None:
+            event["sender_node"] = self.sender_node or "?"
+            event["receiver_node"] = self.receiver_node or "?"
+        return event
 
 
 # --- the recorder ---------------------------------------------------------------------------
@@ -235,7 +242,7 @@ class TraceRecorder:
 
     def __init__(self, *, keep: bool = True) -> None:
         self._lock = threading.Lock()
-        self._ids = itertools.count(1)
+        self._next_id, self._id_step = 1, 1
         # Finished deliveries are turned into event dicts lazily, oldest first; every item
         # before index _built is already a dict.
         self._items: list[TraceEvent | Delivery] = []
@@ -248,13 +255,32 @@ class TraceRecorder:
         self.game: int | None = None
         self.phase_ns: Counter[str] = Counter()
         """Wall time the client spent in each phase (see :meth:`phase`)."""
+        self.node: str | None = None
+        """The node process this recorder records on, when a game's actors run on several (see
+        :mod:`actors.client.nodes`): every delivery then names the node of its sender and receiver."""
 
     # -- the actor-facing API
 
     def next_id(self) -> int:
         """Return a fresh message id: unique in this recorder, increasing from 1."""
         with self._lock:
-            return next(self._ids)
+            msg_id = self._next_id
+            self._next_id += self._id_step
+            return msg_id
+
+    def number(self, first: int, step: int) -> None:
+        """Give the ids ``first``, ``first + step``, ... from now on: recorders in several processes
+        then share one space of ids, each with its own residue modulo ``step``."""
+        with self._lock:
+            self._next_id, self._id_step = first, step
+
+    def witness(self, msg_id: int) -> None:
+        """A message numbered ``msg_id`` in another process arrived: number every message from now on
+        above it (keeping this recorder's residue), so that a cause keeps a smaller id than its
+        effects across processes (Lamport's logical clock)."""
+        with self._lock:
+            if self._next_id <= msg_id:
+                self._next_id += ((msg_id - self._next_id) // self._id_step + 1) * self._id_step
 
     def post(
         self,
@@ -281,9 +307,10 @@ class TraceRecorder:
         """
         parent_id = None
         phase: str | None
+        game = self.game
         if parent is not None:
             parent_id = parent.msg_id
-            phase = parent.phase
+            phase, game = parent.phase, parent.game
             if ply is None:
                 ply = parent.ply
         elif self._phases:
@@ -291,11 +318,25 @@ class TraceRecorder:
         else:
             phase = None if ply is None else f"ply {ply}"
         with self._lock:
-            msg_id = next(self._ids)
+            msg_id = self._next_id
+            self._next_id += self._id_step
         t_sent = time.monotonic_ns()
         return Delivery(
-            self, msg_id, parent_id, sender, receiver, message, ply, t_sent, self.game, phase, hint
+            self, msg_id, parent_id, sender, receiver, message, ply, t_sent, game, phase, hint,
+            sender_node=self.node,
         )
+
+    def carried(
+        self, message: object, msg_id: int, parent_id: int | None, sender: str, receiver: str,
+        ply: int | None, t_sent: int, game: int | None, phase: str | None, hint: str | None,
+        sender_node: str | None,
+    ) -> Delivery:
+        """A delivery posted in another process (these are the fields its sender filled), to be
+        finished here, where its receiver runs (see :mod:`actors.kernel.remote`); this recorder's
+        next ids come after ``msg_id`` (see :meth:`witness`)."""
+        self.witness(msg_id)
+        return Delivery(self, msg_id, parent_id, sender, receiver, message, ply, t_sent, game, phase, hint,
+                        sender_node=sender_node)
 
     @contextmanager
     def phase(self, name: str, number: int | None = None) -> Iterator[str]:
@@ -332,6 +373,8 @@ class TraceRecorder:
 
     def record_delivery(self, delivery: Delivery) -> None:
         """Record a finished delivery; :meth:`Delivery.replied` and ``done`` call this."""
+        if self.node is not None:
+            delivery.receiver_node = self.node  # a delivery is finished where its receiver runs
         if self._keep:
             with self._lock:
                 self._items.append(delivery)
@@ -383,6 +426,12 @@ class TraceRecorder:
         (for comparing runs cheaply; :meth:`Delivery.event` builds one when it is wanted)."""
         with self._lock:
             return [item for item in self._items[self._built:] if isinstance(item, Delivery)]
+
+    def take(self) -> list[TraceEvent]:
+        """Return the recorded events and forget them (a node process hands its events on this way)."""
+        with self._lock:
+            items, self._items, self._built = self._items, [], 0
+        return [item.event() if isinstance(item, Delivery) else item for item in items]
 
     def clear(self) -> None:
         """Forget the recorded events and phase times (message ids keep increasing)."""
