@@ -597,6 +597,30 @@ def test_a_crash_from_its_button_is_healed_and_the_heal_is_shown(browser: Any, l
     page.close()
 
 
+def test_a_lesson_and_a_stall_from_their_buttons_change_the_verdicts_and_the_stall_is_healed(
+    browser: Any, live_studio: str
+) -> None:
+    page = _open_live(browser, live_studio)
+    page.fill("#teach-square", "g1")
+    page.select_option("#teach-geometry", "camel")
+    page.click("#teach")
+    page.wait_for_selector("#live-log :text('white-knight-g1 now moves as camel')")
+    for move in ("e4", "e5", "Nf3"):
+        page.fill("#command", move)
+        page.press("#command", "Enter")
+    page.wait_for_selector("#live-log :text('no knight can reach f3')")  # a knight's move no longer
+    page.select_option("#actor-pick", "board")
+    page.click("#stall")
+    page.wait_for_selector("#live-log :text('board answers nothing')")
+    page.fill("#command", "Nc3")
+    page.press("#command", "Enter")
+    page.wait_for_selector("body[data-plies='3'][data-restarts='1']", timeout=30_000)
+    assert "the supervisor found board silent" in page.locator("#live-log .heal").inner_text()
+    assert page.locator("#chart rect.phase-heal").count() >= 1
+    _stayed_home(page)
+    page.close()
+
+
 def test_the_board_lies_from_its_button_and_the_referee_believes_it(browser: Any, live_studio: str) -> None:
     page = _open_live(browser, live_studio)
     page.fill("#lie-clauses", "hide e2")
