@@ -562,6 +562,31 @@ def test_a_second_tab_sees_the_same_game(browser: Any, live_studio: str) -> None
         page.close()
 
 
+def test_the_live_page_steps_back_through_history_and_stays_there_as_the_game_goes_on(
+    browser: Any, live_studio: str
+) -> None:
+    page = _open_live(browser, live_studio)
+    for ply, move in enumerate(("e4", "e5", "Nf3"), start=1):
+        page.fill("#command", move)
+        page.press("#command", "Enter")
+        page.wait_for_selector(f"body[data-plies='{ply}']")
+    assert page.locator("#phase-title").inner_text().startswith("ply 3 · Nf3"), "it follows the game"
+    page.click("#prev-ply")
+    page.click("#prev-ply")
+    assert page.locator("#phase-title").inner_text().startswith("ply 1 · e4")
+    looking_at = _where(page)
+    page.fill("#command", "Nc6")
+    page.press("#command", "Enter")
+    page.wait_for_selector("body[data-plies='4']")
+    page.wait_for_selector("#live-log :text('Nc6 accepted')")
+    assert _where(page) == looking_at, "a page looking back stays where it is"
+    assert page.locator("#phase-title").inner_text().startswith("ply 1 · e4")
+    page.click("#next-ply")
+    assert page.locator("#phase-title").inner_text().startswith("ply 2 · e5")
+    _stayed_home(page)
+    page.close()
+
+
 def test_step_mode_lists_the_waiting_deliveries_and_a_click_delivers_one(
     browser: Any, live_studio: str
 ) -> None:
