@@ -88,6 +88,23 @@ def test_the_same_seed_gives_the_same_faults_and_another_seed_others() -> None:
     assert counts(8) != first
 
 
+def test_the_same_seed_and_moves_give_the_same_trace_faults_included() -> None:
+    def trace(seed: int) -> Counter[str]:
+        recorder = TraceRecorder()
+        network = Network(parse_network(f"loss=0.1,dup=0.1,delay=0.1,seed={seed}"), recorder)
+        with ActorGame(recorder=recorder, network=network) as game:
+            for move in ("e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Bxc6", "dxc6", "O-O"):
+                assert isinstance(game.propose(move), Accepted)
+        fields = ("sender", "receiver", "kind", "payload", "reply", "reply_payload", "phase")
+        return Counter(repr([event.get(field) for field in fields]) for event in recorder.events())
+
+    first = trace(11)
+    faults = sum(count for text, count in first.items() if "'Dropped'" in text or "'Duplicated'" in text)
+    assert faults >= 5, "a trace with faults to compare"
+    assert trace(11) == first, "the same seed, the same messages and the same faults"
+    assert trace(12) != first
+
+
 def test_faults_are_trace_events_of_their_own_children_of_the_message_they_befell() -> None:
     recorder = TraceRecorder()
     model = parse_network("loss=0.1,dup=0.1,delay=0.1,seed=4")
