@@ -469,6 +469,9 @@ def test_lanes_fit_the_window_at_1024_pixels_in_every_phase(browser: Any, opera:
     knight = page.locator("#diagram .lane-head[data-lane='white-knight-g1']")
     assert knight.locator("title").text_content() == "white-knight-g1"
     assert (knight.text_content() or "").startswith("♘g1")
+    # ... and in the detail panel of a message it sends or receives.
+    page.locator("#diagram g.arrow.request[data-kind='MoveQuery']").last.click()
+    assert page.locator("#detail-route").inner_text().startswith("referee → white-knight-")
     page.close()
 
 
