@@ -44,28 +44,32 @@ def _runtime_imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
     return found
 
 
-def _board_targets(node: ast.Import | ast.ImportFrom, importer: str) -> set[str]:
-    """The board modules one import statement loads (``from board.x import y`` may load board.x.y)."""
+def _board_targets(
+    node: ast.Import | ast.ImportFrom, importer: str, modules: dict[str, Path] = MODULES
+) -> set[str]:
+    """The modules of ``modules`` (board's by default) one import statement loads (``from board.x
+    import y`` may load board.x.y)."""
     if isinstance(node, ast.Import):
-        return {alias.name for alias in node.names if alias.name in MODULES}
+        return {alias.name for alias in node.names if alias.name in modules}
     base = node.module or ""
     if node.level:
         package = importer.split(".")
-        if MODULES[importer].name != "__init__.py":
+        if modules[importer].name != "__init__.py":
             package = package[:-1]
         package = package[: len(package) - node.level + 1]
         base = ".".join([*package, base] if base else package)
-    targets = {base} if base in MODULES else set()
-    targets |= {f"{base}.{alias.name}" for alias in node.names if f"{base}.{alias.name}" in MODULES}
+    targets = {base} if base in modules else set()
+    targets |= {f"{base}.{alias.name}" for alias in node.names if f"{base}.{alias.name}" in modules}
     return targets
 
 
-def import_graph() -> dict[str, set[str]]:
-    """For each board module, the board modules it imports at run time."""
+def import_graph(modules: dict[str, Path] = MODULES) -> dict[str, set[str]]:
+    """For each module of ``modules`` (board's by default), the modules of it it imports at run time."""
     graph: dict[str, set[str]] = {}
-    for name, path in MODULES.items():
+    for name, path in modules.items():
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-        graph[name] = set().union(*(_board_targets(node, name) for node in _runtime_imports(tree))) - {name}
+        found = (_board_targets(node, name, modules) for node in _runtime_imports(tree))
+        graph[name] = set().union(*found) - {name}
     return graph
 
 

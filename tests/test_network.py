@@ -88,6 +88,23 @@ def test_the_same_seed_gives_the_same_faults_and_another_seed_others() -> None:
     assert counts(8) != first
 
 
+def test_the_same_seed_and_moves_give_the_same_trace_faults_included() -> None:
+    def trace(seed: int) -> Counter[str]:
+        recorder = TraceRecorder()
+        network = Network(parse_network(f"loss=0.1,dup=0.1,delay=0.1,seed={seed}"), recorder)
+        with ActorGame(recorder=recorder, network=network) as game:
+            for move in ("e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Bxc6", "dxc6", "O-O"):
+                assert isinstance(game.propose(move), Accepted)
+        fields = ("sender", "receiver", "kind", "payload", "reply", "reply_payload", "phase")
+        return Counter(repr([event.get(field) for field in fields]) for event in recorder.events())
+
+    first = trace(11)
+    faults = sum(count for text, count in first.items() if "'Dropped'" in text or "'Duplicated'" in text)
+    assert faults >= 5, "a trace with faults to compare"
+    assert trace(11) == first, "the same seed, the same messages and the same faults"
+    assert trace(12) != first
+
+
 def test_faults_are_trace_events_of_their_own_children_of_the_message_they_befell() -> None:
     recorder = TraceRecorder()
     model = parse_network("loss=0.1,dup=0.1,delay=0.1,seed=4")
@@ -117,8 +134,10 @@ OPENING = (
 """Captures, a promotion, castling on both sides, and an illegal move at the end."""
 
 ASKS = ("ProposeText", "MoveQuery", "Survey", "Apply", "Moved", "CastleQuery", "CastleSurvey", "Promote",
-        "FenQuery")
-TELLS = ("Captured", "Record", "RecordTeaching")
+        "FenQuery", "Begin", "Gather", "RosterQuery", "TargetsQuery", "JournalQuery")
+TELLS = ("Captured", "Record", "RecordTeaching", "RecordStart")
+"""Every kind a game sends, its start-up included (the referee's Begin, the board's Gather and roster,
+each piece's reach, the journal's start)."""
 
 
 def play(network: Network | None) -> tuple[list[Verdict], str, tuple[object, ...]]:
@@ -154,6 +173,35 @@ def test_a_reply_lost_duplicated_delayed_or_reordered_changes_no_verdict(kind: s
     network.plan(kind, fault, reply=True, times=3)
     assert play(network) == RELIABLE
     assert sum(network.counts.values()) >= 1
+
+
+STUDY_KINDS = ("ProposeSquares", "LegalTargetsQuery", "ProbeSurvey", "Teach", "Learn", "Describe")
+"""The kinds a game sends only when asked: a move by its squares, where a piece may go, a lesson."""
+
+
+def study(network: Network | None) -> tuple[object, ...]:
+    """Moves by their squares, legal targets, and a bishop taught a rook's moves, then asked about."""
+    with ActorGame(network=network) as game:
+        return (game.propose_squares("e2", "e4"), game.propose_squares("e7", "e5"), game.legal_targets("g1"),
+                game.teach("white-bishop-f1", geometry_named("rook")), game.legal_targets("f1"),
+                game.propose_squares("f1", "f2"), game.propose("Bf3"), game.fen(), game.journal)
+
+
+STUDIED = study(None)
+
+
+@pytest.mark.parametrize("kind", STUDY_KINDS)
+@pytest.mark.parametrize("fault", sorted(PLANNED))
+@pytest.mark.parametrize("reply", [False, True], ids=["message", "reply"])
+def test_a_study_message_or_its_reply_lost_duplicated_delayed_or_reordered_changes_nothing(
+    kind: str, fault: str, reply: bool
+) -> None:
+    assert STUDIED[2] == ("e2", "f3", "h3") and isinstance(STUDIED[-3], Rejected)
+    network = Network(LinkModel())
+    network.plan(kind, fault, reply=reply, times=3)
+    assert study(network) == STUDIED
+    befell = {"drop": "dropped", "duplicate": "duplicated", "delay": "delayed", "reorder": "delayed"}[fault]
+    assert network.counts[befell] >= 1, f"no {kind} {'reply ' if reply else ''}was {befell}"
 
 
 @pytest.mark.parametrize("fault", sorted(PLANNED))

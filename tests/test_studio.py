@@ -184,6 +184,7 @@ def test_notebook_views_show_boards_and_readable_reprs() -> None:
     import xml.etree.ElementTree as ElementTree
 
     from actors.client.game import ActorGame
+    from actors.studio.notebook import StudioView
     from actors.tracing.recorder import TraceRecorder
     from board.games.game import Game
 
@@ -210,8 +211,10 @@ def test_notebook_views_show_boards_and_readable_reprs() -> None:
         assert game._repr_svg_() == direct._repr_svg_(), "the actors' board is the direct engine's"
         assert repr(game) == f"ActorGame(plies=1, last='g1f3', fen={direct.fen()!r})"
         assert sent() == before, "looking at a game sends no message"
-    frame = recorder._repr_html_()
+    frame = StudioView(recorder)._repr_html_()
     assert frame.startswith("<iframe srcdoc=") and "&quot;opening&quot;:&quot;ply=1&quot;" in frame
+    assert not hasattr(recorder, "_repr_html_"), "the recorder knows nothing of the page"
+    assert StudioView(recorder.events(), ply=1)._repr_html_() == frame, "events are shown as the recorder"
 
 
 @pytest.mark.parametrize("text", ["<!--", "</script><script>alert(1)</script>", "{{data}}", "/*{{script}}*/",

@@ -469,6 +469,9 @@ def test_lanes_fit_the_window_at_1024_pixels_in_every_phase(browser: Any, opera:
     knight = page.locator("#diagram .lane-head[data-lane='white-knight-g1']")
     assert knight.locator("title").text_content() == "white-knight-g1"
     assert (knight.text_content() or "").startswith("♘g1")
+    # ... and in the detail panel of a message it sends or receives.
+    page.locator("#diagram g.arrow.request[data-kind='MoveQuery']").last.click()
+    assert page.locator("#detail-route").inner_text().startswith("referee → white-knight-")
     page.close()
 
 
@@ -562,6 +565,31 @@ def test_a_second_tab_sees_the_same_game(browser: Any, live_studio: str) -> None
         page.close()
 
 
+def test_the_live_page_steps_back_through_history_and_stays_there_as_the_game_goes_on(
+    browser: Any, live_studio: str
+) -> None:
+    page = _open_live(browser, live_studio)
+    for ply, move in enumerate(("e4", "e5", "Nf3"), start=1):
+        page.fill("#command", move)
+        page.press("#command", "Enter")
+        page.wait_for_selector(f"body[data-plies='{ply}']")
+    assert page.locator("#phase-title").inner_text().startswith("ply 3 · Nf3"), "it follows the game"
+    page.click("#prev-ply")
+    page.click("#prev-ply")
+    assert page.locator("#phase-title").inner_text().startswith("ply 1 · e4")
+    looking_at = _where(page)
+    page.fill("#command", "Nc6")
+    page.press("#command", "Enter")
+    page.wait_for_selector("body[data-plies='4']")
+    page.wait_for_selector("#live-log :text('Nc6 accepted')")
+    assert _where(page) == looking_at, "a page looking back stays where it is"
+    assert page.locator("#phase-title").inner_text().startswith("ply 1 · e4")
+    page.click("#next-ply")
+    assert page.locator("#phase-title").inner_text().startswith("ply 2 · e5")
+    _stayed_home(page)
+    page.close()
+
+
 def test_step_mode_lists_the_waiting_deliveries_and_a_click_delivers_one(
     browser: Any, live_studio: str
 ) -> None:
@@ -592,6 +620,30 @@ def test_a_crash_from_its_button_is_healed_and_the_heal_is_shown(browser: Any, l
     page.press("#command", "Enter")
     page.wait_for_selector("body[data-plies='1'][data-restarts='1']")
     assert page.locator("#live-log .heal").inner_text() == "the supervisor restarted board"
+    assert page.locator("#chart rect.phase-heal").count() >= 1
+    _stayed_home(page)
+    page.close()
+
+
+def test_a_lesson_and_a_stall_from_their_buttons_change_the_verdicts_and_the_stall_is_healed(
+    browser: Any, live_studio: str
+) -> None:
+    page = _open_live(browser, live_studio)
+    page.fill("#teach-square", "g1")
+    page.select_option("#teach-geometry", "camel")
+    page.click("#teach")
+    page.wait_for_selector("#live-log :text('white-knight-g1 now moves as camel')")
+    for move in ("e4", "e5", "Nf3"):
+        page.fill("#command", move)
+        page.press("#command", "Enter")
+    page.wait_for_selector("#live-log :text('no knight can reach f3')")  # a knight's move no longer
+    page.select_option("#actor-pick", "board")
+    page.click("#stall")
+    page.wait_for_selector("#live-log :text('board answers nothing')")
+    page.fill("#command", "Nc3")
+    page.press("#command", "Enter")
+    page.wait_for_selector("body[data-plies='3'][data-restarts='1']", timeout=30_000)
+    assert "the supervisor found board silent" in page.locator("#live-log .heal").inner_text()
     assert page.locator("#chart rect.phase-heal").count() >= 1
     _stayed_home(page)
     page.close()

@@ -12,6 +12,7 @@ import sys
 import threading
 import urllib.error
 import urllib.request
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -369,3 +370,25 @@ def test_a_session_saved_over_the_websocket_runs_again_as_a_scenario(tmp_path: P
     assert ran.returncode == 0, ran.stdout + ran.stderr
     assert script.read_text(encoding="utf-8").splitlines()[1:] == [
         "play e4", "play e5", "learn g1 camel", "reject Ke3"]
+
+
+def _messages_after_startup(trace: Path) -> Counter[str]:
+    """Each delivered message after start-up, by what it was (who to whom, what, and the answer)."""
+    events = [json.loads(line) for line in trace.read_text(encoding="utf-8").splitlines()]
+    fields = ("sender", "receiver", "kind", "payload", "reply", "reply_payload")
+    return Counter(json.dumps([event[field] for field in fields], sort_keys=True)
+                   for event in events if event["phase"] != "startup")
+
+
+def test_a_saved_session_run_again_sends_the_same_messages_with_the_same_answers(tmp_path: Path) -> None:
+    script, live, ran = tmp_path / "session.scenario", tmp_path / "live.jsonl", tmp_path / "run.jsonl"
+    with studio() as server, _open(server) as client:
+        for line in ("e4", "e5", "Ke3", "crash board", "Nf3", "legal b8", "Nc6", f"save {script}",
+                     f"trace {live}"):
+            _command(client, line)
+    done = subprocess.run([sys.executable, "-m", "actors.cli", "run", str(script), "--trace", str(ran)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=WAIT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    session, replayed = _messages_after_startup(live), _messages_after_startup(ran)
+    assert sum(session.values()) > 100, "a refusal, a heal and a question to compare"
+    assert replayed == session, f"only in the session: {session - replayed}; only run: {replayed - session}"

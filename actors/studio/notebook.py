@@ -1,18 +1,42 @@
-"""Notebook views of a live actor game: its board as SVG and a readable repr, read from the journal.
+"""Notebook views: a live actor game's board as SVG and a readable repr, read from the journal, and
+a trace shown as the studio page inline.
 
-Nothing here sends a message, so looking at a game never adds to its trace.
+Nothing here sends a message, so looking at a game never adds to its trace. The trace's view lives
+here, beside the page, and not on the recorder: tracing records and knows nothing of the page.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from actors.studio import inline_html
+from actors.tracing.recorder import TraceEvent, TraceRecorder
 from board.games.game import Game
 
 if TYPE_CHECKING:
     from actors.client.game import ActorGame
 
-__all__ = ["actor_game_repr", "actor_game_svg"]
+__all__ = ["StudioView", "actor_game_repr", "actor_game_svg"]
+
+
+@dataclass(frozen=True)
+class StudioView:
+    """The studio page of a trace, shown inline by Jupyter (``StudioView(recorder)`` as a cell's last
+    line): open at ``ply`` (default: the last ply recorded), ``height`` pixels high.
+
+    A recorder is read when the view is shown, so the same view shows what was recorded since.
+    """
+
+    trace: TraceRecorder | Iterable[TraceEvent]
+    ply: int | None = None
+    height: int = 720
+
+    def _repr_html_(self) -> str:
+        """The page in an ``iframe`` of its own (so that its script runs in a notebook)."""
+        events = self.trace.events() if isinstance(self.trace, TraceRecorder) else self.trace
+        return inline_html(events, ply=self.ply, height=self.height)
 
 
 def _mirror(game: ActorGame) -> Game:

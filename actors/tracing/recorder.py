@@ -498,12 +498,6 @@ class TraceRecorder:
         more = ", ..." if len(common) > 3 else ""
         return f"<TraceRecorder {', '.join(parts)}; kinds: {shown}{more}>"
 
-    def _repr_html_(self) -> str:
-        """Jupyter: the studio page for the recorded messages, inline."""
-        from actors.studio import inline_html
-
-        return inline_html(self.events())
-
     def write_jsonl(self, destination: str | os.PathLike[str] | IO[str]) -> int:
         """Write the recorded events as JSON lines to a path or an open text file.
 
