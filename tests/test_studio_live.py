@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -27,6 +28,7 @@ from actors.scenario.shell import Shell
 from actors.studio import live_page_html
 from actors.studio.live import LiveGame
 from actors.studio.server import StudioServer, serving_in_background
+from board.games.replay import start_game
 from board.notation.pgn import PgnGame, read_games
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -392,3 +394,45 @@ def test_a_saved_session_run_again_sends_the_same_messages_with_the_same_answers
     session, replayed = _messages_after_startup(live), _messages_after_startup(ran)
     assert sum(session.values()) > 100, "a refusal, a heal and a question to compare"
     assert replayed == session, f"only in the session: {session - replayed}; only run: {replayed - session}"
+
+
+def test_a_chess960_game_is_played_live_with_the_direct_engines_verdicts() -> None:
+    from chess960_games import random_chess960_game
+
+    rng = random.Random(960)
+    castled = 0
+    for _ in range(3):
+        text, _, _, _ = random_chess960_game(rng)
+        [game] = read_games(text.splitlines(keepends=True))
+        direct = judge_for("direct")(game)
+        board = start_game(game)
+        assert board.chess960
+        with LiveGame(board.start_fen, chess960=True) as live:
+            server = StudioServer(live, live_page_html(), 0)
+            with serving_in_background(server), _open(server) as client:
+                accepted, refusal = _moves_over_the_websocket(client, game)
+                [shown] = [m for m in _command(client, "board") if m["type"] == "shown"]
+        assert len(accepted) == direct.plies and shown["fen"] == direct.fen
+        assert (refusal == {}) == (direct.error is None)
+        castled += sum(san.startswith("O-O") for san in accepted)
+    assert castled > 0  # the seed plays castlings (python-chess castles whenever it can)
+
+
+def test_the_studio_command_starts_a_chess960_game(tmp_path: Path) -> None:
+    from chess960_games import random_chess960_game
+
+    text, _, plies, _ = random_chess960_game(random.Random(7))
+    path = tmp_path / "chess960.pgn"
+    path.write_text(text, encoding="utf-8")
+    [game] = read_games(text.splitlines(keepends=True))
+    process, url = _studio_process(str(path))
+    try:
+        with connect(url.replace("http://", "ws://").replace("/?", "/ws?"), open_timeout=WAIT) as client:
+            hello = json.loads(client.recv(WAIT))
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(WAIT) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert hello["plies"] == plies == judge_for("direct")(game).plies

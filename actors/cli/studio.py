@@ -70,8 +70,8 @@ def run_studio(args: argparse.Namespace) -> int:
 
     if args.pgn is not None and args.scenario is not None:
         raise InputError("give GAME.pgn or --scenario FILE, not both")
-    fen, lines, source, note = _opening(args)
-    with LiveGame(fen) as live:
+    fen, chess960, lines, source, note = _opening(args)
+    with LiveGame(fen, chess960=chess960) as live:
         title = "chess-actors live studio" + (f": {source}" if source else "")
         try:  # the port first: a busy one is the one line said, before any game is played
             server = StudioServer(live, live_page_html(title), args.port)
@@ -114,9 +114,10 @@ async def _serve_until_stopped(server: StudioServer) -> None:
             loop.remove_signal_handler(number)
 
 
-def _opening(args: argparse.Namespace) -> tuple[str, list[str], str | None, str | None]:
-    """(the starting FEN, the command lines to run first, what they came from, what to say about
-    them: a PGN error after the moves that are played)."""
+def _opening(args: argparse.Namespace) -> tuple[str, bool | None, list[str], str | None, str | None]:
+    """(the starting FEN, whether the game is Chess960 (None: as the FEN's castling field says), the
+    command lines to run first, what they came from, what to say about them: a PGN error after the
+    moves that are played)."""
     from board.errors import InputError
 
     if args.scenario is not None:
@@ -124,12 +125,10 @@ def _opening(args: argparse.Namespace) -> tuple[str, list[str], str | None, str 
         from actors.scenario.steps import Start
 
         scenario = read_scenario_input(args.scenario)
-        if scenario.chess960:
-            raise InputError(f"{scenario.source}: the live studio does not play Chess960 yet")
         steps = [step.written for step in scenario.steps if not isinstance(step, Start)]
-        return scenario.start_fen, steps, scenario.source, None
+        return scenario.start_fen, scenario.chess960, steps, scenario.source, None
     if args.pgn is None:
-        return "startpos", [], None, None
+        return "startpos", False, [], None, None
     from actors.cli.inputs import PgnInput
     from board.games.replay import start_game
     from board.notation.pgn import read_games
@@ -139,8 +138,6 @@ def _opening(args: argparse.Namespace) -> tuple[str, list[str], str | None, str 
     if game is None:
         raise InputError(f"{source.name}: no game in it")
     board = start_game(game)
-    if board.chess960:
-        raise InputError(f"{source.name}: the actor engine does not play Chess960 yet")
     moves = [f"play {token.text}" for token in game.moves]
     note = None if game.error is None else f"{source.name}: {game.error}"
-    return board.start_fen, moves, source.name, note
+    return board.start_fen, board.chess960, moves, source.name, note

@@ -37,14 +37,17 @@ class LiveGame:
     Args:
         fen: the starting position (``startpos`` or a FEN).
         timeout: every ask's timeout in seconds.
+        chess960: a Chess960 game, as for :class:`~actors.scenario.shell.Shell` (None: as the FEN's
+            castling field says).
         shell: the shell to drive instead of a new one over ``fen`` (one built on other actors, such
             as a game placed on several nodes); it is entered and closed here.
     """
 
     def __init__(
-        self, fen: str = "startpos", timeout: float = DEFAULT_TIMEOUT, shell: Shell | None = None
+        self, fen: str = "startpos", timeout: float = DEFAULT_TIMEOUT, shell: Shell | None = None,
+        chess960: bool | None = False,
     ) -> None:
-        self.shell = shell if shell is not None else Shell(fen, timeout)
+        self.shell = shell if shell is not None else Shell(fen, timeout, chess960=chess960)
         self._subscribers: tuple[Subscriber, ...] = ()
         self._lock = threading.Lock()
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="studio-command")
