@@ -98,19 +98,40 @@ class Game:
 
     def play_intent(self, intent: Intent, want_san: bool = True) -> Played:
         """Play an already parsed intent (see :meth:`play`)."""
+        move = self._legal(intent)
+        written = san(self.position, move) if want_san else ""
+        self.push(move)
+        check = written.endswith(("+", "#")) if want_san else is_check(self.position)
+        return Played(move, written, check, self.outcome() if want_san else None)
+
+    def step(self, text: str) -> None:
+        """Play a move written in SAN or UCI, as :meth:`play` does but telling nothing about it: no
+        SAN, check or outcome is worked out, for callers (bulk replay) that only go on to the next.
+
+        Raises:
+            MoveSyntaxError: the text is not a move.
+            IllegalMoveError: the move is not legal here (or the game is already over).
+        """
+        if self._ending is not None:
+            raise IllegalMoveError(text, f"the game is over ({self._ending})")
+        self.push(self._legal(parse_move_text(self.position, text)))
+
+    def _legal(self, intent: Intent) -> int:
+        """The one legal move the intent names (board.notation.algebraic.resolve), telling a move
+        refused because the game has ended apart from one the rules refuse.
+
+        Raises:
+            IllegalMoveError: the move is not legal here (or the game is already over).
+        """
         if self._ending is not None:
             raise IllegalMoveError(intent.text, f"the game is over ({self._ending})")
         try:
-            move = resolve(self.position, intent)
+            return resolve(self.position, intent)
         except IllegalMoveError:
             if not legal_moves(self.position):
                 self.outcome()
                 raise IllegalMoveError(intent.text, f"the game is over ({self._ending})") from None
             raise
-        written = san(self.position, move) if want_san else ""
-        self.push(move)
-        check = written.endswith(("+", "#")) if want_san else is_check(self.position)
-        return Played(move, written, check, self.outcome() if want_san else None)
 
     def push(self, move: int) -> None:
         """Make an already legal encoded move."""

@@ -102,7 +102,7 @@ def replay_direct(game: PgnGame) -> GameVerdict:
         return bad_start(game, unreadable)
     for token in game.moves:
         try:
-            board.play(token.text, want_san=False)
+            board.step(token.text)
         except ChessActorsError as error:
             return verdict(game, board.plies, board.fen(), board.outcome(),
                            move_error(board.plies + 1, token, error), board.claimable())
