@@ -114,8 +114,10 @@ if TYPE_CHECKING:
         PgnError,
         SquareError,
     )
-    from board.games.game import Game, Played
-    from board.games.replay import GameVerdict, MoveError, replay_direct
+    from board.games.game import Game
+    from board.games.played import Played
+    from board.games.replay import replay_direct
+    from board.games.verdicts import GameVerdict, MoveError
     from board.notation.fen import STARTING_FEN, parse_fen, write_fen
     from board.notation.pgn import PgnGame, read_games
     from board.puzzles.chessmoveq import ChessMoveQError, Placement, is_valid_move
@@ -147,7 +149,8 @@ _SOURCES: dict[str, str] = {
         "board.errors",
     ),
     **dict.fromkeys(["STARTING_FEN", "parse_fen", "write_fen"], "board.notation.fen"),
-    **dict.fromkeys(["Game", "Played"], "board.games.game"),
+    "Game": "board.games.game",
+    "Played": "board.games.played",
     **dict.fromkeys(
         ["Geometry", "combine", "geometry_named", "leaper", "rider", "standard"], "board.rules.geometries"
     ),
@@ -160,7 +163,8 @@ _SOURCES: dict[str, str] = {
         ["BISHOP", "BLACK", "KING", "KNIGHT", "PAWN", "QUEEN", "ROOK", "WHITE"], "board.rules.pieces"
     ),
     "Position": "board.rules.position",
-    **dict.fromkeys(["GameVerdict", "MoveError", "replay_direct"], "board.games.replay"),
+    "replay_direct": "board.games.replay",
+    **dict.fromkeys(["GameVerdict", "MoveError"], "board.games.verdicts"),
     **dict.fromkeys(["parse_square", "square_colour", "square_name"], "board.rules.squares"),
     "board_svg": "board.svg",
 }

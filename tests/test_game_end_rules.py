@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import chess
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -146,6 +147,26 @@ def test_long_quiet_shuffles_end_where_python_chess_says(seed: int, back_bias: f
         assert played.outcome == oracle_outcome(board), (move, board.fen())
         assert game.claimable() == oracle_claims(board), (move, board.fen())
     assert board.is_game_over() and game.ended() == oracle_outcome(board), board.fen()
+
+
+@pytest.mark.parametrize(("seed", "back_bias"), [(4, 0.0), (5, 0.5), (6, 0.9)])
+def test_a_stepped_game_stands_where_a_played_one_does_and_refuses_the_same_move_after_its_end(
+    seed: int, back_bias: float
+) -> None:
+    moves = quiet_shuffle(seed, back_bias)
+    played, stepped = Game(), Game()
+    for move in moves:
+        played.play(move, want_san=False)
+        stepped.step(move)
+        assert (stepped.fen(), stepped.claimable()) == (played.fen(), played.claimable()), move
+    assert stepped.ended() == played.ended() is not None
+    assert stepped.outcome() == played.outcome()
+    with pytest.raises(IllegalMoveError) as refused_played:
+        played.play("e4")
+    with pytest.raises(IllegalMoveError) as refused_stepped:
+        stepped.step("e4")
+    assert refused_stepped.value.reason == refused_played.value.reason
+    assert refused_stepped.value.reason.startswith("the game is over (")
 
 
 def _pgn(moves: list[str], result: str = "*") -> str:

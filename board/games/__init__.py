@@ -12,13 +12,9 @@ from typing import TYPE_CHECKING
 from board.lazy import lazy_names
 
 if TYPE_CHECKING:
-    from board.games.game import Game, Played
+    from board.games.game import Game
+    from board.games.played import Played
     from board.games.replay import (
-        FAILURE,
-        ILLEGAL,
-        UNREADABLE,
-        GameVerdict,
-        MoveError,
         bad_start,
         is_chess960,
         move_error,
@@ -27,17 +23,15 @@ if TYPE_CHECKING:
         start_game,
         verdict,
     )
+    from board.games.verdicts import FAILURE, ILLEGAL, UNREADABLE, GameVerdict, MoveError
 
 # Each public name and the module (in this package) that defines it.
 _SOURCES: dict[str, str] = {
-    **dict.fromkeys(["Game", "Played"], "game"),
+    "Game": "game",
+    "Played": "played",
+    **dict.fromkeys(["FAILURE", "GameVerdict", "ILLEGAL", "MoveError", "UNREADABLE"], "verdicts"),
     **dict.fromkeys(
         [
-            "FAILURE",
-            "GameVerdict",
-            "ILLEGAL",
-            "MoveError",
-            "UNREADABLE",
             "bad_start",
             "is_chess960",
             "move_error",

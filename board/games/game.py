@@ -6,10 +6,8 @@ and when the game ended, if it has (board.rules.outcome says which outcomes end 
 
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass
-
 from board.errors import IllegalMoveError
+from board.games.played import Played
 from board.notation.algebraic import parse_move_text, resolve, san
 from board.notation.algebraic import uci as uci_text
 from board.notation.fen import STARTING_FEN, parse_fen, write_fen
@@ -28,20 +26,6 @@ from board.rules.outcome import (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Played:
-    """A move the rules accepted: its encoding, SAN, and the state it left."""
-
-    move: int
-    san: str
-    check: bool
-    outcome: Outcome | None
-
-    def __repr__(self) -> str:
-        move = uci_text(self.move)  # castling as standard chess writes it: Played knows no layout
-        return f"Played({move!r}, san={self.san!r}, check={self.check}, outcome={self.outcome!r})"
-
-
 class Game:
     """A game played with direct function calls over the rules core."""
 
@@ -55,7 +39,9 @@ class Game:
         self.position = parse_fen(fen, chess960=chess960)
         self.start_fen = write_fen(self.position)
         self.moves: list[int] = []
-        self._seen: Counter[tuple[object, ...]] = Counter([repetition_key(self.position)])
+        # How often each position (by its repetition key) has stood: a plain dict, which the compiled
+        # build reads without a Counter's Python-level __missing__ on every new position.
+        self._seen: dict[tuple[object, ...], int] = {repetition_key(self.position): 1}
         self._over: Outcome | None = None
         self._ending: str | None = None
         self.outcome()  # a FEN may start a game that has already ended (mate, or the clock at 150)
@@ -97,7 +83,7 @@ class Game:
     def claimable(self) -> tuple[Claim, ...]:
         """The draws a player could claim here (none once the game has ended)."""
         position = self.position
-        return claims(self._over, position.halfmove, self._seen[repetition_key(position)])
+        return claims(self._over, position.halfmove, self._seen.get(repetition_key(position), 0))
 
     def play(self, text: str, want_san: bool = True) -> Played:
         """Play a move written in SAN or UCI.
@@ -112,34 +98,56 @@ class Game:
 
     def play_intent(self, intent: Intent, want_san: bool = True) -> Played:
         """Play an already parsed intent (see :meth:`play`)."""
+        move = self._legal(intent)
+        written = san(self.position, move) if want_san else ""
+        self.push(move)
+        check = written.endswith(("+", "#")) if want_san else is_check(self.position)
+        return Played(move, written, check, self.outcome() if want_san else None)
+
+    def step(self, text: str) -> None:
+        """Play a move written in SAN or UCI, as :meth:`play` does but telling nothing about it: no
+        SAN, check or outcome is worked out, for callers (bulk replay) that only go on to the next.
+
+        Raises:
+            MoveSyntaxError: the text is not a move.
+            IllegalMoveError: the move is not legal here (or the game is already over).
+        """
+        if self._ending is not None:
+            raise IllegalMoveError(text, f"the game is over ({self._ending})")
+        self.push(self._legal(parse_move_text(self.position, text)))
+
+    def _legal(self, intent: Intent) -> int:
+        """The one legal move the intent names (board.notation.algebraic.resolve), telling a move
+        refused because the game has ended apart from one the rules refuse.
+
+        Raises:
+            IllegalMoveError: the move is not legal here (or the game is already over).
+        """
         if self._ending is not None:
             raise IllegalMoveError(intent.text, f"the game is over ({self._ending})")
         try:
-            move = resolve(self.position, intent)
+            return resolve(self.position, intent)
         except IllegalMoveError:
             if not legal_moves(self.position):
                 self.outcome()
                 raise IllegalMoveError(intent.text, f"the game is over ({self._ending})") from None
             raise
-        written = san(self.position, move) if want_san else ""
-        self.push(move)
-        check = written.endswith(("+", "#")) if want_san else is_check(self.position)
-        return Played(move, written, check, self.outcome() if want_san else None)
 
     def push(self, move: int) -> None:
         """Make an already legal encoded move."""
         self.position.push(move)
         self.moves.append(move)
         key = repetition_key(self.position)
-        self._seen[key] += 1
-        if ends_by_rule(self.position.halfmove, self._seen[key]):
+        seen = self._seen.get(key, 0) + 1
+        self._seen[key] = seen
+        if ends_by_rule(self.position.halfmove, seen):
             self.outcome()  # ends the game now, even when nobody asks how it stands
 
     def outcome(self) -> Outcome | None:
         """How the game stands now (see board.rules.outcome.decide_outcome)."""
         position = self.position
         has_move = bool(legal_moves(position))
-        seen = self._seen[repetition_key(position)]
+        seen = self._seen.get(repetition_key(position), 0)
         result = decide_outcome(has_move, is_check(position), pieces_of(position), position.halfmove, seen)
         if result in GAME_OVER and self._over is None:
             self._over, self._ending = result, ending(result, self.plies)

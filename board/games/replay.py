@@ -6,75 +6,30 @@ position reached, how the game stood there, and what went wrong where.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Any, Final
+from dataclasses import replace
+from typing import Final
 
 from board.errors import ChessActorsError, FenError
 from board.games.game import Game
+from board.games.verdicts import FAILURE, ILLEGAL, UNREADABLE, GameVerdict, MoveError
 from board.notation.fen import STARTING_FEN
 from board.notation.pgn import MoveToken, PgnGame
 
-ILLEGAL, UNREADABLE, FAILURE = "illegal", "unreadable", "failure"
-"""What kind of error stopped a game: a well-formed move the rules refuse, text that is not a
-move (or PGN past a reader limit), or an engine that failed while judging."""
-
-
-@dataclass(frozen=True, slots=True)
-class MoveError:
-    """The first move of a game that could not be played: 1-based ply, the move as written, why,
-    where it stands (file, line, column, when known) and what kind of error it is."""
-
-    ply: int
-    move: str
-    reason: str
-    line: int | None = None
-    column: int | None = None
-    kind: str = ILLEGAL
-    source: str | None = None
-
-    def as_json(self) -> dict[str, Any]:
-        """The contract's error object (with the place in the file when known)."""
-        record: dict[str, Any] = {"ply": self.ply, "move": self.move, "reason": self.reason,
-                                  "kind": self.kind}
-        if self.source is not None:
-            record["file"] = self.source
-        if self.line is not None:
-            record["line"], record["column"] = self.line, self.column
-        return record
-
-    @property
-    def where(self) -> str:
-        """``FILE:LINE:COL`` (as much of it as is known), or '' when nothing is."""
-        if self.line is None:
-            return self.source or ""
-        return f"{self.source or 'line'}:{self.line}:{self.column}"
-
-
-@dataclass(frozen=True, slots=True)
-class GameVerdict:
-    """What replaying one game found."""
-
-    game: int
-    white: str
-    black: str
-    plies: int
-    fen: str
-    outcome: str | None
-    result: str
-    error: MoveError | None
-    source: str | None = None
-    """The file the game came from, when known (not part of the JSON line)."""
-    claimable: tuple[str, ...] = ()
-    """The draws a player could claim where the game stopped (board.rules.outcome.claims)."""
-
-    def as_json(self) -> dict[str, Any]:
-        """One line of ``replay --json``."""
-        return {
-            "game": self.game, "white": self.white, "black": self.black, "plies": self.plies,
-            "fen": self.fen, "outcome": self.outcome, "claimable": list(self.claimable) or None,
-            "result": self.result, "error": self.error.as_json() if self.error else None,
-        }
-
+__all__ = [
+    "CHESS960_VARIANTS",
+    "FAILURE",
+    "ILLEGAL",
+    "UNREADABLE",
+    "GameVerdict",
+    "MoveError",
+    "bad_start",
+    "is_chess960",
+    "move_error",
+    "replay_direct",
+    "start_fen",
+    "start_game",
+    "verdict",
+]
 
 CHESS960_VARIANTS: Final = frozenset({"chess960", "chess 960", "960", "fischerandom", "fischerrandom",
                                      "fischer random", "fischer random chess", "freestyle"})
@@ -147,7 +102,7 @@ def replay_direct(game: PgnGame) -> GameVerdict:
         return bad_start(game, unreadable)
     for token in game.moves:
         try:
-            board.play(token.text, want_san=False)
+            board.step(token.text)
         except ChessActorsError as error:
             return verdict(game, board.plies, board.fen(), board.outcome(),
                            move_error(board.plies + 1, token, error), board.claimable())

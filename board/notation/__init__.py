@@ -25,12 +25,14 @@ if TYPE_CHECKING:
     from board.notation.pgn import game_chunks, parse_game_text, read_games
     from board.notation.pgn_game import MoveToken, PgnGame, PgnLimits
     from board.notation.pgn_writer import SEVEN_TAG_ROSTER, format_game
-    from board.notation.san_syntax import SanMove, UciMove, parse_san, parse_uci
+    from board.notation.san_syntax import parse_san, parse_uci
+    from board.notation.written_moves import SanMove, UciMove
 
 # Each public name and the module (in this package) that defines it.
 _SOURCES: dict[str, str] = {
     **dict.fromkeys(["STARTING_FEN", "parse_fen", "write_fen"], "fen"),
-    **dict.fromkeys(["SanMove", "UciMove", "parse_san", "parse_uci"], "san_syntax"),
+    **dict.fromkeys(["parse_san", "parse_uci"], "san_syntax"),
+    **dict.fromkeys(["SanMove", "UciMove"], "written_moves"),
     **dict.fromkeys(
         [
             "format_san",

@@ -10,7 +10,8 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from board.errors import AmbiguousMoveError, IllegalMoveError, MoveSyntaxError
-from board.notation.san_syntax import SanMove, UciMove, parse_san, parse_uci
+from board.notation.san_syntax import parse_san, parse_uci
+from board.notation.written_moves import SanMove, UciMove
 from board.rules.castling import BY_KING_TARGET, STANDARD, CastlingTable, castling_for
 from board.rules.facts import candidate_facts, castling_facts, current_checkers
 from board.rules.judge import Intent, decide, decide_castling
@@ -113,11 +114,11 @@ def matching_moves(position: Position, intent: Intent) -> list[int]:
     if intent.castle is not None:
         return [m for m in legal_moves(position) if m >> 15 == CASTLE and m >> 6 & 63 == intent.target]
     promotion = intent.promotion
-    return [
-        m
-        for m in legal_moves_to(position, intent.kind, intent.target)
-        if m >> 12 & 7 == promotion and intent.admits(m & 63)
-    ]
+    moves = legal_moves_to(position, intent.kind, intent.target)
+    if intent.from_square is None and intent.from_file is None and intent.from_rank is None:
+        # Most SAN names no origin, and any origin fits: no call into Intent (a Python dataclass) per move.
+        return [m for m in moves if m >> 12 & 7 == promotion]
+    return [m for m in moves if m >> 12 & 7 == promotion and intent.admits(m & 63)]
 
 
 def resolve(position: Position, intent: Intent) -> int:

@@ -6,17 +6,24 @@ Pure text work, no chess rules: which piece could make a move is for the rules c
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Final
 
 from board.errors import MoveSyntaxError
-from board.rules.castling import Side
+from board.notation.written_moves import Castle, CheckMark, Piece, Promotion, SanMove, UciMove
 from board.rules.squares import SQUARE_INDEX, SQUARE_NAMES
 
-Piece = Literal["P", "N", "B", "R", "Q", "K"]
-Promotion = Literal["Q", "R", "B", "N"]
-Castle = Side  # the castling table's name for kingside / queenside
-CheckMark = Literal["", "+", "#"]
+__all__ = [
+    "NULL_MOVES",
+    "Castle",
+    "CheckMark",
+    "Piece",
+    "Promotion",
+    "SanMove",
+    "UciMove",
+    "parse_san",
+    "parse_uci",
+    "uci_text",
+]
 
 NULL_MOVES: Final[frozenset[str]] = frozenset({"--", "Z0", "0000", "@@@@"})
 """Null-move spellings some programs write; they are not moves of standard chess."""
@@ -49,39 +56,6 @@ _PROMOTIONS: Final[dict[str, Promotion]] = {
 # SAN strings over and over. The cache stops growing at the limit to keep memory constant.
 _CACHE_LIMIT: Final = 16_384
 _san_cache: dict[str, SanMove] = {}
-
-
-@dataclass(frozen=True, slots=True)
-class SanMove:
-    """A SAN move as written, before any position gives it meaning.
-
-    ``from_file``/``from_rank`` are the 0-based disambiguation (``Nbd7`` has from_file 1),
-    ``to`` is the 0..63 target square (None when castling), ``castle`` is 'K' for O-O and 'Q'
-    for O-O-O, ``check`` is the written suffix, and ``text`` is the input exactly as given.
-    """
-
-    piece: Piece
-    from_file: int | None
-    from_rank: int | None
-    capture: bool
-    to: int | None
-    promotion: Promotion | None
-    castle: Castle | None
-    check: CheckMark
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class UciMove:
-    """A move in UCI form: from and to squares (0..63) and an optional promotion letter.
-
-    ``promotion`` is upper case ('Q', 'R', 'B', 'N') like :attr:`SanMove.promotion`;
-    :func:`uci_text` writes it back in the lower case UCI uses.
-    """
-
-    from_square: int
-    to_square: int
-    promotion: Promotion | None
 
 
 def parse_san(text: str) -> SanMove:
