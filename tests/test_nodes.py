@@ -280,13 +280,13 @@ def test_run_on_nodes_shows_the_placement_then_the_steps() -> None:
 def test_the_studio_groups_each_node_s_lanes_and_marks_the_messages_that_crossed(
     nodes: Nodes, tmp_path: Path
 ) -> None:
-    from test_studio_browser import _missing
+    from browser_pages import missing_browser
 
-    missing = _missing()
+    missing = missing_browser()
     if missing is not None:
         pytest.skip(missing)
+    from browser_pages import CHROMIUM, LAUNCH_ARGS
     from playwright.sync_api import sync_playwright
-    from test_studio_browser import CHROMIUM, LAUNCH_ARGS
 
     from actors.studio import write_page
     from actors.studio.model import build_model
