@@ -97,7 +97,9 @@ class ActorGame(ProposalStream, StudyTools):
             model's faults befall the mail on the schedule's clock (see ``links``).
         nodes: run the game's actors on node processes placed by Ray: a number of nodes (started
             for this game and ended with it) or a :class:`~actors.client.nodes.Nodes` already
-            started (used by one game at a time, and left running). None: in this process.
+            started (used by one game at a time, and left running). None: in this process. With
+            ``network``, each node runs a network of its own under the same model for the mail its
+            actors send, and a partition may name nodes (see :meth:`partition`).
         ray: where a number of ``nodes`` run: 'local' (a Ray started on this machine, loopback
             only), 'auto' or a cluster's address.
         placement: which node runs which actor, with a number of ``nodes``: 'role', 'colour',
