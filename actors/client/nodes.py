@@ -13,6 +13,10 @@ the driver collects them when the game ends and records them in time order, each
 of its sender and of its receiver. A node whose process dies is noticed by the first message to
 it (Ray's actor-died error, an :class:`~actors.kernel.errors.ActorUnavailable`): the supervisor
 heals as for any dead actor, and the placement then names a surviving node.
+
+Over links that fail (a game's ``network``), every node runs a network of its own under the game's
+model for the mail its actors send, and the driver's network is added up with theirs when the game
+ends; a partition may name nodes (the networks know where each actor runs).
 """
 
 from __future__ import annotations

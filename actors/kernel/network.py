@@ -26,6 +26,11 @@ kept on one timer thread, whose events run in the order of the times they stand 
 delayed message and the timeout that would send it again are ordered the same way on any machine.
 Each fault is a trace event of its own (``Dropped``, ``Duplicated``, ``Delayed``, ``Retried``),
 a child of the message it befell, and counted in :attr:`Network.counts`.
+
+Everything above runs in the sending process. On nodes each process has a network of its own for
+the mail its actors send, and the last step, handing a message to its receiver, takes the remote
+route when the receiver runs in another process (:meth:`~actors.kernel.remote.RemoteRef.post`); an
+ask's reply comes back from there and crosses the modelled link back here.
 """
 
 from __future__ import annotations
