@@ -8,6 +8,7 @@ outlasts are ordered alike on any machine.
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 
 import pytest
@@ -19,6 +20,8 @@ from actors.kernel.links import COUNTED, LinkModel, Partition, parse_network
 from actors.kernel.network import PLANNED, Network
 from actors.protocol import Learn
 from actors.protocol.referee import Accepted, FenQuery, Rejected, Verdict
+from actors.scenario.runner import run_scenario
+from actors.scenario.script import parse_scenario
 from actors.tracing.recorder import TraceRecorder
 from board.errors import InputError
 from board.games.game import Game
@@ -282,6 +285,33 @@ def test_an_option_reads_back_as_written() -> None:
     model = parse_network(written)
     assert model.text() == written
     assert parse_network(model.text()) == model
+
+
+def test_a_partition_with_two_sides_cuts_only_the_links_between_them() -> None:
+    model = parse_network("partition=node-1/node-2+board:0.5@1")
+    assert model.text() == "seed=0,partition=node-1/board+node-2:0.5@1"
+    places = {"referee": "node-1", "journal": "node-1", "white-king-e1": "node-3", "client": "driver"}
+    assert model.cut("referee", "board", 1.2, places) and model.cut("board", "journal", 1.2, places)
+    assert not model.cut("referee", "journal", 1.2, places), "both on node-1"
+    assert not model.cut("referee", "white-king-e1", 1.2, places), "node-3 is on neither side"
+    assert not model.cut("client", "referee", 1.2, places)
+    assert not model.cut("referee", "board", 1.6, places), "healed"
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("partition=board/:0.5", "write partition=ACTOR[+ACTOR...][/ACTOR[+ACTOR...]]:SECONDS"),
+    ("partition=board/board+referee:0.5", "board cannot be on both sides of a partition"),
+])
+def test_a_malformed_two_sided_partition_is_one_clear_error(text: str, message: str) -> None:
+    with pytest.raises(InputError, match=re.escape(message)):
+        parse_network(text)
+
+
+def test_a_script_cuts_one_actor_off_from_another_only() -> None:
+    scenario = parse_scenario("play e4\npartition referee board 0.3\nplay e5\nplay Nf3\n", "<test>")
+    results = run_scenario(scenario)
+    assert all(result.ok for result in results), results
+    assert results[1].got == "referee cut off from board for 0.3 s"
 
 
 def test_a_partition_of_an_actor_that_is_not_there_is_refused_when_the_game_starts() -> None:

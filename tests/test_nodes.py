@@ -7,10 +7,12 @@ One local Ray and one set of three nodes serve the whole module (starting Ray ta
 from __future__ import annotations
 
 import importlib.util
+import json
 import signal
 import subprocess
 import sys
 import time
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,15 +25,17 @@ from actors.client.placement import Placement, parse_placement, spread
 from actors.client.pool import SystemPool
 from actors.client.replay import embedded_game, watch_game
 from actors.examples import examples
-from actors.kernel.errors import ActorUnavailable
-from actors.protocol.referee import Accepted
+from actors.kernel.errors import ActorFailure, ActorUnavailable, LinkFailure
+from actors.kernel.links import COUNTED, FAULT_KINDS, LinkModel, parse_network
+from actors.protocol.referee import Accepted, FenQuery
 from actors.scenario.runner import run_scenario
 from actors.scenario.script import parse_scenario
 from actors.tracing.mermaid import to_mermaid
 from actors.tracing.recorder import TraceEvent, TraceRecorder
 from board.errors import InputError
+from board.games.game import Game
 from board.games.replay import replay_direct
-from board.notation.pgn import read_games
+from board.notation.pgn import PgnGame, read_games
 
 # Ray is looked for, not imported: it reads how to listen (loopback only) when it is first imported.
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="needs the 'cluster' extra")
@@ -333,9 +337,9 @@ def test_a_piece_taught_a_move_function_on_nodes_judges_as_in_one_process(nodes:
         "Rejected", "Rejected", "Rejected", "Rejected", "Accepted", "Accepted", "Accepted"]
 
 
-def test_nodes_are_refused_with_a_pool_a_schedule_or_a_network_and_counted_from_one_to_sixteen() -> None:
-    for extra in ({"schedule": "fifo"}, {"network": "loss=0.1"}, {"pool": SystemPool()}):
-        with pytest.raises(ValueError, match="give nodes= without pool=, schedule= or network="):
+def test_nodes_are_refused_with_a_pool_or_a_schedule_and_counted_from_one_to_sixteen() -> None:
+    for extra in ({"schedule": "fifo"}, {"pool": SystemPool()}):
+        with pytest.raises(ValueError, match="give nodes= without pool= or schedule="):
             ActorGame(nodes=2, **extra)  # type: ignore[arg-type]
     for count in (0, 17, True, "3"):
         with pytest.raises(InputError, match="give a number of node processes from 1 to 16"):
@@ -354,3 +358,147 @@ def test_a_program_that_imported_ray_first_still_starts_a_local_ray_on_loopback_
     result = subprocess.run(command, capture_output=True, text=True, check=False, timeout=300)
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.split() == ["False", "token", "1"], "a single-machine Ray (loopback), with a token"
+
+
+# -- links that fail between nodes
+
+
+def _faulted(
+    game: PgnGame, model: LinkModel, nodes: Nodes | None
+) -> tuple[tuple[object, ...], dict[str, int]]:
+    faults: Counter[str] = Counter()
+    return outcome_of(watch_game(game, network=model, faults=faults, nodes=nodes)), dict(faults)
+
+
+def test_self_play_games_on_three_nodes_over_failing_links_meet_the_faults_and_verdicts_of_one_process(
+    nodes: Nodes,
+) -> None:
+    games = self_play_games(6, seed=30)
+    expected = [outcome_of(replay_direct(game)) for game in games]
+    assert any(item[3] is not None for item in expected), "a game stops at an illegal try"
+    for seed in (1, 2):
+        model = parse_network(f"loss=0.05,dup=0.05,delay=0.05,seed={seed}")
+        total: Counter[str] = Counter()
+        for number, (game, wanted) in enumerate(zip(games, expected, strict=True), start=1):
+            here, faults_here = _faulted(game, model, None)
+            there, faults_there = _faulted(game, model, nodes)
+            assert here == there == wanted, (seed, number)
+            # Each process decides the fates of what its actors send from the seed and the message's
+            # identity on its link, never from where the actors run: the same faults befall the game.
+            # (Not in a game that stops at an illegal try: how many proposals of the client's window
+            # were on their way when the refusal came back depends on the machine, in one process too.)
+            if wanted[3] is None:
+                assert faults_there == faults_here, (seed, number)
+            total.update(faults_there)
+        assert all(total[name] > 0 for name in COUNTED), (seed, total)
+
+
+def test_faults_between_nodes_are_traced_by_the_process_that_sent_the_message(nodes: Nodes) -> None:
+    # The asker's process decides the fates of its asks and of their replies: the driver (the client),
+    # node-1 (the referee) and node-2 (the board) ask; the pieces on node-3 only answer.
+    recorder = TraceRecorder()
+    with ActorGame(recorder=recorder, nodes=nodes, network="loss=0.1,dup=0.1,delay=0.1,seed=4") as game:
+        for move in ("e4", "e5", "Nf3", "Nc6", "Bb5"):
+            assert isinstance(game.propose(move), Accepted)
+    assert game.network is not None
+    counts = {kind.capitalize(): number for kind, number in game.network.counts.items() if number}
+    marks = [event for event in recorder.events() if event["kind"] in FAULT_KINDS]
+    assert Counter(event["kind"] for event in marks) == Counter(counts)
+    assert {event["sender_node"] for event in marks} == {DRIVER, "node-1", "node-2"}
+
+
+def test_a_piece_taught_on_nodes_over_failing_links_declares_its_reach_before_its_answer(
+    nodes: Nodes,
+) -> None:
+    # The piece tells the board its new reach, across two nodes, before its answer goes back: lost
+    # or duplicated on the way, the board still has it before the next move is judged.
+    verdicts = []
+    for on_nodes in (None, nodes):
+        with ActorGame(teach={"c1": "archbishop", "g1": "camel"}, nodes=on_nodes,
+                       network="loss=0.2,dup=0.2,delay=0.2,seed=9") as game:
+            verdicts.append([game.propose(move) for move in ("Bb3", "e6", "Nh4", "Nc6", "Nf3")])
+    assert verdicts[0] == verdicts[1]
+    # The archbishop leaps c1-b3 and the camel g1-h4, as no bishop or knight could; then no piece of
+    # white's reaches f3.
+    assert [type(verdict).__name__ for verdict in verdicts[1]] == [
+        "Accepted", "Accepted", "Accepted", "Accepted", "Rejected"]
+
+
+def test_a_partition_between_two_nodes_heals_and_the_game_goes_on_with_the_same_verdicts(
+    nodes: Nodes,
+) -> None:
+    # Twenty retries keep a message trying for about 2.7 s: longer than the cut, so it heals in time.
+    moves = ("e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7")
+    board = Game()
+    for move in moves:
+        board.play(move)
+    with ActorGame(nodes=nodes, network="retries=20,seed=1") as game:
+        assert isinstance(game.propose(moves[0]), Accepted)
+        game.partition(frozenset({"node-1"}), 1.0, frozenset({"node-2"}))  # the referee from the board
+        assert all(isinstance(game.propose(move), Accepted) for move in moves[1:])
+        assert game.fen() == board.fen()
+    assert game.network is not None
+    assert game.network.counts["dropped"] >= 1 and not game.network.failures
+
+
+def test_a_partition_written_in_the_option_cuts_the_links_between_two_nodes_only(nodes: Nodes) -> None:
+    model = parse_network("retries=20,partition=node-1/node-3:1")
+    board = Game()
+    with ActorGame(nodes=nodes, network=model) as game:
+        for move in ("d4", "d5", "c4", "dxc4"):
+            assert isinstance(game.propose(move), Accepted)
+            board.play(move)
+        assert game.fen() == board.fen()
+
+
+def test_a_partition_between_nodes_that_outlasts_the_retries_is_a_named_failure_never_a_verdict(
+    nodes: Nodes,
+) -> None:
+    with ActorGame(nodes=nodes, network=LinkModel(retries=2)) as game:
+        assert isinstance(game.propose("e4"), Accepted)
+        game.partition(frozenset({DRIVER}), 30.0, frozenset({"node-1"}))  # the client from the referee
+        with pytest.raises(LinkFailure, match="FenQuery from client to referee was lost 3 times"):
+            game.ask("referee", FenQuery())
+        with pytest.raises(LinkFailure, match="JournalQuery from supervisor to journal was lost"):
+            game.propose("e5")
+        assert game.plies == 1
+    with ActorGame(nodes=nodes, network=LinkModel(retries=2)) as game:
+        assert isinstance(game.propose("e4"), Accepted)
+        game.partition(frozenset({"node-1"}), 30.0, frozenset({"node-2"}))  # the referee from the board
+        with pytest.raises(ActorFailure):  # the referee cannot reach the board: no verdict comes
+            game.propose("e5")
+        assert game.plies == 1
+
+
+def test_a_partition_naming_a_node_that_is_not_there_is_refused_when_the_game_starts(nodes: Nodes) -> None:
+    with pytest.raises(InputError, match="there is no actor called 'node-7'"):
+        ActorGame(nodes=nodes, network="partition=node-1/node-7:1").start()
+
+
+def test_replay_on_nodes_over_failing_links_prints_the_verdicts_and_counts_the_faults() -> None:
+    spec = "loss=0.05,dup=0.05,delay=0.05,seed=2"
+    here = _replay("--json")
+    there = _replay("--json", "--nodes", "3", "--network", spec)
+    assert there.returncode == here.returncode == 0, there.stderr[-2000:]
+    row, plain = json.loads(there.stdout), json.loads(here.stdout)
+    assert {key: value for key, value in row.items() if key != "network"} == plain
+    assert all(row["network"][name] > 0 for name in COUNTED), row["network"]
+
+
+def test_a_script_on_nodes_partitions_two_nodes_but_plans_no_single_fault(tmp_path: Path) -> None:
+    script = tmp_path / "cut.scenario"
+    script.write_text("play e4\npartition node-1 node-2 1\nplay e5\nplay Nf3\n"
+                      "fen rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2\n",
+                      encoding="utf-8")
+    command = [sys.executable, "-m", "actors.cli", "run", str(script), "--nodes", "3",
+               "--network", "retries=20"]
+    result = subprocess.run(command, capture_output=True, text=True, check=False, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "node-1 cut off from node-2 for 1 s" in result.stdout
+    assert "5 steps passed" in result.stdout.splitlines()
+    planned = tmp_path / "planned.scenario"
+    planned.write_text("play e4\ndrop next Apply\n", encoding="utf-8")
+    command = [sys.executable, "-m", "actors.cli", "run", str(planned), "--nodes", "2"]
+    result = subprocess.run(command, capture_output=True, text=True, check=False, timeout=300)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1
+    assert "cannot run on nodes" in result.stderr and "Traceback" not in result.stderr

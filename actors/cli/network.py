@@ -9,7 +9,9 @@ from actors.kernel.links import COUNTED, LinkModel, parse_network
 
 NETWORK_HELP = (
     "links that fail: loss=P,dup=P,delay=P[:SECONDS],reorder=P,seed=N (probabilities per message), "
-    "retries=N, partition=ACTOR[+ACTOR...]:SECONDS[@AFTER]; the protocol keeps every verdict"
+    "retries=N, partition=ACTOR[+ACTOR...][/ACTOR[+ACTOR...]]:SECONDS[@AFTER] (one side: cut from the "
+    "rest; two: from each other; on nodes a node's name stands for its actors); the protocol keeps "
+    "every verdict"
 )
 
 

@@ -140,8 +140,6 @@ def _check_options(args: argparse.Namespace) -> None:
             raise InputError("--nodes needs the actor engine (the direct engine runs no actors)")
         if args.workers > 1:
             raise InputError("--nodes: one game at a time runs on the nodes (drop --workers)")
-        if args.network is not None:
-            raise InputError("--network: links that fail between nodes are not available with --nodes")
         args.ray = args.ray_timeout = None
     if args.workers > 1 and (not args.ray or args.ray == "local"):  # one worker is always allowed
         from actors.client.bulk import worker_limit

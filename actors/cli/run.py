@@ -53,8 +53,8 @@ def run_scenario_command(args: argparse.Namespace) -> int:
     """Run the scenario at ``args.scenario``; return 0 if every step passed, 1 if one failed."""
     from actors.cli.replay import lessons
     from actors.kernel.affinity import one_core
-    from actors.scenario.runner import run_scenario
-    from actors.scenario.steps import LinkFault, Partition
+    from actors.scenario.runner import NODES_PLAN_ONE_FAULT, run_scenario
+    from actors.scenario.steps import LinkFault
     from board.errors import InputError
 
     if sum((args.scenario is not None, args.example is not None, args.list_examples)) != 1:
@@ -69,15 +69,12 @@ def run_scenario_command(args: argparse.Namespace) -> int:
     on_nodes = nodes_option(args)
     if on_nodes is None and (args.ray is not None or args.ray_timeout is not None):
         raise InputError("--ray: only with --nodes N (where the node processes run)")
-    if on_nodes is not None and model is not None:
-        raise InputError("--network: links that fail between nodes are not available with --nodes")
     for option, path in (("--html", args.html), ("--trace", args.trace)):
         if path is not None and path != "-":
             check_writable(path, option)
     scenario = _load_scenario(args)
-    if on_nodes is not None and any(isinstance(step, LinkFault | Partition) for step in scenario.steps):
-        raise InputError(f"{scenario.source}: a script that befalls links with faults cannot run with "
-                         "--nodes (the links between nodes are Ray's)")
+    if on_nodes is not None and any(isinstance(step, LinkFault) for step in scenario.steps):
+        raise InputError(f"{scenario.source}: {NODES_PLAN_ONE_FAULT}")
     if on_nodes is None:
         one_core()  # the actor threads hand off faster on one core (actors.kernel.affinity)
     with ExitStack() as stack:

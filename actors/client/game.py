@@ -97,7 +97,9 @@ class ActorGame(ProposalStream, StudyTools):
             model's faults befall the mail on the schedule's clock (see ``links``).
         nodes: run the game's actors on node processes placed by Ray: a number of nodes (started
             for this game and ended with it) or a :class:`~actors.client.nodes.Nodes` already
-            started (used by one game at a time, and left running). None: in this process.
+            started (used by one game at a time, and left running). None: in this process. With
+            ``network``, each node runs a network of its own under the same model for the mail its
+            actors send, and a partition may name nodes (see :meth:`partition`).
         ray: where a number of ``nodes`` run: 'local' (a Ray started on this machine, loopback
             only), 'auto' or a cluster's address.
         placement: which node runs which actor, with a number of ``nodes``: 'role', 'colour',
@@ -124,9 +126,9 @@ class ActorGame(ProposalStream, StudyTools):
         ray: str = "local",
         placement: str | Placement = "role",
     ) -> None:
-        if nodes is not None and (pool is not None or schedule is not None or network is not None):
+        if nodes is not None and (pool is not None or schedule is not None):
             raise ValueError("a game on nodes runs actors of its own, freely, over Ray's links: "
-                             "give nodes= without pool=, schedule= or network=")
+                             "give nodes= without pool= or schedule=")
         if pool is not None:
             if recorder is not None and recorder is not pool.recorder:
                 raise ValueError("a pooled game is traced by its pool's recorder: give it to SystemPool")
@@ -262,7 +264,7 @@ class ActorGame(ProposalStream, StudyTools):
             with start_up(self.turnstile):
                 self.supervisor.start()
             if self.network is not None:
-                self.network.model.check_actors([*self.supervisor.names(), CLIENT])
+                self.network.model.check_actors(self._partitionable())
             if self.links is not None:
                 self.links.model.check_actors([*self.supervisor.names(), CLIENT])
         except BaseException:
@@ -282,7 +284,30 @@ class ActorGame(ProposalStream, StudyTools):
             self.nodes = Nodes(*wanted)
         else:
             self.nodes = wanted
-        self.nodes.begin(self.supervisor)
+        self.nodes.begin(self.supervisor, self.network)
+
+    def _partitionable(self) -> list[str]:
+        """The names a partition may use: the actors', and on nodes the nodes' (and the driver's)."""
+        names = [*self.supervisor.names(), CLIENT]
+        if self.nodes is not None:
+            from actors.client.nodes import DRIVER
+
+            names += [*self.nodes.names, DRIVER]
+        return names
+
+    def partition(self, actors: frozenset[str], seconds: float, apart: frozenset[str] = frozenset()) -> None:
+        """Cut the links of ``actors`` for ``seconds`` from now: to every other actor, or, given
+        ``apart``, to those only. On nodes a node's name stands for its actors, and every node's
+        network is cut as well as this process's.
+
+        Raises:
+            ValueError: the game's links are reliable (it has no network).
+        """
+        if self.network is None:
+            raise ValueError("this game's links are reliable: give it network= to partition them")
+        self.network.partition(actors, seconds, apart)
+        if self.nodes is not None:
+            self.nodes.partition(actors, seconds, apart)
 
     @property
     def _nodes_owned(self) -> bool:

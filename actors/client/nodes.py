@@ -13,6 +13,10 @@ the driver collects them when the game ends and records them in time order, each
 of its sender and of its receiver. A node whose process dies is noticed by the first message to
 it (Ray's actor-died error, an :class:`~actors.kernel.errors.ActorUnavailable`): the supervisor
 heals as for any dead actor, and the placement then names a surviving node.
+
+Over links that fail (a game's ``network``), every node runs a network of its own under the game's
+model for the mail its actors send, and the driver's network is added up with theirs when the game
+ends; a partition may name nodes (the networks know where each actor runs).
 """
 
 from __future__ import annotations
@@ -21,8 +25,11 @@ import importlib
 import itertools
 import os
 import pickle
+import queue
 import threading
+from collections import Counter
 from collections.abc import Iterable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import pykka
@@ -30,10 +37,14 @@ import pykka
 from actors.client.bulk import MissingExtra
 from actors.client.cluster import RAY_TIMEOUT_SECONDS, init_ray, prepare_ray, reach
 from actors.client.placement import Placement, checked_count, parse_placement
-from actors.kernel.errors import ActorUnavailable
+from actors.client.stream import CLIENT
+from actors.kernel.errors import ActorUnavailable, LinkFailure
+from actors.kernel.links import LinkModel
 from actors.kernel.mailbox import Reply
 from actors.kernel.messaging import DEFAULT_TIMEOUT, Directory, Envelope, Ref
+from actors.kernel.network import Network
 from actors.kernel.remote import Arrivals, Here, RemoteRoute, Wire, from_wire
+from actors.roles.supervisor import SUPERVISOR
 from actors.tracing.recorder import TraceEvent, TraceRecorder
 
 if TYPE_CHECKING:
@@ -115,6 +126,8 @@ class RayCarrier:
         """The nodes found gone, with what Ray said."""
         self._lock = threading.Lock()
         self._seqs: dict[str, int] = {}
+        self._answers: queue.SimpleQueue[tuple[str, Reply, Any] | None] = queue.SimpleQueue()
+        self._settler: threading.Thread | None = None
 
     def gone(self, node: str, error: BaseException) -> None:
         """Mark ``node`` gone (Ray said ``error`` of it)."""
@@ -142,6 +155,52 @@ class RayCarrier:
     def tell(self, node: str, urn: str, wire: Wire) -> None:
         """Send a tell to the actor ``urn`` on ``node`` (nobody waits on it: a node that is gone loses it)."""
         self._send(node, urn, wire, False)
+
+    def send(self, node: str, urn: str, wire: Wire, reply: Reply | None) -> None:
+        """Send to the actor ``urn`` on ``node``: an ask whose answer settles ``reply``, or a tell.
+
+        The answer is settled on a thread of this carrier's, in the order answers come, never on
+        Ray's own (whoever waits on ``reply`` may send again at once).
+        """
+        call = self._send(node, urn, wire, reply is not None)
+        if reply is None:
+            return
+        with self._lock:
+            if self._settler is None:
+                self._settler = threading.Thread(target=self._settle_answers, name="node-answers",
+                                                 daemon=True)
+                self._settler.start()
+        call.future().add_done_callback(partial(self._came, node, reply))
+
+    def _came(self, node: str, reply: Reply, done: Any) -> None:
+        self._answers.put((node, reply, done))
+
+    def _settle_answers(self) -> None:
+        while (answer := self._answers.get()) is not None:
+            node, reply, done = answer
+            try:
+                value, error = done.result()
+            except self.ray.exceptions.RayError as lost:
+                self.gone(node, lost)
+                dead = pykka.ActorDeadError(f"its node, {node}, is gone")
+                reply.set_exception((pykka.ActorDeadError, dead, None))
+                continue
+            except Exception as failed:  # cancelled, or what Ray could not read back
+                unread = ActorUnavailable(f"{node}: {_first_line(failed)}")
+                reply.set_exception((ActorUnavailable, unread, None))
+                continue
+            if error is not None:
+                reply.set_exception((type(error), error, None))
+            else:
+                reply.set(value)
+
+    def close(self) -> None:
+        """Stop the thread that settles answers (what has come is settled first)."""
+        with self._lock:
+            settler, self._settler = self._settler, None
+        if settler is not None:
+            self._answers.put(None)
+            settler.join()
 
     def alive(self, node: str, urn: str) -> bool:
         """Whether ``node`` runs the actor ``urn`` (False: gone, or silent for :data:`CALL_SECONDS`)."""
@@ -193,16 +252,21 @@ class NodeHost:
         self.timeout = DEFAULT_TIMEOUT
         self.arrivals = Arrivals()
         self.local: dict[str, Ref] = {}
+        self.names: dict[str, str] = {}  # the local actors' names, by urn
         self.route: RemoteRoute | None = None
+        self.network: Network | None = None
+        self.places: dict[str, str] = {}
 
     def connect(self, handles: dict[str, Any]) -> int:
         """Learn every node's Ray actor (to send to them); returns this process's id."""
         self.route = RemoteRoute(RayCarrier(import_ray(), self.node, handles))
         return os.getpid()
 
-    def begin(self, traced: bool, first_id: int, step: int, timeout: float) -> None:
+    def begin(self, traced: bool, first_id: int, step: int, timeout: float,
+              links: LinkModel | None = None) -> None:
         """Get ready for a game: no actor, an empty directory, a fresh recorder when it is traced
-        (ids ``first_id``, ``first_id + step``, ...) and ``timeout`` for its actors' asks."""
+        (ids ``first_id``, ``first_id + step``, ...), ``timeout`` for its actors' asks, and, under
+        ``links``, a network of this node's own for the mail its actors send."""
         self._stop_actors()
         self.directory = Directory()
         self.recorder = None
@@ -211,6 +275,11 @@ class NodeHost:
             self.recorder.node = self.node
             self.recorder.number(first_id, step)
         self.timeout = timeout
+        self.places = {CLIENT: DRIVER, SUPERVISOR: DRIVER}
+        if links is not None:
+            self.network = Network(links, self.recorder)
+            self.network.places = self.places
+            self.directory.network = self.network
 
     def start(self, name: str, urn: str, actor_class: type[pykka.Actor], arguments: tuple[Any, ...],
               keywords: dict[str, Any]) -> None:
@@ -220,10 +289,13 @@ class NodeHost:
         given = [here[argument] if isinstance(argument, Here) else argument for argument in arguments]
         ref = actor_class.start(*given, **keywords)
         self.local[urn] = ref
+        self.names[urn] = name
+        self.places[name] = self.node
         self.directory.register(name, ref)
 
     def register(self, name: str, node: str, urn: str) -> None:
         """The actor ``name`` now runs on ``node`` as ``urn`` (another node: its mail crosses)."""
+        self.places[name] = node
         if node != self.node:
             assert self.route is not None
             self.directory.register(name, self.route.refer(node, name, urn))
@@ -231,7 +303,10 @@ class NodeHost:
     def deliver(self, origin: str, seq: int, urn: str, payload: bytes,
                 asked: bool) -> tuple[Any, BaseException | None] | None:
         """Hand the ``seq``-th message from ``origin`` to the actor ``urn``, in its turn; for an ask,
-        wait for the actor's answer and return (reply, None) or (None, error)."""
+        wait for the actor's answer and return (reply, None) or (None, error).
+
+        Over failing links the answer goes back once the tells the actor sent while handling the
+        ask have crossed (acknowledged by this node's network), as it would in one process."""
         ref = self.local.get(urn)
         try:
             wire: Wire = pickle.loads(payload)
@@ -243,9 +318,22 @@ class NodeHost:
         if reply is None:
             return None
         try:
-            return reply.get(timeout=self.timeout + CALL_SECONDS), None
+            value = reply.get(timeout=self.timeout + CALL_SECONDS)
         except Exception as error:
             return None, _portable(error)
+        network, name = self.network, self.names.get(urn)
+        if network is not None and name is not None:
+            lost = network.told(name, self.timeout + CALL_SECONDS)
+            if lost is not None:
+                kind = type(wire.message).__name__
+                return None, LinkFailure(f"{name} could not answer {kind}: {lost}")
+        return value, None
+
+    def partition(self, actors: frozenset[str], seconds: float, apart: frozenset[str]) -> None:
+        """Cut ``actors`` off from ``apart`` (or the rest) for ``seconds`` from now, for the mail this
+        node's actors send (see :meth:`actors.kernel.network.Network.partition`)."""
+        if self.network is not None:
+            self.network.partition(actors, seconds, apart)
 
     def alive(self, urn: str) -> bool:
         """Whether the actor ``urn`` runs here."""
@@ -265,25 +353,32 @@ class NodeHost:
             return False
         return True
 
-    def end(self) -> tuple[list[TraceEvent], int]:
-        """Stop every actor of the game and hand over what it recorded: (events, the next free id)."""
+    def end(self) -> tuple[list[TraceEvent], int, dict[str, int], list[str]]:
+        """Stop every actor of the game and hand over what it recorded: (events, the next free id,
+        what befell the mail its actors sent and what the network gave up on)."""
+        network = self.network
         self._stop_actors()
+        counts = dict(network.counts) if network is not None else {}
+        failures = list(network.failures) if network is not None else []
         if self.recorder is None:
-            return [], 0
-        return self.recorder.take(), self.recorder.next_id()
+            return [], 0, counts, failures
+        return self.recorder.take(), self.recorder.next_id(), counts, failures
 
     def memory(self) -> int:
         """This process's resident memory, in bytes."""
         return _resident_bytes()
 
     def _stop_actors(self) -> None:
-        refs, self.local = list(self.local.values()), {}
+        refs, self.local, self.names = list(self.local.values()), {}, {}
         self.directory.clear()
         for ref in refs:
             if ref.is_alive():
                 ref.stop(block=False)
         for ref in refs:
             ref.actor_stopped.wait(self.timeout)
+        if self.network is not None:  # what is still on its way is finished, as in one process
+            self.network.close()
+            self.network = None
         if self.route is not None:
             self.route.close()
 
@@ -360,12 +455,20 @@ class Nodes:
         self._incarnations = itertools.count(1)
         self._directory: Directory | None = None
         self._recorder: TraceRecorder | None = None
+        self._network: Network | None = None
+        self._places: dict[str, str] = {}
         self._timeout = DEFAULT_TIMEOUT
 
     # -- a game
 
-    def begin(self, supervisor: Supervisor) -> None:
+    def begin(self, supervisor: Supervisor, network: Network | None = None) -> None:
         """Run ``supervisor``'s actors on these nodes, traced by its recorder (if any), from now on.
+
+        Args:
+            supervisor: the game's supervisor (it starts the actors, through :meth:`spawn`).
+            network: the driver's network, when the game's links fail: every node then runs one
+                of its own under the same model, for the mail its actors send, and its counts
+                are added to this one's when the game ends.
 
         Raises:
             ValueError: another game uses these nodes.
@@ -377,6 +480,12 @@ class Nodes:
         self._directory, self._recorder = supervisor.directory, supervisor.recorder
         self._timeout = supervisor.timeout
         self.placed, self._order = {}, {}
+        self._network = network
+        self._places = {CLIENT: DRIVER, SUPERVISOR: DRIVER}
+        links = None
+        if network is not None:
+            network.places = self._places
+            links = network.model
         step = self.count + 1
         first = 0
         recorder = self._recorder
@@ -384,7 +493,8 @@ class Nodes:
             first = recorder.next_id()
             recorder.number(first + step, step)
             recorder.node = DRIVER
-        self._call_all("begin", lambda index: (recorder is not None, first + index, step, self._timeout))
+        self._call_all("begin",
+                       lambda index: (recorder is not None, first + index, step, self._timeout, links))
         supervisor.spawn = self.spawn
 
     def spawn(self, name: str, actor_class: type[pykka.Actor], *arguments: Any, **keywords: Any) -> Ref:
@@ -416,7 +526,7 @@ class Nodes:
                 raise ActorUnavailable(f"{name} could not be started on {node}: {_first_line(error)}") \
                     from None
             self._call_all("register", lambda _, node=node, urn=urn: (name, node, urn), skip=node)
-            self.placed[name] = node
+            self.placed[name] = self._places[name] = node
             return self.route.refer(node, name, urn)
         raise ActorUnavailable(f"{name} cannot be started: every node is gone ({self._gone_text()})")
 
@@ -426,13 +536,18 @@ class Nodes:
         if self._directory is None:
             return
         recorder, self._directory, self._recorder = self._recorder, None, None
+        network, self._network = self._network, None
         self.route.close()
         handed = self._call_all("end", lambda _: ())
+        if network is not None:
+            for _, _, counts, failures in handed:
+                network.counts.update(Counter(counts))
+                network.failures.extend(failures)
         if recorder is None:
             return
         events: list[TraceEvent] = []
         next_id = recorder.next_id()
-        for node_events, node_next in handed:
+        for node_events, node_next, _, _ in handed:
             events.extend(node_events)
             next_id = max(next_id, node_next)
         events.sort(key=_finished_at)
@@ -440,6 +555,11 @@ class Nodes:
             recorder.record(event)
         recorder.number(next_id, 1)
         recorder.node = None
+
+    def partition(self, actors: frozenset[str], seconds: float, apart: frozenset[str] = frozenset()) -> None:
+        """Cut ``actors`` off from ``apart`` (or from the rest) for ``seconds`` from now, on every node
+        (the driver's own network is cut by the caller); names may be actors' or nodes'."""
+        self._call_all("partition", lambda _: (actors, seconds, apart))
 
     def _call_all(self, method: str, arguments: Any, skip: str | None = None) -> list[Any]:
         """Call ``method`` on every surviving node at once (``arguments(index)`` gives each its
@@ -489,6 +609,9 @@ class Nodes:
         route = getattr(self, "route", None)
         if route is not None:
             route.close()
+        carrier = getattr(self, "carrier", None)
+        if carrier is not None:
+            carrier.close()
         for handle in self.handles.values():
             try:
                 self.ray.kill(handle)

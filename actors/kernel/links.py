@@ -15,14 +15,16 @@ faults, whatever the machine's speed.
 from __future__ import annotations
 
 import struct
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from hashlib import blake2b
 from typing import NamedTuple
 
 from board.errors import InputError
 
-__all__ = ["COUNTED", "DEFAULT_DELAY", "FAULT_KINDS", "Fate", "LinkModel", "Partition", "parse_network"]
+__all__ = [
+    "COUNTED", "DEFAULT_DELAY", "FAULT_KINDS", "Fate", "LinkModel", "Partition", "parse_network", "separated",
+]
 
 COUNTED = ("dropped", "duplicated", "delayed", "retried")
 """The faults a run counts (the ``network`` object of a ``--json`` row)."""
@@ -56,17 +58,36 @@ SAFE = Fate(False, 1, 0.0, False)
 
 @dataclass(frozen=True, slots=True)
 class Partition:
-    """The actors ``actors`` cut off from every other actor for ``seconds``, from ``after`` seconds
-    into the run: nothing crosses the cut either way (messages among the cut-off actors still do)."""
+    """The actors ``actors`` cut off for ``seconds``, from ``after`` seconds into the run: from every
+    other actor, or, when ``apart`` names a second side, from the actors of that side only (the
+    links between the two sides are cut; every other link still carries). A name on either side is
+    an actor's or, on nodes, a node's, which stands for every actor that node runs.
+    """
 
     actors: frozenset[str]
     seconds: float
     after: float = 0.0
+    apart: frozenset[str] = frozenset()
 
     def text(self) -> str:
         """The partition as the option writes it."""
         start = f"@{self.after:g}" if self.after else ""
-        return f"partition={'+'.join(sorted(self.actors))}:{self.seconds:g}{start}"
+        other = f"/{'+'.join(sorted(self.apart))}" if self.apart else ""
+        return f"partition={'+'.join(sorted(self.actors))}{other}:{self.seconds:g}{start}"
+
+
+def separated(sender: str, receiver: str, side: frozenset[str], apart: frozenset[str],
+              places: Mapping[str, str]) -> bool:
+    """Whether a cut of ``side`` (from ``apart``, or from every other actor when it is empty) lies
+    between ``sender`` and ``receiver``; ``places`` gives each actor's node, by name."""
+    def within(name: str, names: frozenset[str]) -> bool:
+        return name in names or places.get(name) in names
+
+    if not apart:
+        return within(sender, side) != within(receiver, side)
+    return (within(sender, side) and within(receiver, apart)) or (
+        within(sender, apart) and within(receiver, side)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,11 +128,13 @@ class LinkModel:
         return Fate(False, 2 if twice < self.dup else 1, self.delay_seconds if late < self.delay else 0.0,
                     swapped < self.reorder)
 
-    def cut(self, sender: str, receiver: str, elapsed: float) -> bool:
-        """Whether a partition separates ``sender`` from ``receiver`` ``elapsed`` seconds into the run."""
+    def cut(self, sender: str, receiver: str, elapsed: float,
+            places: Mapping[str, str] | None = None) -> bool:
+        """Whether a partition separates ``sender`` from ``receiver`` ``elapsed`` seconds into the run
+        (``places``: each actor's node by name, for partitions that name nodes)."""
         for partition in self.partitions:
-            if partition.after <= elapsed < partition.after + partition.seconds and (
-                (sender in partition.actors) != (receiver in partition.actors)
+            if partition.after <= elapsed < partition.after + partition.seconds and separated(
+                sender, receiver, partition.actors, partition.apart, places or {}
             ):
                 return True
         return False
@@ -119,15 +142,20 @@ class LinkModel:
     def check_actors(self, known: Collection[str]) -> None:
         """Check that every partitioned actor is one of ``known``.
 
+        Args:
+            known: the actors' names (and, on nodes, the nodes' names).
+
         Raises:
             InputError: a partition names an actor that is not there.
         """
         for partition in self.partitions:
-            for name in sorted(partition.actors):
+            for name in sorted(partition.actors | partition.apart):
                 if name not in known:
+                    nodes = " and the nodes (node-1, ...)" if "node-1" in known else ""
                     raise InputError(
                         f"network option {partition.text()!r}: there is no actor called {name!r}"
-                        " (the actors are client, referee, board, journal and the pieces, e.g. white-king-e1)"
+                        " (the actors are client, referee, board, journal and the pieces, e.g. white-king-e1"
+                        f"{nodes})"
                     )
 
     def text(self) -> str:
@@ -148,7 +176,9 @@ def parse_network(text: str) -> LinkModel:
     """The link model an option names: ``KEY=VALUE`` pairs separated by commas.
 
     Keys: ``loss=P``, ``dup=P``, ``delay=P[:SECONDS]``, ``reorder=P`` (probabilities from 0 to 1),
-    ``seed=N``, ``retries=N``, ``partition=ACTOR[+ACTOR...]:SECONDS[@AFTER]`` (any number of them).
+    ``seed=N``, ``retries=N``, ``partition=ACTOR[+ACTOR...][/ACTOR[+ACTOR...]]:SECONDS[@AFTER]`` (any
+    number of them: one side is cut off from every other actor, two sides from each other; on nodes
+    a node's name stands for its actors).
 
     Args:
         text: the option's value, e.g. ``loss=0.05,dup=0.05,delay=0.05,seed=1``.
@@ -234,8 +264,17 @@ def _count(item: str, key: str, value: str) -> int:
 
 def _partition(item: str, value: str) -> Partition:
     names, colon, rest = value.partition(":")
-    actors = frozenset(name.strip() for name in names.split("+") if name.strip())
-    if not colon or not actors:
-        raise InputError(f"network option {item!r}: write partition=ACTOR[+ACTOR...]:SECONDS[@AFTER]")
+    first, slash, second = names.partition("/")
+    actors, apart = _names(first), _names(second)
+    if not colon or not actors or (slash and not apart):
+        raise InputError(f"network option {item!r}: write partition=ACTOR[+ACTOR...][/ACTOR[+ACTOR...]]"
+                         ":SECONDS[@AFTER]")
+    if actors & apart:
+        shared = ", ".join(sorted(actors & apart))
+        raise InputError(f"network option {item!r}: {shared} cannot be on both sides of a partition")
     seconds, at, after = rest.partition("@")
-    return Partition(actors, _seconds(item, seconds), _seconds(item, after) if at else 0.0)
+    return Partition(actors, _seconds(item, seconds), _seconds(item, after) if at else 0.0, apart)
+
+
+def _names(text: str) -> frozenset[str]:
+    return frozenset(name.strip() for name in text.split("+") if name.strip())

@@ -26,6 +26,11 @@ kept on one timer thread, whose events run in the order of the times they stand 
 delayed message and the timeout that would send it again are ordered the same way on any machine.
 Each fault is a trace event of its own (``Dropped``, ``Duplicated``, ``Delayed``, ``Retried``),
 a child of the message it befell, and counted in :attr:`Network.counts`.
+
+Everything above runs in the sending process. On nodes each process has a network of its own for
+the mail its actors send, and the last step, handing a message to its receiver, takes the remote
+route when the receiver runs in another process (:meth:`~actors.kernel.remote.RemoteRef.post`); an
+ask's reply comes back from there and crosses the modelled link back here.
 """
 
 from __future__ import annotations
@@ -41,9 +46,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from actors.kernel.errors import ActorUnavailable, LinkFailure
-from actors.kernel.links import COUNTED, Fate, LinkModel
+from actors.kernel.links import COUNTED, Fate, LinkModel, separated
 from actors.kernel.mailbox import Posted, Reply
 from actors.kernel.messaging import ROUTES, Directory, Envelope, Ref
+from actors.kernel.remote import RemoteRef
 
 if TYPE_CHECKING:
     from pykka._types import OptExcInfo
@@ -182,7 +188,11 @@ class Network:
         self._began = time.monotonic()
         self._first_wait = FIRST_WAIT + 2 * model.delay_seconds  # a delayed message and its delayed
         # acknowledgement come back before it is sent again (it is sent again when either is lost)
-        self._cuts: list[tuple[frozenset[str], float]] = []  # partitions made while running
+        self._cuts: list[tuple[frozenset[str], frozenset[str], float]] = []  # partitions made while running
+        self.places: Mapping[str, str] = {}
+        """Each actor's node by name, on nodes: a partition may name a node for its actors."""
+        self._quiet = threading.Condition(self._lock)  # a sender's last tell on its way acknowledged
+        self._lost_tells: dict[str, str] = {}  # by sender: why a tell of its was given up
         self._planned: dict[tuple[str, str], list[str]] = {}  # faults asked for by message kind
         self.points: int | None = None
         """Messages sent since :meth:`count_points` (None: not counting)."""
@@ -232,6 +242,7 @@ class Network:
                 when, _, action, packet = heapq.heappop(self._timers)
                 action(packet, when)
             self._closed = True
+            self._quiet.notify_all()
             for urn in self._names:
                 ROUTES.pop(urn, None)
             self._wake.notify_all()
@@ -239,10 +250,11 @@ class Network:
         if thread is not None and thread is not threading.current_thread():
             thread.join()
 
-    def partition(self, actors: frozenset[str], seconds: float) -> None:
-        """Cut ``actors`` off from the rest for ``seconds`` from now (a scenario's step)."""
+    def partition(self, actors: frozenset[str], seconds: float, apart: frozenset[str] = frozenset()) -> None:
+        """Cut ``actors`` off for ``seconds`` from now (a scenario's step): from the rest, or from the
+        actors ``apart`` only (names may be nodes': see :attr:`places`)."""
         with self._lock:
-            self._cuts.append((actors, self._now() + seconds))
+            self._cuts.append((actors, apart, self._now() + seconds))
 
     def plan(self, kind: str, fault: str, *, reply: bool = False, times: int = 1) -> None:
         """Befall the next ``times`` messages of class ``kind`` (or their replies) with ``fault``,
@@ -368,10 +380,11 @@ class Network:
         return self.model.fate(packet.sender, packet.receiver, packet.carrying, packet.seq, attempt)
 
     def _cut(self, sender: str, receiver: str, now: float) -> bool:
-        if self.model.partitions and self.model.cut(sender, receiver, now):
+        if self.model.partitions and self.model.cut(sender, receiver, now, self.places):
             return True
         return any(
-            now < until and (sender in actors) != (receiver in actors) for actors, until in self._cuts
+            now < until and separated(sender, receiver, actors, apart, self.places)
+            for actors, apart, until in self._cuts
         )
 
     def _again(self, packet: _Packet, now: float) -> None:
@@ -389,14 +402,24 @@ class Network:
         replies it held back go out (each failing with ``failure`` when a tell was lost for good)."""
         self._telling[sender] -= 1
         if failure is not None:
+            self._lost_tells[sender] = failure
             for reply in self._deferred.get(sender, ()):
                 lost = LinkFailure(f"{sender} could not answer {reply.kind}: {failure}")
                 reply.answer = (None, _error(lost))
         if self._telling[sender] > 0:
             return
         del self._telling[sender]
+        self._quiet.notify_all()
         for reply in self._deferred.pop(sender, ()):
             self._transmit(reply, now)
+
+    def told(self, sender: str, timeout: float) -> str | None:
+        """Wait, at most ``timeout`` seconds, until no tell ``sender`` sent is still on its way (an
+        answer to an asker in another process goes back only then, as :meth:`answer` holds one back
+        here); returns why a tell of its was given up since it was last asked, or None."""
+        with self._lock:
+            self._quiet.wait_for(lambda: self._telling[sender] <= 0 or self._closed, timeout)
+            return self._lost_tells.pop(sender, None)
 
     def _give_up(self, packet: _Packet, reason: str) -> None:
         packet.done = True
@@ -490,8 +513,13 @@ class Network:
             if packet.future is not None:
                 _settle(packet.future, (None, _error(ActorUnavailable(f"{packet.receiver} is not running"))))
             return
+        answer = _Answer(self, packet) if packet.carrying == "ask" else None
+        if isinstance(ref, RemoteRef):  # the receiver runs in another process: the remote route carries it
+            assert packet.envelope is not None
+            ref.post(packet.envelope, answer)
+            return
         inbox: Any = ref.actor_inbox
-        inbox.put(Posted(packet.envelope, _Answer(self, packet) if packet.carrying == "ask" else None))
+        inbox.put(Posted(packet.envelope, answer))
 
     def answer(self, ask: _Packet, answer: tuple[Any, OptExcInfo | None]) -> None:
         """The receiver handled ``ask``: send its reply back across the link (called on its thread)."""

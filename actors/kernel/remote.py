@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 import pykka
 
+from actors.kernel.errors import ActorUnavailable
 from actors.kernel.mailbox import Posted, Reply
 from actors.kernel.messaging import ROUTES, Envelope, Ref
 
@@ -88,6 +89,15 @@ class Carrier(Protocol):
     def tell(self, node: str, urn: str, wire: Wire) -> None:
         """Send a tell to the actor ``urn`` on ``node`` (lost if the node is gone)."""
 
+    def send(self, node: str, urn: str, wire: Wire, reply: Reply | None) -> None:
+        """Send to the actor ``urn`` on ``node`` as its inbox would take it: an ask when ``reply`` is
+        given, which the carrier settles when the answer comes back (with :class:`pykka.ActorDeadError`
+        when the actor or its node is gone), else a tell.
+
+        Raises:
+            ActorUnavailable: the message cannot be sent (it cannot be pickled).
+        """
+
     def alive(self, node: str, urn: str) -> bool:
         """Whether the actor ``urn`` runs on ``node`` (False when the node is gone or does not answer)."""
 
@@ -128,6 +138,16 @@ class RemoteRef(pykka.ActorRef[Any]):
         self.actor_inbox = _Unreachable()  # type: ignore[assignment]
         self.actor_stopped = threading.Event()
         self.node, self.name, self.carrier = node, name, carrier
+
+    def post(self, envelope: Envelope, reply: Reply | None) -> None:
+        """Put ``envelope`` in the actor's inbox on its node, as a local inbox takes it (the network's
+        last step: see :mod:`actors.kernel.network`); ``reply`` is settled with its answer, or with
+        the error that kept it from crossing."""
+        try:
+            self.carrier.send(self.node, self.actor_urn, to_wire(envelope), reply)
+        except ActorUnavailable as error:
+            if reply is not None:
+                reply.set_exception((ActorUnavailable, error, None))
 
     def is_alive(self) -> bool:
         """Whether the actor runs: not stopped from here, and its node says so (an actor found not

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from actors.kernel.links import COUNTED, Fate, LinkModel
+from actors.kernel.links import COUNTED, Fate, LinkModel, separated
 from actors.kernel.network import FIRST_WAIT, LONGEST_WAIT, PLANNED, Delayed, Dropped, Duplicated, Retried
 
 if TYPE_CHECKING:
@@ -64,7 +64,7 @@ class ScheduledLinks:
         """The schedule's clock (set by the turnstile that takes these links)."""
         self._seqs: dict[tuple[str, str, str], int] = {}
         self._planned: dict[tuple[str, str], list[str]] = {}
-        self._cuts: list[tuple[frozenset[str], float]] = []
+        self._cuts: list[tuple[frozenset[str], frozenset[str], float]] = []
         self._first_wait = FIRST_WAIT + 2 * self.model.delay_seconds
         model = self.model
         self._reliable = not (model.loss or model.dup or model.delay or model.reorder or model.partitions)
@@ -82,9 +82,10 @@ class ScheduledLinks:
             raise ValueError(f"unknown fault {fault!r}: use {', '.join(PLANNED)}")
         self._planned.setdefault((kind, "reply" if reply else "message"), []).extend([fault] * times)
 
-    def partition(self, actors: frozenset[str], seconds: float) -> None:
-        """Cut ``actors`` off from the rest for ``seconds`` of the schedule's time from now."""
-        self._cuts.append((actors, self.clock() + seconds))
+    def partition(self, actors: frozenset[str], seconds: float, apart: frozenset[str] = frozenset()) -> None:
+        """Cut ``actors`` off from the rest (or from ``apart`` only) for ``seconds`` of the schedule's
+        time from now."""
+        self._cuts.append((actors, apart, self.clock() + seconds))
 
     # -- crossing (called by the turnstile, under its lock)
 
@@ -167,4 +168,5 @@ class ScheduledLinks:
     def _cut(self, sender: str, receiver: str, now: float) -> bool:
         if self.model.partitions and self.model.cut(sender, receiver, now):
             return True
-        return any(now < until and (sender in actors) != (receiver in actors) for actors, until in self._cuts)
+        return any(now < until and separated(sender, receiver, actors, apart, {})
+                   for actors, apart, until in self._cuts)

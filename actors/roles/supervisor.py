@@ -16,7 +16,13 @@ from typing import TYPE_CHECKING, Any
 
 import pykka
 
-from actors.kernel.errors import ActorFailure, ActorTimeout, ActorUnavailable, RestartIntensityExceeded
+from actors.kernel.errors import (
+    ActorFailure,
+    ActorTimeout,
+    ActorUnavailable,
+    LinkFailure,
+    RestartIntensityExceeded,
+)
 from actors.kernel.messaging import DEFAULT_TIMEOUT, Directory, Ref, ask, post, tell, wait_one
 from actors.kernel.remote import RemoteRef
 from actors.protocol.board import Place, Roster, RosterQuery
@@ -313,6 +319,7 @@ class Supervisor:
             RestartIntensityExceeded: too many restarts in the period (also for every later call).
             ActorTimeout: a stuck board or referee would not stop (also for every later call).
             ActorUnavailable: the journal itself is gone (nothing is left to rebuild from).
+            LinkFailure: a link the supervisor heals over broke (also for every later call).
         """
         while True:
             if self.failed is not None:
@@ -322,6 +329,11 @@ class Supervisor:
                     self._heal_once()
                 return
             except RestartIntensityExceeded:
+                raise
+            except LinkFailure as error:
+                # A link the network gave up on stays broken (nothing may follow a lost message):
+                # healing again would meet it again, for ever, restarting nothing.
+                self.failed = error
                 raise
             except ActorFailure:
                 if not self.position_only and not self.alive(JOURNAL):

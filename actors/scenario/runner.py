@@ -95,9 +95,9 @@ def run_scenario(
     from actors.tracing.recorder import marking
 
     faulting = any(isinstance(step, LinkFault | Partition) for step in scenario.steps)
-    if nodes is not None and (faulting or network is not None):
-        raise ValueError("a script on nodes cannot befall links with faults: they are Ray's")
-    if network is None and faulting and nodes is None:
+    if nodes is not None and any(isinstance(step, LinkFault) for step in scenario.steps):
+        raise ValueError(NODES_PLAN_ONE_FAULT)
+    if network is None and faulting:
         from actors.kernel.links import LinkModel
         from actors.kernel.network import Network
 
@@ -117,6 +117,13 @@ def run_scenario(
             if not result.ok:
                 break
     return results
+
+
+NODES_PLAN_ONE_FAULT = (
+    "a step that befalls the next message of a kind (drop next Apply, ...) cannot run on nodes: each node's"
+    " network decides the fates of the mail its own actors send, and none knows which will send it next"
+    " (a partition, or --network, can)"
+)
 
 
 class _Runner:
@@ -204,11 +211,16 @@ class _Runner:
                 self._network(step).plan(kind, fault, reply=reply)
                 what = f"reply to {kind}" if reply else kind
                 return True, _expected(step), f"the next {what} will be {_BEFALLS[fault]}"
-            case Partition(actors=actors, seconds=seconds):
+            case Partition(actors=actors, seconds=seconds, apart=apart):
                 network = self._network(step)
                 names = [self._name(actor) for actor in actors]
-                network.partition(frozenset(names), seconds)
-                return True, _expected(step), f"{' and '.join(names)} cut off for {seconds:g} s"
+                others = [self._name(actor) for actor in apart]
+                if game.nodes is not None:
+                    game.partition(frozenset(names), seconds, frozenset(others))
+                else:
+                    network.partition(frozenset(names), seconds, frozenset(others))
+                cut = f" from {' and '.join(others)}" if others else ""
+                return True, _expected(step), f"{' and '.join(names)} cut off{cut} for {seconds:g} s"
             case Lie(ghosts=ghosts, hidden=hidden):
                 game.board_lies(dict(ghosts), hidden)
                 return True, _expected(step), _lie_text(ghosts, hidden)
@@ -247,6 +259,9 @@ class _Runner:
         try:
             index = parse_standard_square(actor)
         except InputError:
+            nodes = self.game.nodes
+            if nodes is not None and actor in nodes.names:
+                return actor  # on nodes, a node's name stands for its actors
             if actor not in self.game.supervisor.names():
                 raise ScenarioFailure(f"no actor is called {actor}") from None
             return actor

@@ -302,16 +302,20 @@ def _parse_link_fault(verb: str, rest: list[_Word], written: str, line: int,
 
 def _parse_partition(rest: list[_Word], written: str, line: int,
                      fail: Callable[[str], ScenarioError]) -> Partition:
-    if len(rest) != 2:
-        raise fail("partition needs actors and seconds: partition board 0.5, partition board+referee 0.5")
-    actors = tuple(_actor(_Word(name, False), fail) for name in rest[0].text.split("+"))
+    if len(rest) not in (2, 3):
+        raise fail("partition needs actors and seconds: partition board 0.5, partition board+referee 0.5,"
+                   " or two sides: partition node-1 node-2 0.5")
+    sides = [tuple(_actor(_Word(name, False), fail) for name in word.text.split("+")) for word in rest[:-1]]
     try:
-        seconds = float(rest[1].text)
+        seconds = float(rest[-1].text)
     except ValueError:
         seconds = -1.0
     if not 0 < seconds <= 60:
-        raise fail(f"partition: {rest[1].text!r} is not a number of seconds from 0 to 60")
-    return Partition(line, written, actors, seconds)
+        raise fail(f"partition: {rest[-1].text!r} is not a number of seconds from 0 to 60")
+    apart = sides[1] if len(sides) == 2 else ()
+    if set(sides[0]) & set(apart):
+        raise fail(f"partition: {', '.join(sorted(set(sides[0]) & set(apart)))} cannot be on both sides")
+    return Partition(line, written, sides[0], seconds, apart)
 
 
 def _parse_lie(rest: list[_Word], written: str, line: int, fail: Callable[[str], ScenarioError],

@@ -209,12 +209,15 @@ class LinkFault:
 
 @dataclass(frozen=True, slots=True)
 class Partition:
-    """``partition <actor>[+<actor>...] <seconds>``: those actors are cut off from the rest for a time."""
+    """``partition <actor>[+<actor>...] [<actor>[+<actor>...]] <seconds>``: those actors are cut off
+    from the rest for a time, or, with a second side (``apart``), from those actors only. On nodes
+    a node's name (``node-2``) stands for every actor it runs."""
 
     line: int
     written: str
     actors: tuple[str, ...]
     seconds: float
+    apart: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
