@@ -327,19 +327,35 @@ def test_with_json_the_address_is_one_json_object() -> None:
             process.wait()
 
 
+def _hello_from_studio(*arguments: str) -> dict[str, Any]:
+    """The first state a page gets from ``chess-actors studio ARGUMENTS``, which then stops cleanly."""
+    process, url = _studio_process(*arguments)
+    try:
+        with connect(url.replace("http://", "ws://").replace("/?", "/ws?"), open_timeout=WAIT) as client:
+            hello: dict[str, Any] = json.loads(client.recv(WAIT))
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(WAIT) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    return hello
+
+
 def test_the_studio_starts_from_a_game_or_a_scenario(tmp_path: Path) -> None:
+    from chess960_games import random_chess960_game
+
     scenario = ROOT / "actors" / "examples" / "pin.scenario"
-    for arguments, plies in ((["tests/data/opera-game.pgn"], 33), (["--scenario", str(scenario)], None)):
-        process, url = _studio_process(*arguments)
-        try:
-            with connect(url.replace("http://", "ws://").replace("/?", "/ws?"), open_timeout=WAIT) as client:
-                hello = json.loads(client.recv(WAIT))
-            process.send_signal(signal.SIGTERM)
-            assert process.wait(WAIT) == 0
-        finally:
-            if process.poll() is None:
-                process.kill()
-                process.wait()
+    chess960, _, chess960_plies, _ = random_chess960_game(random.Random(7))
+    (tmp_path / "chess960.pgn").write_text(chess960, encoding="utf-8")
+    [game] = read_games(chess960.splitlines(keepends=True))
+    assert judge_for("direct")(game).plies == chess960_plies
+    for arguments, plies in (
+        (["tests/data/opera-game.pgn"], 33),
+        (["--scenario", str(scenario)], None),
+        ([str(tmp_path / "chess960.pgn")], chess960_plies),  # a Chess960 game, castling in its own layout
+    ):
+        hello = _hello_from_studio(*arguments)
         assert hello["messages"] > 0
         if plies is not None:
             assert hello["plies"] == plies
@@ -416,23 +432,3 @@ def test_a_chess960_game_is_played_live_with_the_direct_engines_verdicts() -> No
         assert (refusal == {}) == (direct.error is None)
         castled += sum(san.startswith("O-O") for san in accepted)
     assert castled > 0  # the seed plays castlings (python-chess castles whenever it can)
-
-
-def test_the_studio_command_starts_a_chess960_game(tmp_path: Path) -> None:
-    from chess960_games import random_chess960_game
-
-    text, _, plies, _ = random_chess960_game(random.Random(7))
-    path = tmp_path / "chess960.pgn"
-    path.write_text(text, encoding="utf-8")
-    [game] = read_games(text.splitlines(keepends=True))
-    process, url = _studio_process(str(path))
-    try:
-        with connect(url.replace("http://", "ws://").replace("/?", "/ws?"), open_timeout=WAIT) as client:
-            hello = json.loads(client.recv(WAIT))
-        process.send_signal(signal.SIGTERM)
-        assert process.wait(WAIT) == 0
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-    assert hello["plies"] == plies == judge_for("direct")(game).plies

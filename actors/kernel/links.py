@@ -23,7 +23,8 @@ from typing import NamedTuple
 from board.errors import InputError
 
 __all__ = [
-    "COUNTED", "DEFAULT_DELAY", "FAULT_KINDS", "Fate", "LinkModel", "Partition", "parse_network", "separated",
+    "COUNTED", "DEFAULT_DELAY", "FAULT_KINDS", "Fate", "LinkModel", "Partition", "PlannedFaults",
+    "parse_network", "separated",
 ]
 
 COUNTED = ("dropped", "duplicated", "delayed", "retried")
@@ -170,6 +171,33 @@ class LinkModel:
             parts.append(f"retries={self.retries}")
         parts.extend(partition.text() for partition in self.partitions)
         return ",".join(parts)
+
+
+class PlannedFaults:
+    """Faults asked for by hand, by message kind (``drop next Apply``): each befalls the next message
+    of its kind, or the next reply to one, whatever the model says (both networks keep one)."""
+
+    def __init__(self) -> None:
+        self._by_kind: dict[tuple[str, str], list[str]] = {}
+
+    def __bool__(self) -> bool:
+        return bool(self._by_kind)
+
+    def add(self, kind: str, fault: str, reply: bool, times: int) -> None:
+        """Befall the next ``times`` messages of class ``kind`` (or their replies) with ``fault``."""
+        self._by_kind.setdefault((kind, "reply" if reply else "message"), []).extend([fault] * times)
+
+    def take(self, kind: str, carrying: str) -> str | None:
+        """The fault planned for this message of ``kind`` (``carrying`` 'reply' for a reply), now used
+        up; None when none is."""
+        key = (kind, "reply" if carrying == "reply" else "message")
+        faults = self._by_kind.get(key)
+        if not faults:
+            return None
+        fault = faults.pop(0)
+        if not faults:
+            del self._by_kind[key]
+        return fault
 
 
 def parse_network(text: str) -> LinkModel:

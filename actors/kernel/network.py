@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from actors.kernel.errors import ActorUnavailable, LinkFailure
-from actors.kernel.links import COUNTED, Fate, LinkModel, separated
+from actors.kernel.links import COUNTED, Fate, LinkModel, PlannedFaults, separated
 from actors.kernel.mailbox import Posted, Reply
 from actors.kernel.messaging import ROUTES, Directory, Envelope, Ref
 from actors.kernel.remote import RemoteRef
@@ -193,7 +193,7 @@ class Network:
         """Each actor's node by name, on nodes: a partition may name a node for its actors."""
         self._quiet = threading.Condition(self._lock)  # a sender's last tell on its way acknowledged
         self._lost_tells: dict[str, str] = {}  # by sender: why a tell of its was given up
-        self._planned: dict[tuple[str, str], list[str]] = {}  # faults asked for by message kind
+        self._planned = PlannedFaults()
         self.points: int | None = None
         """Messages sent since :meth:`count_points` (None: not counting)."""
         self._nth: dict[int, str] = {}
@@ -269,7 +269,7 @@ class Network:
         if fault not in PLANNED:
             raise ValueError(f"unknown fault {fault!r}: use {', '.join(PLANNED)}")
         with self._lock:
-            self._planned.setdefault((kind, "reply" if reply else "message"), []).extend([fault] * times)
+            self._planned.add(kind, fault, reply, times)
 
     def count_points(self, faults: Mapping[int, str] | None = None) -> None:
         """Number the messages sent from now on (asks, tells and replies, first attempts only: the
@@ -282,14 +282,8 @@ class Network:
                     raise ValueError(f"unknown fault {fault!r}: use {', '.join(PLANNED)}")
 
     def _planned_fate(self, packet: _Packet) -> Fate | None:
-        key = (packet.kind, "reply" if packet.carrying == "reply" else "message")
-        faults = self._planned.get(key)
-        if not faults:
-            return None
-        fault = faults.pop(0)
-        if not faults:
-            del self._planned[key]
-        return self._planned_fault(fault)
+        fault = self._planned.take(packet.kind, packet.carrying)
+        return None if fault is None else self._planned_fault(fault)
 
     def _planned_fault(self, fault: str) -> Fate:
         if fault == "delay":

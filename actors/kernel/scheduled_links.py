@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from actors.kernel.links import COUNTED, Fate, LinkModel, separated
+from actors.kernel.links import COUNTED, Fate, LinkModel, PlannedFaults, separated
 from actors.kernel.network import FIRST_WAIT, LONGEST_WAIT, PLANNED, Delayed, Dropped, Duplicated, Retried
 
 if TYPE_CHECKING:
@@ -63,7 +63,7 @@ class ScheduledLinks:
         self.clock: Callable[[], float] = lambda: 0.0
         """The schedule's clock (set by the turnstile that takes these links)."""
         self._seqs: dict[tuple[str, str, str], int] = {}
-        self._planned: dict[tuple[str, str], list[str]] = {}
+        self._planned = PlannedFaults()
         self._cuts: list[tuple[frozenset[str], frozenset[str], float]] = []
         self._first_wait = FIRST_WAIT + 2 * self.model.delay_seconds
         model = self.model
@@ -80,7 +80,7 @@ class ScheduledLinks:
         """
         if fault not in PLANNED:
             raise ValueError(f"unknown fault {fault!r}: use {', '.join(PLANNED)}")
-        self._planned.setdefault((kind, "reply" if reply else "message"), []).extend([fault] * times)
+        self._planned.add(kind, fault, reply, times)
 
     def partition(self, actors: frozenset[str], seconds: float, apart: frozenset[str] = frozenset()) -> None:
         """Cut ``actors`` off from the rest (or from ``apart`` only) for ``seconds`` of the schedule's
@@ -154,13 +154,9 @@ class ScheduledLinks:
             delivery.recorder.post(sender, receiver, marker, parent=delivery).done()
 
     def _take_planned(self, kind: str, carrying: str) -> Fate | None:
-        key = (kind, "reply" if carrying == "reply" else "message")
-        faults = self._planned.get(key)
-        if not faults:
+        fault = self._planned.take(kind, carrying)
+        if fault is None:
             return None
-        fault = faults.pop(0)
-        if not faults:
-            del self._planned[key]
         if fault == "delay":  # held past the first timeout, as the network holds it
             return Fate(False, 1, 10 * self._first_wait, False)
         return PLANNED[fault]
