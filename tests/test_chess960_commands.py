@@ -9,6 +9,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from chess960_games import random_chess960_game
@@ -217,9 +218,22 @@ def test_explore_takes_a_scenario_s_chess960_start_and_its_links_faults() -> Non
     assert record["verdict"] == "accepted O-O-O" and record["fault_points"] > 0 and not record["changed"]
 
 
-def test_the_live_studio_refuses_a_chess960_scenario_in_one_line(tmp_path: Path) -> None:
+def test_a_chess960_scenario_opens_the_live_studio_in_its_own_layout(tmp_path: Path) -> None:
+    from actors.cli.studio import _opening
+    from actors.studio.live import LiveGame
+
     script = tmp_path / "c.scenario"
     script.write_text("start chess960 3\nO-O\n", encoding="utf-8")
-    done = chess_actors("studio", "--scenario", str(script), "--port", "0")
-    assert done.returncode == 2
-    assert done.stderr == f"chess-actors studio: {script}: the live studio does not play Chess960 yet\n"
+    fen, chess960, lines, _, note = _opening(_studio_arguments(script))
+    assert chess960 and note is None and lines == ["O-O"]
+    with LiveGame(fen, chess960=chess960) as live:
+        assert live.run_lines(lines) == []
+        shown = live.shell.execute("board")[0]
+    direct, _ = direct_game(start_fen(3), ["O-O"])
+    assert isinstance(shown, Shown) and shown.fen == direct.fen()
+
+
+def _studio_arguments(script: Path) -> Any:
+    from actors.cli import build_parser
+
+    return build_parser().parse_args(["studio", "--scenario", str(script)])

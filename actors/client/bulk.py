@@ -24,9 +24,9 @@ from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.sharedctypes import Synchronized
 from typing import Any, Protocol
 
-from actors.client.cluster import RAY_TIMEOUT_SECONDS, init_ray, prepare_ray, reach
+from actors.client.cluster import RAY_TIMEOUT_SECONDS, MissingExtra, init_ray, prepare_ray, reach
 from actors.kernel.affinity import one_core, wanted
-from board.errors import ChessActorsError, InputError
+from board.errors import ChessActorsError
 from board.games.replay import GameVerdict
 from board.notation.pgn import game_chunks, read_games
 
@@ -278,10 +278,6 @@ class RayRunner:
             self._ray.kill(actor)
         if self._started:
             self._ray.shutdown()
-
-
-class MissingExtra(InputError):
-    """An optional dependency the command needs is not installed."""
 
 
 def replay_on_ray(

@@ -33,6 +33,10 @@ _PROBE = (
 )
 
 
+class MissingExtra(InputError):
+    """An optional dependency the command needs is not installed."""
+
+
 class RayAddressError(InputError):
     """``--ray`` was given something that is not a Ray address."""
 

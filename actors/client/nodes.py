@@ -34,8 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 import pykka
 
-from actors.client.bulk import MissingExtra
-from actors.client.cluster import RAY_TIMEOUT_SECONDS, init_ray, prepare_ray, reach
+from actors.client.cluster import RAY_TIMEOUT_SECONDS, MissingExtra, init_ray, prepare_ray, reach
 from actors.client.placement import Placement, checked_count, parse_placement
 from actors.client.stream import CLIENT
 from actors.kernel.errors import ActorUnavailable, LinkFailure
