@@ -15,6 +15,7 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_network import outcome_of, self_play_games
@@ -282,15 +283,9 @@ def test_run_on_nodes_shows_the_placement_then_the_steps() -> None:
 
 
 def test_the_studio_groups_each_node_s_lanes_and_marks_the_messages_that_crossed(
-    nodes: Nodes, tmp_path: Path
+    nodes: Nodes, tmp_path: Path, browser: Any
 ) -> None:
-    from browser_pages import missing_browser
-
-    missing = missing_browser()
-    if missing is not None:
-        pytest.skip(missing)
-    from browser_pages import CHROMIUM, LAUNCH_ARGS
-    from playwright.sync_api import sync_playwright
+    from browser_pages import open_page
 
     from actors.studio import write_page
     from actors.studio.model import build_model
@@ -301,18 +296,14 @@ def test_the_studio_groups_each_node_s_lanes_and_marks_the_messages_that_crossed
             assert isinstance(game.propose(move), Accepted)
     path = tmp_path / "nodes.html"
     write_page(recorder.events(), path)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 900})
-            page.goto(path.as_uri() + "#ply=3")
-            page.wait_for_selector("body[data-ready='1']", timeout=10_000)
-            lanes = page.locator("#diagram .lane-head").evaluate_all("all => all.map(h => h.dataset.lane)")
-            bands = page.locator("#diagram .node-band").evaluate_all("all => all.map(b => b.dataset.node)")
-            crossing = page.locator("#diagram g.arrow.crossing").count()
-            arrows = page.locator("#diagram g.arrow").count()
-        finally:
-            browser.close()
+    page = open_page(browser, path, "#ply=3")
+    try:
+        lanes = page.locator("#diagram .lane-head").evaluate_all("all => all.map(h => h.dataset.lane)")
+        bands = page.locator("#diagram .node-band").evaluate_all("all => all.map(b => b.dataset.node)")
+        crossing = page.locator("#diagram g.arrow.crossing").count()
+        arrows = page.locator("#diagram g.arrow").count()
+    finally:
+        page.close()
     assert lanes == ["client", "referee", "journal", "board", "white-knight-b1", "white-knight-g1"]
     assert bands == ["driver", "node-1", "node-2", "node-3"]
     [phase] = [phase for phase in build_model(recorder.events())["games"][0]["phases"] if phase["ply"] == 3]
