@@ -206,3 +206,16 @@ def test_a_draw_result_after_a_threefold_repetition_is_a_legal_game_with_its_cla
         record = verdict.as_json()
         assert (record["outcome"], record["claimable"], record["result"], record["error"]) == (
             None, ["threefold_repetition"], "1/2-1/2", None)
+
+
+@pytest.mark.parametrize("after", ["Nc3", "O-O", "e2e4", "Kd1"])
+def test_a_move_after_a_mate_nobody_asked_about_is_refused_as_the_game_being_over(after: str) -> None:
+    # Playing the mate without writing its SAN does not ask how the game stands; the refusal of
+    # the next move does, inside the same call that first saw no ending recorded.
+    game = Game()
+    for move in ("f3", "e5", "g4", "Qh4"):
+        game.play(move, want_san=False)
+    with pytest.raises(IllegalMoveError) as refused:
+        game.play(after)
+    assert refused.value.reason == "the game is over (checkmate at ply 4)"
+    assert game.ended() is not None

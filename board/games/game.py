@@ -129,9 +129,15 @@ class Game:
             return resolve(self.position, intent)
         except IllegalMoveError:
             if not legal_moves(self.position):
-                self.outcome()
-                raise IllegalMoveError(intent.text, f"the game is over ({self._ending})") from None
+                raise IllegalMoveError(intent.text, f"the game is over ({self._ended_now()})") from None
             raise
+
+    def _ended_now(self) -> str | None:
+        """The ending recorded by outcome(), read afresh: a caller that has just seen
+        `self._ending is None` cannot read the value outcome() sets (the compiled build keeps
+        that narrowing)."""
+        self.outcome()
+        return self._ending
 
     def push(self, move: int) -> None:
         """Make an already legal encoded move."""
