@@ -41,7 +41,7 @@ def test_a_ply_stepped_by_hand_lists_its_deliveries_and_ends_accepted() -> None:
     assert done.returncode == 1, "a bad index is an error, so a piped script reports it"
     out = done.stdout
     assert "chess> deliver 9\nerror: deliver 9: the pending list has 1 that can run now\nchess> step" in out
-    assert done.stderr == ("chess-actors shell: 1 of the commands failed; the first: deliver 9: deliver 9:"
+    assert done.stderr == ("chess-actors shell: 1 of the commands failed; the first: deliver 9:"
                            " the pending list has 1 that can run now\n")
     assert "1. referee <- client: ProposeText(text='Nf3'" in out
     assert "delivered: referee <- client" in out
@@ -55,7 +55,8 @@ def test_bad_input_is_one_error_line_and_the_shell_goes_on() -> None:
     done = shell_script("order nobody\norder board\nplay e4\nstep\nmode sideways\nfen "
                         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\nplay e4\n")
     errors = [line for line in done.stdout.splitlines() if line.startswith("error:")]
-    assert done.stderr.startswith("chess-actors shell: 4 of the commands failed; the first: order nobody")
+    assert done.stderr.startswith(
+        "chess-actors shell: 4 of the commands failed; the first: order: no actor is called nobody")
     assert errors[0] == "error: order: no actor is called nobody (see: actors)"
     assert errors[1].startswith("error: order does not match the game: schedule step 1 names board")
     assert errors[1].endswith("the game is unchanged")

@@ -4,6 +4,8 @@ placed by Ray (``--ray`` says where, ``--placement`` which actor goes to which n
 from __future__ import annotations
 
 import argparse
+import sys
+from contextlib import ExitStack, closing
 from typing import TYPE_CHECKING, NamedTuple
 
 from actors.client.placement import PLACEMENTS, Placement, checked_count, parse_placement, spread
@@ -60,6 +62,18 @@ def nodes_option(args: argparse.Namespace) -> NodesOption | None:
     return NodesOption(count, address, placement, ray_timeout(args.ray_timeout))
 
 
+def own_nodes_option(args: argparse.Namespace) -> NodesOption | None:
+    """:func:`nodes_option` for a command whose ``--ray`` means only where its nodes run.
+
+    Raises:
+        InputError: as :func:`nodes_option`, and ``--ray`` or ``--ray-timeout`` without ``--nodes``.
+    """
+    option = nodes_option(args)
+    if option is None and (args.ray is not None or args.ray_timeout is not None):
+        raise InputError("--ray: only with --nodes N (where the node processes run)")
+    return option
+
+
 def start_nodes(option: NodesOption) -> Nodes:
     """Start the node processes ``option`` asks for.
 
@@ -69,6 +83,22 @@ def start_nodes(option: NodesOption) -> Nodes:
     from actors.client.nodes import Nodes
 
     return Nodes(option.size, option.address, option.placement, option.timeout)
+
+
+def open_nodes(
+    stack: ExitStack, option: NodesOption, fen: str = "startpos", to_stderr: bool = False
+) -> Nodes:
+    """Start the node processes ``option`` asks for, closed when ``stack`` closes, and show where the
+    placement puts a game's actors (on stdout, or stderr when stdout carries JSON).
+
+    Raises:
+        MissingExtra: Ray is not installed; RayUnreachable: no cluster answered in time.
+    """
+    nodes = stack.enter_context(closing(start_nodes(option)))
+    shown = sys.stderr if to_stderr else sys.stdout
+    shown.write("\n".join(placement_lines(nodes, fen)) + "\n")
+    shown.flush()
+    return nodes
 
 
 def placement_lines(nodes: Nodes, fen: str = "startpos") -> list[str]:

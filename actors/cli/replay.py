@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TextIO, cast
 
 from actors.cli.help import add_command
 from actors.cli.network import add_network_flag, network_line, network_model
-from actors.cli.nodes import add_nodes_flags, nodes_option, placement_lines, start_nodes
+from actors.cli.nodes import add_nodes_flags, nodes_option, open_nodes
 from actors.cli.output import add_json_flag, add_trace_flags, counted, emit
 from actors.cli.streams import SideOutput, open_side_output
 from actors.kernel.links import COUNTED
@@ -354,10 +354,7 @@ def run(args: argparse.Namespace) -> int:
                 out = console()
             nodes = None
             if args.node_option is not None:
-                nodes = stack.enter_context(closing(start_nodes(args.node_option)))
-                shown = sys.stderr if args.json else sys.stdout
-                shown.write("\n".join(placement_lines(nodes)) + "\n")
-                shown.flush()
+                nodes = open_nodes(stack, args.node_option, to_stderr=args.json)
             if plan.watched or trace_file is not None or args.html is not None or args.links is not None \
                     or nodes is not None:
                 watcher = _start_watcher(args, plan, out, trace_file, nodes)

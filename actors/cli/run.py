@@ -6,14 +6,13 @@ Exit 0 when every step passes, 1 at the first that fails (named on stderr), 2 fo
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable
 from contextlib import ExitStack, closing
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from actors.cli.help import add_command
 from actors.cli.network import add_network_flag, network_line, network_model
-from actors.cli.nodes import add_nodes_flags, nodes_option, placement_lines, start_nodes
+from actors.cli.nodes import add_nodes_flags, open_nodes, own_nodes_option
 from actors.cli.output import add_json_flag, add_trace_flags, emit, fail
 from actors.cli.streams import SideOutput, check_writable, open_side_output
 
@@ -66,9 +65,7 @@ def run_scenario_command(args: argparse.Namespace) -> int:
         return _list_examples(args)
     taught = lessons(args.teach)
     model = network_model(args)
-    on_nodes = nodes_option(args)
-    if on_nodes is None and (args.ray is not None or args.ray_timeout is not None):
-        raise InputError("--ray: only with --nodes N (where the node processes run)")
+    on_nodes = own_nodes_option(args)
     for option, path in (("--html", args.html), ("--trace", args.trace)):
         if path is not None and path != "-":
             check_writable(path, option)
@@ -80,10 +77,7 @@ def run_scenario_command(args: argparse.Namespace) -> int:
     with ExitStack() as stack:
         nodes = None
         if on_nodes is not None:
-            nodes = stack.enter_context(closing(start_nodes(on_nodes)))
-            shown = sys.stderr if args.json else sys.stdout
-            shown.write("\n".join(placement_lines(nodes, scenario.start_fen)) + "\n")
-            shown.flush()
+            nodes = open_nodes(stack, on_nodes, scenario.start_fen, to_stderr=args.json)
         recorder = None
         trace_file: SideOutput | None = None
         if args.html is not None:

@@ -10,10 +10,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any
 
 from actors.cli.help import add_command
 from actors.cli.network import add_network_flag, network_line, network_model
+from actors.cli.nodes import add_nodes_flags, open_nodes, own_nodes_option
 from actors.cli.output import add_json_flag
 from actors.cli.terminal_text import terminal_safe, terminal_safe_line
 
@@ -40,6 +42,7 @@ def register(subparsers: Any) -> None:
             "chess-actors shell --fen '4k3/8/8/8/8/8/8/4K2R w K - 0 1'",
             "printf 'O-O\\nboard\\n' | chess-actors shell --chess960 3",
             "chess-actors shell --network loss=0.05,dup=0.05,seed=1",
+            "chess-actors shell --nodes 3 --placement colour   # the actors on 3 processes (Ray)",
         ],
     )
     start = parser.add_mutually_exclusive_group()
@@ -50,6 +53,7 @@ def register(subparsers: Any) -> None:
                        help="a Chess960 game from start position N (0-959), or from a FEN whose K and Q "
                             "are X-FEN's (the outermost rook on that side)")
     add_network_flag(parser)
+    add_nodes_flags(parser, ray_flags=True)
     add_json_flag(parser)
     parser.set_defaults(handler=run_shell)
 
@@ -64,7 +68,10 @@ def run_shell(args: argparse.Namespace) -> int:
     if args.chess960 is not None:
         fen, chess960 = chess960_start(args.chess960), True
     model = network_model(args)
-    with Shell(fen, chess960=chess960, network=model) as shell:
+    on_nodes = own_nodes_option(args)
+    with ExitStack() as stack:
+        nodes = None if on_nodes is None else open_nodes(stack, on_nodes, fen, to_stderr=args.json)
+        shell = stack.enter_context(Shell(fen, chess960=chess960, network=model, nodes=nodes))
         if interactive:
             _readline(shell)
             if not args.json:
@@ -81,8 +88,10 @@ def run_shell(args: argparse.Namespace) -> int:
             problem = _show(shell, line, interactive, args.json)
             if problem is not None:
                 failures.append(problem)
-        if model is not None and shell.game.links is not None and not args.json:
-            print(network_line(model, shell.game.links.counts))
+    # After the game has ended: on nodes, each node's counts are added to the driver's then.
+    links = shell.game.links or shell.game.network
+    if model is not None and links is not None and not args.json:
+        print(network_line(model, links.counts))
     if failures and not interactive:
         # The transcript shows each error where it happened; stderr gets the one-line verdict.
         first = _printable(failures[0])
@@ -184,7 +193,9 @@ def _show(shell: Shell, line: str, interactive: bool, as_json: bool = False) -> 
         else:
             sys.stdout.flush()
             console(stderr=interactive).print(f"error: {terminal_safe(str(error))}")
-        return f"{command}: {error}"
+        said = str(error)
+        named = said.split(":", 1)[0]  # an error that names the command (or its verb) already
+        return said if ":" in said and named and command.startswith(named) else f"{command}: {said}"
     out = console()
     problem = None
     for item in shown:

@@ -9,10 +9,11 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
-from contextlib import closing
+from contextlib import ExitStack, closing
 from typing import TYPE_CHECKING, Any
 
 from actors.cli.help import add_command
+from actors.cli.nodes import add_nodes_flags, open_nodes, own_nodes_option
 from actors.cli.output import add_json_flag, emit
 from actors.cli.streams import say
 
@@ -39,6 +40,7 @@ def register(subparsers: Any) -> None:
             "chess-actors studio game.pgn --port 8765",
             "chess-actors studio --scenario actors/examples/pin.scenario",
             "chess-actors studio --json                 # the address as JSON: url, host, port, token",
+            "chess-actors studio --nodes 3              # the actors on 3 node processes (Ray)",
         ],
     )
     parser.add_argument("pgn", nargs="?", metavar="GAME.pgn",
@@ -46,6 +48,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--scenario", metavar="FILE", help="run this scenario's steps first")
     parser.add_argument("--port", type=_port, default=0,
                         help="the port to listen on (default: one the system picks)")
+    add_nodes_flags(parser, ray_flags=True)
     add_json_flag(parser)
     parser.set_defaults(handler=run_studio)
 
@@ -64,6 +67,7 @@ def run_studio(args: argparse.Namespace) -> int:
         import websockets  # noqa: F401
     except ImportError:
         raise InputError(INSTALL_HINT) from None
+    from actors.scenario.shell import Shell
     from actors.studio import live_page_html
     from actors.studio.live import LiveGame
     from actors.studio.server import HOST, StudioServer
@@ -71,7 +75,10 @@ def run_studio(args: argparse.Namespace) -> int:
     if args.pgn is not None and args.scenario is not None:
         raise InputError("give GAME.pgn or --scenario FILE, not both")
     fen, chess960, lines, source, note = _opening(args)
-    with LiveGame(fen, chess960=chess960) as live:
+    on_nodes = own_nodes_option(args)
+    with ExitStack() as stack:
+        nodes = None if on_nodes is None else open_nodes(stack, on_nodes, fen, to_stderr=True)
+        live = stack.enter_context(LiveGame(shell=Shell(fen, chess960=chess960, nodes=nodes)))
         title = "chess-actors live studio" + (f": {source}" if source else "")
         try:  # the port first: a busy one is the one line said, before any game is played
             server = StudioServer(live, live_page_html(title), args.port)

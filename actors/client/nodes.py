@@ -363,6 +363,10 @@ class NodeHost:
             return [], 0, counts, failures
         return self.recorder.take(), self.recorder.next_id(), counts, failures
 
+    def take(self) -> list[TraceEvent]:
+        """Hand over what this node recorded since it last handed anything over (the game goes on)."""
+        return [] if self.recorder is None else self.recorder.take()
+
     def memory(self) -> int:
         """This process's resident memory, in bytes."""
         return _resident_bytes()
@@ -554,6 +558,19 @@ class Nodes:
             recorder.record(event)
         recorder.number(next_id, 1)
         recorder.node = None
+
+    def gather(self) -> int:
+        """Record here, in the order they finished, the events every node recorded since the last
+        gather (the game goes on: a live view of a game on nodes gathers after each command);
+        returns how many. Nothing when the game is not traced."""
+        recorder = self._recorder
+        if recorder is None:
+            return 0
+        events = [event for handed in self._call_all("take", lambda _: ()) for event in handed]
+        events.sort(key=_finished_at)
+        for event in events:
+            recorder.record(event)
+        return len(events)
 
     def partition(self, actors: frozenset[str], seconds: float, apart: frozenset[str] = frozenset()) -> None:
         """Cut ``actors`` off from ``apart`` (or from the rest) for ``seconds`` from now, on every node

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 import threading
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from actors.client.game import ActorGame
 from actors.client.replay import MoveReport
@@ -22,20 +23,37 @@ from actors.kernel.policies import Fifo, Interactive, Ready, Script
 from actors.kernel.schedule import LINK_FAULTS, Turnstile, record_of
 from actors.protocol import Rejected
 from actors.protocol.readable import readable, summarize
-from actors.scenario.runner import step_runner
+from actors.scenario.runner import NODES_PLAN_ONE_FAULT, step_runner
 from actors.scenario.script import parse_line
-from actors.scenario.steps import STEP_NAMES, FenCheck, Legal, Play, Reject, Start, Step, StepResult
+from actors.scenario.steps import (
+    STEP_NAMES,
+    FenCheck,
+    Legal,
+    LinkFault,
+    Play,
+    Reject,
+    Start,
+    Step,
+    StepResult,
+)
 from actors.tracing.compare import OrderComparison, compare_orders
 from actors.tracing.recorder import TraceRecorder, event_to_json
 from board.errors import ChessActorsError, InputError
 from board.notation.fen import parse_fen
 from board.rules.squares import SQUARE_NAMES
 
+if TYPE_CHECKING:
+    from actors.client.nodes import Nodes
+
 DELIVERY_VERBS = ("deliver", *LINK_FAULTS)
 """The verbs that act on one waiting delivery by its number in the pending list (``deliver N``,
 ``drop N``, ``duplicate N``)."""
 SHELL_VERBS = ("board", "pending", "step", "deliver", "run", "mode", "order", "compare", "trace", "save",
                "actors", "help", "quit", "exit")
+BY_HAND_VERBS = ("pending", "step", "deliver", "run", "order", *LINK_FAULTS)
+"""The verbs that choose deliveries by hand, which need the turnstile of a game in one process."""
+FREE_ON_NODES = ("deliveries are chosen by hand in a game in one process only; on nodes the actors"
+                 " deliver freely over Ray's links")
 VERBS = (*STEP_NAMES, *SHELL_VERBS)
 WAIT = 30.0
 """Seconds to wait for a command's next delivery to come up (real time: a bound, never a hang)."""
@@ -137,6 +155,11 @@ class Shell:
         timeout: every ask's timeout in seconds.
         chess960: a Chess960 game, as for :class:`~actors.client.game.ActorGame` (True: the FEN's K
             and Q are X-FEN; False: standard chess, but a Shredder-FEN field still makes it Chess960).
+        network: the links' model (default: reliable links, on which faults can still be chosen).
+        nodes: run the actors on these node processes (:class:`~actors.client.nodes.Nodes`): they
+            deliver freely over Ray's links, so nothing is delivered by hand (``mode step``,
+            ``deliver N``, ``order`` and the like are refused), and what the nodes record joins the
+            trace after each command.
 
     Raises:
         FenError: the FEN is malformed or impossible.
@@ -145,16 +168,22 @@ class Shell:
 
     def __init__(
         self, fen: str = "startpos", timeout: float = DEFAULT_TIMEOUT, chess960: bool | None = False,
-        network: LinkModel | None = None,
+        network: LinkModel | None = None, nodes: Nodes | None = None,
     ) -> None:
         self.policy = Interactive(patience=600.0)
-        self.turnstile = Turnstile(self.policy)
+        self.turnstile: Turnstile | None = None
         self.recorder = TraceRecorder()
         self.timeout = timeout
         # Its links are always the schedule's (reliable without a model), so that faults can be
-        # chosen by hand: a waiting delivery dropped, the next Apply duplicated.
-        self.game = ActorGame(fen, timeout, self.recorder, schedule=self.turnstile, chess960=chess960,
-                              network=network or LinkModel())
+        # chosen by hand: a waiting delivery dropped, the next Apply duplicated. On nodes they are
+        # the network's, which a partition can cut.
+        if nodes is None:
+            self.turnstile = Turnstile(self.policy)
+            self.game = ActorGame(fen, timeout, self.recorder, schedule=self.turnstile, chess960=chess960,
+                                  network=network or LinkModel())
+        else:
+            self.game = ActorGame(fen, timeout, self.recorder, chess960=chess960, nodes=nodes,
+                                  network=network or LinkModel())
         self.run_step = step_runner(self.game)
         self.stepping = False
         self.saved: list[str] = []
@@ -200,6 +229,8 @@ class Shell:
             return []
         verb, rest = words[0], words[1:]
         self.commands += 1
+        if self.turnstile is None and verb in BY_HAND_VERBS and rest[:1] != ["next"]:  # not: drop next Apply
+            raise InputError(f"{verb}: {FREE_ON_NODES}")
         if verb in SHELL_VERBS:
             return self._shell_verb(verb, rest)
         if verb in LINK_FAULTS and len(rest) == 1 and rest[0].isdigit():  # drop 2; not drop next Apply
@@ -209,13 +240,15 @@ class Shell:
             return []
         if isinstance(step, Start):
             raise InputError("start: the shell's game has started; start a new shell for another position")
+        if isinstance(step, LinkFault) and self.turnstile is None:
+            raise InputError(f"{step.written}: {NODES_PLAN_ONE_FAULT}")
         if self.in_flight:
             raise InputError("a command is waiting for its deliveries: step, deliver N or run first")
         if self.order is not None and isinstance(step, Play | Reject):
             return self._ordered(step, self.order)
         self._begin()
         if not self.stepping:
-            with self.turnstile.using(Fifo()):
+            with self._in_arrival_order():
                 shown = self._perform(step)
             return [shown, *self._supervision()]
         self._worker = threading.Thread(target=self._work, args=(step,), name="shell-command", daemon=True)
@@ -231,13 +264,34 @@ class Shell:
         command's messages did stays together, the re-reading after a heal included."""
         phase = ("ply", self.game.plies + 1) if isinstance(step, Play | Reject) else ("step", self.commands)
         if not isinstance(step, Play):
-            with self.recorder.phase(*phase):
-                return self._performed(step)
+            try:
+                with self.recorder.phase(*phase):
+                    return self._performed(step)
+            finally:
+                self._gather()
         before, first = tuple(entry.uci for entry in self.game.journal), len(self.recorder)
-        with self.recorder.phase(*phase):
-            shown = self._performed(step)
+        try:
+            with self.recorder.phase(*phase):
+                shown = self._performed(step)
+        finally:
+            self._gather()
         self._last_move = (before, step.move, f"{phase[0]} {phase[1]}", first, len(self.recorder))
         return shown
+
+    def _in_arrival_order(self) -> AbstractContextManager[object]:
+        """Deliveries in arrival order: the turnstile's, one at a time (on nodes: as they come)."""
+        return nullcontext() if self.turnstile is None else self.turnstile.using(Fifo())
+
+    def _by_hand(self) -> Turnstile:
+        """The turnstile that deliveries chosen by hand go through (the verbs that use it are
+        refused on nodes before they get here)."""
+        assert self.turnstile is not None
+        return self.turnstile
+
+    def _gather(self) -> None:
+        """On nodes, bring what the nodes recorded into this game's trace (in one process it is there)."""
+        if self.game.nodes is not None:
+            self.game.nodes.gather()
 
     def _performed(self, step: Step) -> Output:
         if isinstance(step, Play):
@@ -302,6 +356,9 @@ class Shell:
 
     def _begin(self) -> None:
         """Mark where a command's messages and deliveries begin, and which actors are stalled."""
+        if self.turnstile is None:
+            self._mark, self._stalled = (len(self.recorder), 0), set()
+            return
         self._mark = (len(self.recorder), len(self.turnstile.steps))
         self._stalled = set(self.turnstile.held())
 
@@ -334,12 +391,12 @@ class Shell:
 
     def _settle(self) -> list[Output]:
         """Wait until the command in flight needs a choice (list it) or is done (show its result)."""
-        worker = self._worker
+        worker, turnstile = self._worker, self._by_hand()
         assert worker is not None
-        before = len(self.turnstile.steps)
+        before = len(turnstile.steps)
         while worker.is_alive() and not self.policy.wait_for_choice(0.05):
             worker.join(0.0)
-        shown: list[Output] = [f"  delivered: {step.what}" for step in self.turnstile.steps[before:]]
+        shown: list[Output] = [f"  delivered: {step.what}" for step in turnstile.steps[before:]]
         if worker.is_alive():
             return shown + self._pending()
         worker.join()
@@ -352,6 +409,8 @@ class Shell:
     def pending(self) -> list[Pending]:
         """The deliveries waiting, in the order ``pending`` lists them (empty when none is)."""
         deliveries: list[Pending] = []
+        if self.turnstile is None:  # on nodes nothing waits for a hand
+            return deliveries
         number = 0
         for item in self.turnstile.queued():
             chosen: int | None = None
@@ -371,7 +430,7 @@ class Shell:
     def _pending(self) -> list[Output]:
         queued = self.pending()
         stalled: list[Output] = [f"  {name} is stalled for {left:g} s more of the schedule's time"
-                                 for name, left in sorted(self.turnstile.held().items())]
+                                 for name, left in sorted(self._by_hand().held().items())]
         if not queued:
             return ["nothing is waiting to be delivered", *stalled]
         lines: list[Output] = stalled
@@ -401,7 +460,7 @@ class Shell:
             raise InputError("step takes nothing more (deliver N chooses one)")
         if verb in LINK_FAULTS:
             try:
-                befell = self.turnstile.befall(ready[index], verb)
+                befell = self._by_hand().befall(ready[index], verb)
             except ValueError as error:
                 raise InputError(f"{verb} {rest[0]}: {error}") from None
             self.policy.reoffer()
@@ -420,6 +479,8 @@ class Shell:
     def _mode(self, rest: list[str]) -> str:
         if rest not in (["step"], ["auto"]):
             raise InputError("mode needs step (choose each delivery) or auto (arrival order)")
+        if rest == ["step"] and self.turnstile is None:
+            raise InputError(f"mode step: {FREE_ON_NODES}")
         if self.in_flight:
             raise InputError("a command is waiting for its deliveries: step, deliver N or run first")
         self.stepping = rest == ["step"]
@@ -430,7 +491,8 @@ class Shell:
     def _ordered(self, step: Play | Reject, order: list[str]) -> list[Output]:
         """Run a move under a given order: first on a scratch game, so a wrong order changes nothing."""
         self.order = None
-        with self.turnstile.using(Fifo()):
+        turnstile = self._by_hand()
+        with turnstile.using(Fifo()):
             fen = self.game.fen()
         try:
             scratch_turnstile = Turnstile(Script(order))
@@ -443,7 +505,7 @@ class Shell:
             raise InputError(f"order does not match the game: the move took {len(scratch_turnstile.steps)}"
                              f" deliveries, fewer than the {len(order)} names given; the game is unchanged")
         self._begin()
-        with self.turnstile.using(Script(order)):
+        with turnstile.using(Script(order)):
             shown = self._perform(step)
         return [shown, *self._supervision()]
 
@@ -475,7 +537,7 @@ class Shell:
     def _board(self) -> Shown:
         if self.in_flight:  # the board's answer would queue behind the deliveries being chosen
             raise InputError("a command is waiting for its deliveries: step, deliver N or run first")
-        with self.turnstile.using(Fifo()):
+        with self._in_arrival_order():
             fen = self.game.fen()
             journal = self.game.journal
         last = journal[-1] if journal else None
@@ -498,7 +560,7 @@ class Shell:
             reply = f" -> {event['reply']}" if event["reply"] else ""
             lines.append(f"  {event['msg_id']:>4} {event['sender']} -> {event['receiver']}: "
                          f"{event['kind']} {payload}{reply}")
-        schedule = record_of(self.turnstile.steps[self._mark[1]:])
+        schedule = [] if self.turnstile is None else record_of(self.turnstile.steps[self._mark[1]:])
         if schedule:
             lines.append(f"  order: {' '.join(schedule)}")
         return lines or ["no messages yet"]

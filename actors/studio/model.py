@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from actors.tracing.export import phase_of, timeline
+from actors.tracing.export import phase_of, placing_nodes, timeline
 from actors.tracing.recorder import FORMAT_VERSION, TraceEvent
 
 __all__ = ["START_PLACEMENT", "apply_uci", "build_model", "parse_placement", "placement_text"]
@@ -190,9 +190,10 @@ def _game(number: int, events: list[TraceEvent]) -> dict[str, Any]:
             actors.setdefault(event["sender"])
             actors.setdefault(event["receiver"])
             kinds.setdefault(event["kind"])
-            if "sender_node" in event:
-                nodes.setdefault(event["sender"], event["sender_node"])
-                nodes.setdefault(event["receiver"], event.get("receiver_node") or "?")
+            placed = placing_nodes(event)
+            if placed is not None:
+                nodes.setdefault(event["sender"], placed[0])
+                nodes.setdefault(event["receiver"], placed[1])
             if event["kind"] == "Apply" and applied_at is None:
                 applied_at = index
             reply = event.get("reply_payload") or {}

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
+from actors.kernel.links import FAULT_KINDS
 from actors.tracing.perfetto import to_perfetto
 from actors.tracing.recorder import FORMAT_VERSION, REQUIRED_FIELDS, TraceEvent, event_to_json
 from board.errors import InputError
@@ -228,6 +229,15 @@ def select_game(events: Iterable[TraceEvent], game: int) -> list[TraceEvent]:
     if not games_of(chosen):
         return chosen if game == 1 else []
     return [event for event in chosen if event.get("game") == game]
+
+
+def placing_nodes(event: TraceEvent) -> tuple[str, str] | None:
+    """The nodes a delivery's sender and receiver run on, as a game on nodes traces them; None in a
+    trace of one process, and for a mark no actor received (a restart, a fault on a link), which is
+    noted by the process where it happened and so says nothing of where its actors run."""
+    if "sender_node" not in event or event["kind"] == "Restart" or event["kind"] in FAULT_KINDS:
+        return None
+    return event["sender_node"], event.get("receiver_node") or "?"
 
 
 def phase_of(event: TraceEvent) -> str | None:

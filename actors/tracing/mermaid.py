@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from actors.kernel.links import FAULT_KINDS
-from actors.tracing.export import games_of, phase_of, select_plies, timeline
+from actors.tracing.export import games_of, phase_of, placing_nodes, select_plies, timeline
 from actors.tracing.recorder import TraceEvent
 from board.rules.squares import square_name
 
@@ -156,10 +156,10 @@ def _by_node(points: Sequence[Any], names: list[str]) -> dict[str | None, list[s
     process), nodes in the order they first appear."""
     where: dict[str, str] = {}
     for point in points:
-        event = point.event
-        if "sender_node" in event:
-            where.setdefault(event["sender"], event["sender_node"])
-            where.setdefault(event["receiver"], event["receiver_node"])
+        placed = placing_nodes(point.event)
+        if placed is not None:
+            where.setdefault(point.event["sender"], placed[0])
+            where.setdefault(point.event["receiver"], placed[1])
     grouped: dict[str | None, list[str]] = {}
     for name in names:
         grouped.setdefault(where.get(name), []).append(name)
