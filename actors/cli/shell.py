@@ -17,6 +17,7 @@ from actors.cli.help import add_command
 from actors.cli.network import add_network_flag, network_line, network_model
 from actors.cli.nodes import add_nodes_flags, open_nodes, own_nodes_option
 from actors.cli.output import add_json_flag
+from actors.cli.streams import forget_interrupt
 from actors.cli.terminal_text import terminal_safe, terminal_safe_line
 
 if TYPE_CHECKING:
@@ -151,6 +152,7 @@ class _Reader:
                 print()
                 return None
             except KeyboardInterrupt:
+                forget_interrupt()  # handled here: the session goes on
                 print("^C")
                 if self.interrupted and self._confirm_leaving():
                     return None

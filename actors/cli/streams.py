@@ -32,6 +32,20 @@ class Terminated(BaseException):
     handler meant for errors swallows it."""
 
 
+_interrupted = threading.Event()
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    _interrupted.set()
+    raise KeyboardInterrupt
+
+
+def forget_interrupt() -> None:
+    """An interrupt was handled where it came (the shell's prompt): the command goes on, and an
+    error it meets later is that error, not the interrupt's doing."""
+    _interrupted.clear()
+
+
 def _terminate(signum: int, frame: object) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second SIGTERM must not cut the cleanup short
     raise Terminated
@@ -170,17 +184,24 @@ def run_guarded(words: list[str], body: Callable[[], int]) -> int:
     - an input error, a file that cannot be read or written, no memory left: 2;
     - a reader that went away (``| head``): 0, quietly (what was asked for was delivered);
     - another project error (an actor or a worker that failed), or a fault of this program: 1;
-    - an interrupt: 130; SIGTERM: 143 (after the same cleanup as any other end).
+    - an interrupt: 130, whatever error it was turned into on its way up (a library waiting on a
+      reply may report it as a failed call); SIGTERM: 143 (after the same cleanup as any other end).
 
     ``words`` names the command in those lines; ``body`` may add to it (the subcommand, once parsed).
     """
     stdout, _ = guard_streams()
-    previous = None
+    previous = previous_interrupt = None
+    _interrupted.clear()
     if threading.current_thread() is threading.main_thread():
         previous = signal.signal(signal.SIGTERM, _terminate)
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not where it is ignored
+            previous_interrupt = signal.signal(signal.SIGINT, _interrupt)
     try:
         status = body()
         stdout.flush()  # inside the guard, so that a full disk is reported here and not at exit
+        if status != EXIT_OK and _interrupted.is_set():  # a failure the interrupt caused on its way
+            say(f"{' '.join(words)}: interrupted")
+            return EXIT_INTERRUPTED
         return status
     except InputError as error:
         say(f"{' '.join(words)}: {error}")
@@ -198,14 +219,17 @@ def run_guarded(words: list[str], body: Callable[[], int]) -> int:
         where = f" {error.filename}" if error.filename else ""
         say(f"{' '.join(words)}: cannot read{where}: {error.strerror or error}")
         return EXIT_USAGE
-    except ChessActorsError as error:
-        say(f"{' '.join(words)}: {error}")
-        return EXIT_FAILED
     except KeyboardInterrupt:
         say(f"{' '.join(words)}: interrupted")
         return EXIT_INTERRUPTED
-    except Exception as error:  # a fault of this program: still one line, never a traceback
-        say(f"{' '.join(words)}: unexpected error: {type(error).__name__}: {error}")
+    except Exception as error:
+        if _interrupted.is_set():
+            say(f"{' '.join(words)}: interrupted")
+            return EXIT_INTERRUPTED
+        if isinstance(error, ChessActorsError):
+            say(f"{' '.join(words)}: {error}")
+        else:  # a fault of this program: still one line, never a traceback
+            say(f"{' '.join(words)}: unexpected error: {type(error).__name__}: {error}")
         return EXIT_FAILED
     except Terminated:
         say(f"{' '.join(words)}: terminated")
@@ -213,6 +237,8 @@ def run_guarded(words: list[str], body: Callable[[], int]) -> int:
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+        if previous_interrupt is not None:
+            signal.signal(signal.SIGINT, previous_interrupt)
 
 
 class SideOutput:
