@@ -387,7 +387,7 @@ def test_a_session_saved_over_the_websocket_runs_again_as_a_scenario(tmp_path: P
                          text=True, cwd=ROOT, timeout=WAIT)
     assert ran.returncode == 0, ran.stdout + ran.stderr
     assert script.read_text(encoding="utf-8").splitlines()[1:] == [
-        "play e4", "play e5", "learn g1 camel", "reject Ke3"]
+        "schedule fifo", "play e4", "play e5", "learn g1 camel", "reject Ke3"]
 
 
 def _messages_after_startup(trace: Path) -> Counter[str]:
