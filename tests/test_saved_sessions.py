@@ -129,3 +129,13 @@ def test_random_sessions_saved_and_run_again_trace_alike(seed: int) -> None:
         assert all(result.ok for result in results), [result for result in results if not result.ok]
         session, replayed = untimed(shell.recorder.events()), untimed(recorder.events())
     assert session == replayed, first_difference(session, replayed)
+
+
+def test_save_says_when_a_failed_command_sent_messages_the_scenario_leaves_out(tmp_path: Path) -> None:
+    with Shell() as shell:
+        _session(shell, ["e4", "square e4 empty", "restarts 1", "e5"])
+        [said] = shell.execute(f"save {tmp_path / 'session.scenario'}")
+    # The square check asked the board and failed; the restarts check sent nothing.
+    assert str(said).endswith("; 1 command that failed is left out, with the messages sent for them")
+    saved = (tmp_path / "session.scenario").read_text(encoding="utf-8")
+    assert saved.splitlines()[2:] == ["play e4", "play e5"]

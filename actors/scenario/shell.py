@@ -164,6 +164,8 @@ class Shell:
         self.orders: dict[int, str] = {}
         """The ``order`` line written before ``saved[i]``: the deliveries of a command not run in
         arrival order (chosen by hand, or by ``order``), and the faults befallen on the way."""
+        self.unsaved = 0
+        """Commands that failed (so are not saved) after sending messages: the saved session lacks those."""
         self._befallen: list[Befallen] = []  # the faults chosen by hand in the command in flight
         self._hand_chosen = 0  # its deliveries up to the last one chosen out of arrival order
         self.order: list[str] | None = None
@@ -226,6 +228,7 @@ class Shell:
         if not self.stepping:
             with self.turnstile.using(Fifo()):
                 shown = self._perform(step)
+            self._count_unsaved()
             return [shown, *self._supervision()]
         self._worker = threading.Thread(target=self._work, args=(step,), name="shell-command", daemon=True)
         self._worker.start()
@@ -338,6 +341,10 @@ class Shell:
             self.saved.append(f"play {step.move}")  # the check failed, but the move was made
         return result
 
+    def _count_unsaved(self) -> None:
+        if len(self.saved) == self._saved_mark and len(self.recorder) > self._mark[0]:
+            self.unsaved += 1
+
     def _keep_order(self, line: str | None) -> None:
         """Save ``line`` as the order of the step the last command saved (if it saved one)."""
         if line is not None and len(self.saved) > self._saved_mark:
@@ -362,6 +369,7 @@ class Shell:
         if worker.is_alive():
             return shown + self._pending()
         worker.join()
+        self._count_unsaved()
         # After the last delivery chosen out of arrival order, or befallen, the rest ran as arrival
         # order would run them, which is what a scenario does after its order line.
         ran = self.turnstile.steps[self._mark[1]:]
@@ -471,6 +479,7 @@ class Shell:
         self._begin()
         with self.turnstile.using(Script(order)):
             shown = self._perform(step)
+        self._count_unsaved()
         self._keep_order(" ".join(("order", *order)))
         return [shown, *self._supervision()]
 
@@ -563,7 +572,11 @@ class Shell:
                 file.write("\n".join(lines) + "\n")
         except OSError as error:
             raise InputError(f"save {rest[0]}: cannot write: {error.strerror}") from None
-        return f"wrote {len(self.saved)} steps to {rest[0]} (chess-actors run {rest[0]} replays them)"
+        written = f"wrote {len(self.saved)} steps to {rest[0]} (chess-actors run {rest[0]} replays them)"
+        if self.unsaved:
+            failed = "command that failed is" if self.unsaved == 1 else "commands that failed are"
+            written += f"; {self.unsaved} {failed} left out, with the messages sent for them"
+        return written
 
 
 def completions(shell: Shell, line: str, word: str) -> list[str]:
