@@ -76,7 +76,10 @@ def test_a_session_stepped_by_hand_with_a_drop_and_a_duplicate_replays_to_its_tr
         chosen: list[str] = []
         for line, plan in (("e5", ["step", "deliver", "drop", "step", "deliver", "duplicate", "step"]),
                            ("crash board", []), ("Nf3", ["deliver", "deliver", "drop", "deliver"]),
-                           ("learn c8 archbishop", ["deliver"]), ("legal c8", ["deliver", "duplicate"])):
+                           ("learn c8 archbishop", ["deliver"]), ("legal c8", ["deliver", "duplicate"]),
+                           ("lie hide e5", ["duplicate"]), ("reject Nxe5", ["deliver", "drop", "deliver"]),
+                           ("lie off", []), ("stall black-knight-g8", []),
+                           ("Nf6", ["deliver", "step", "drop"]), ("reject Ke2", ["deliver"])):
             shell.execute(line)
             chosen += _choose(shell, iter(plan))
         shell.execute("mode auto")
@@ -84,6 +87,8 @@ def test_a_session_stepped_by_hand_with_a_drop_and_a_duplicate_replays_to_its_tr
         script = _replays_to_the_same_trace(shell, tmp_path)
     assert {"drop", "duplicate"} <= {line.split()[0] for line in chosen}
     assert any(line.startswith("deliver ") and line != "deliver 1" for line in chosen), "out of arrival order"
+    # Ke2 was legal: the check failed, but the move was made, and is saved as played.
+    assert "reject Nxe5" in script and "play Ke2" in script and "reject Ke2" not in script
     orders = [line for line in script.splitlines() if line.startswith("order ")]
     assert len(orders) >= 3 and any(" drop " in line for line in orders)
     assert any(" duplicate " in line for line in orders)
