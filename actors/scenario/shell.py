@@ -71,7 +71,7 @@ delivering by hand:
                   position on fresh actors), the first delivery where they part marked
 keeping and leaving:
   trace [PATH] (the last command's messages; with PATH: the whole trace as JSON lines)
-  save PATH (the session as a scenario for run) | help | quit or exit (Ctrl-D)
+  save PATH (the session as a scenario: run replays it to the same trace) | help | quit or exit (Ctrl-D)
   Ctrl-C cancels the line being typed; a second Ctrl-C at an empty prompt asks before leaving"""
 
 
