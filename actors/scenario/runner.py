@@ -77,6 +77,8 @@ def run_scenario(
     ask waits ``timeout`` seconds at most (the actors' default when None). The game borrows its
     actor system from ``pool`` (which then sets the recorder and timeout); untraced, with the
     default timeout, from this process's pool. Returns the results of the steps run, in order.
+    A scenario with a schedule runs one delivery at a time in arrival order, each step after an
+    ``order`` line in the order it gives (see actors/examples/README.md).
     An actor that dies is healed by the supervisor and the step retried once, as the game facade
     does for moves.
 
@@ -93,6 +95,12 @@ def run_scenario(
 
     Returns:
         The results of the steps run, in order (the last one failed if the run stopped early).
+
+    Raises:
+        ValueError: a scenario under a schedule (``schedule fifo``, ``order`` lines), which runs
+            its own actors under a turnstile, given ``nodes``, ``pool`` or a Network (a LinkModel
+            is taken, on the turnstile's clock); a step that befalls the next message of a kind, on
+            ``nodes``.
     """
     from actors.client.game import ActorGame
     from actors.client.pool import process_pool
