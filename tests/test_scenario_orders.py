@@ -15,6 +15,7 @@ from actors.scenario.script import parse_scenario
 from actors.scenario.shell import Shell
 from actors.scenario.steps import Order, OrderEntry, Play, ScenarioError
 from actors.tracing.recorder import TraceRecorder
+from board.errors import InputError
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -120,3 +121,23 @@ def test_a_scheduled_scenario_is_refused_on_a_network_model_in_one_line(tmp_path
     done = run(script, "--network", "loss=0.1,seed=3")
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith("chess-actors run: --network: ") and len(done.stderr.splitlines()) == 1
+
+
+def test_the_studio_refuses_a_scenario_with_order_lines_in_one_line(tmp_path: Path) -> None:
+    script = tmp_path / "stepped.scenario"
+    script.write_text("schedule fifo\ne4\norder referee board black-pawn-e7\ne5\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "actors.cli", "studio", "--scenario", str(script)], cwd=ROOT,
+                          capture_output=True, text=True, check=False, timeout=120)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (f"chess-actors studio: {script}, line 3: an order line is for chess-actors run;"
+                           " the studio starts from its steps in arrival order (step mode chooses by hand)\n")
+
+
+def test_the_shells_order_after_a_fairy_move_is_refused_and_changes_nothing() -> None:
+    with Shell() as shell:
+        for line in ("learn g1 camel", "Nh4", "e5"):  # the camel leaps g1-h4, no knight's move
+            shell.execute(line)
+        shell.execute("order referee")
+        with pytest.raises(InputError, match="not standard chess's"):
+            shell.execute("d4")
+        assert shell.saved[1:] == ["learn g1 camel", "play Nh4", "play e5"]
