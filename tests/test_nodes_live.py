@@ -23,6 +23,8 @@ from test_nodes import DRIVER_ACTORS, _family
 
 from actors.client.nodes import DRIVER, Nodes
 from actors.client.replay import MoveReport
+from actors.scenario.runner import run_scenario
+from actors.scenario.script import parse_scenario
 from actors.scenario.shell import BY_HAND_VERBS, Shell
 from actors.studio.live import LiveGame
 from actors.tracing.export import placing_nodes
@@ -183,3 +185,17 @@ def test_studio_on_nodes_serves_a_live_game_and_a_signal_leaves_no_process_runni
     while (left := [pid for pid in family if Path(f"/proc/{pid}").exists()]) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not left, f"processes left running: {left}"
+
+
+def test_a_session_on_nodes_is_saved_without_a_schedule_and_runs_again_on_nodes(
+    nodes: Nodes, tmp_path: Path
+) -> None:
+    script = tmp_path / "session.scenario"
+    with Shell(nodes=nodes) as shell:
+        for line in ("e4", "e5", "learn g1 camel", "Ke3", "crash board", "Nf3", "board", f"save {script}"):
+            shell.execute(line)
+    lines = script.read_text(encoding="utf-8").splitlines()
+    assert lines[0].startswith("start ") and "schedule fifo" not in lines  # nodes deliver freely
+    assert lines[1:6] == ["play e4", "play e5", "learn g1 camel", "reject Ke3", "crash board"]
+    results = run_scenario(parse_scenario(script.read_text(encoding="utf-8"), str(script)), nodes=nodes)
+    assert [result.ok for result in results] == [True] * len(lines)

@@ -96,8 +96,8 @@ def test_save_writes_a_scenario_that_run_replays(tmp_path: Path) -> None:
     done = shell_script(f"{commands}save {path}\n")
     assert done.returncode == 0, done.stderr
     text = path.read_text(encoding="utf-8")
-    assert text.splitlines()[1:] == ["play e4", "reject e4", "play e5", "send white-knight-g1 move g1 f3",
-                                    "expect yes"]
+    assert text.splitlines()[1:] == ["schedule fifo", "play e4", "reject e4", "play e5",
+                                    "send white-knight-g1 move g1 f3", "expect yes"]
     replay = subprocess.run([sys.executable, "-m", "actors.cli", "run", str(path)], capture_output=True,
                             text=True, timeout=120, check=False)
     assert replay.returncode == 0, replay.stdout + replay.stderr
@@ -284,7 +284,8 @@ def test_legal_alone_shows_the_targets_and_is_saved_as_the_check_it_passes(tmp_p
     assert "chess> legal e8\nlegal from e8: none\n" in done.stdout  # black's king, and white to move
     assert "✓ line   5  legal b1 a3 c3" in done.stdout, "with targets, legal is still a check"
     assert path.read_text(encoding="utf-8").splitlines()[1:] == [
-        "play e4", "play e5", "legal f1 a6 b5 c4 d3 e2", "legal e8", "legal b1 a3 c3", "reject Ke3"]
+        "schedule fifo", "play e4", "play e5", "legal f1 a6 b5 c4 d3 e2", "legal e8", "legal b1 a3 c3",
+        "reject Ke3"]
     replay = subprocess.run([sys.executable, "-m", "actors.cli", "run", str(path)], capture_output=True,
                             text=True, timeout=120, check=False)
     assert replay.returncode == 0, replay.stdout + replay.stderr

@@ -117,9 +117,9 @@ def test_scenario_steps_and_healing_are_phases_of_their_own() -> None:
     results = run_scenario(scenario, recorder=recorder)
     assert all(result.ok for result in results)
     phases = {event["phase"] for event in recorder.events()}
-    # Step 1 is the 'start' line, which sends nothing.
-    assert {"startup", "step 2", "step 3", "step 4", "heal"} <= phases
-    assert "step 1" not in phases
+    # Step 1 is the 'start' line, which sends nothing; a move's messages serve its ply, as in a replay.
+    assert {"startup", "ply 1", "step 3", "ply 2", "heal"} <= phases
+    assert not {"step 1", "step 2", "step 4"} & phases
     crash = next(event for event in recorder.events() if event["kind"] == "Crash")
     assert crash["phase"] == "step 3" and crash["reply_payload"] is not None
     assert crash["reply_payload"]["error"] == "InjectedCrash"

@@ -52,7 +52,7 @@ def run_scenario_command(args: argparse.Namespace) -> int:
     """Run the scenario at ``args.scenario``; return 0 if every step passed, 1 if one failed."""
     from actors.cli.replay import lessons
     from actors.kernel.affinity import one_core
-    from actors.scenario.runner import NODES_PLAN_ONE_FAULT, run_scenario
+    from actors.scenario.runner import NODES_PLAN_ONE_FAULT, SCHEDULED_RUNS_HERE, run_scenario
     from actors.scenario.steps import LinkFault
     from board.errors import InputError
 
@@ -72,6 +72,9 @@ def run_scenario_command(args: argparse.Namespace) -> int:
     scenario = _load_scenario(args)
     if on_nodes is not None and any(isinstance(step, LinkFault) for step in scenario.steps):
         raise InputError(f"{scenario.source}: {NODES_PLAN_ONE_FAULT}")
+    if scenario.schedule is not None and (on_nodes is not None or model is not None):
+        raise InputError(f"{'--nodes' if on_nodes is not None else '--network'}: {scenario.source}:"
+                         f" {SCHEDULED_RUNS_HERE}")
     if on_nodes is None:
         one_core()  # the actor threads hand off faster on one core (actors.kernel.affinity)
     with ExitStack() as stack:

@@ -132,6 +132,10 @@ def _opening(args: argparse.Namespace) -> tuple[str, bool | None, list[str], str
         from actors.scenario.steps import Start
 
         scenario = read_scenario_input(args.scenario)
+        if scenario.orders:  # the live game runs its steps in arrival order (schedule fifo is that)
+            line = scenario.orders[0][1].line
+            raise InputError(f"{scenario.source}, line {line}: an order line is for chess-actors run; the"
+                             " studio starts from its steps in arrival order (step mode chooses by hand)")
         steps = [step.written for step in scenario.steps if not isinstance(step, Start)]
         return scenario.start_fen, scenario.chess960, steps, scenario.source, None
     if args.pgn is None:

@@ -170,6 +170,9 @@ def _plain(value: object) -> Any:
         return {str(key): _plain(item) for key, item in value.items()}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return readable(value)
+    if callable(value):
+        # A function's repr holds its address: named, the same message reads the same in every run.
+        return f"<{getattr(value, '__qualname__', type(value).__qualname__)}>"
     return str(value)
 
 

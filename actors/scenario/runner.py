@@ -17,6 +17,7 @@ from actors.scenario.steps import (
     Legal,
     Lie,
     LinkFault,
+    Order,
     OutcomeCheck,
     Partition,
     Play,
@@ -40,11 +41,14 @@ if TYPE_CHECKING:
     from actors.client.pool import SystemPool
     from actors.kernel.links import LinkModel
     from actors.kernel.network import Network
+    from actors.kernel.schedule import Turnstile
     from actors.kernel.scheduled_links import ScheduledLinks
     from actors.protocol import No, Yes
     from actors.tracing.recorder import TraceRecorder
 
-__all__ = ["ScenarioFailure", "StepListener", "run_scenario", "step_runner"]
+__all__ = [
+    "SCHEDULED_RUNS_HERE", "ScenarioFailure", "StepListener", "phase_of_step", "run_scenario", "step_runner",
+]
 
 
 def step_runner(game: ActorGame) -> Callable[[Step], StepResult]:
@@ -73,6 +77,8 @@ def run_scenario(
     ask waits ``timeout`` seconds at most (the actors' default when None). The game borrows its
     actor system from ``pool`` (which then sets the recorder and timeout); untraced, with the
     default timeout, from this process's pool. Returns the results of the steps run, in order.
+    A scenario with a schedule runs one delivery at a time in arrival order, each step after an
+    ``order`` line in the order it gives (see actors/examples/README.md).
     An actor that dies is healed by the supervisor and the step retried once, as the game facade
     does for moves.
 
@@ -89,34 +95,82 @@ def run_scenario(
 
     Returns:
         The results of the steps run, in order (the last one failed if the run stopped early).
+
+    Raises:
+        ValueError: a scenario under a schedule (``schedule fifo``, ``order`` lines), which runs
+            its own actors under a turnstile, given ``nodes``, ``pool`` or a Network (a LinkModel
+            is taken, on the turnstile's clock); a step that befalls the next message of a kind, on
+            ``nodes``.
     """
     from actors.client.game import ActorGame
     from actors.client.pool import process_pool
+    from actors.kernel.links import LinkModel
+    from actors.kernel.network import Network
     from actors.tracing.recorder import marking
 
     faulting = any(isinstance(step, LinkFault | Partition) for step in scenario.steps)
     if nodes is not None and any(isinstance(step, LinkFault) for step in scenario.steps):
         raise ValueError(NODES_PLAN_ONE_FAULT)
-    if network is None and faulting:
-        from actors.kernel.links import LinkModel
-        from actors.kernel.network import Network
+    turnstile = None
+    if scenario.schedule is not None:
+        from actors.kernel.policies import Fifo
+        from actors.kernel.schedule import Turnstile
 
+        if nodes is not None or pool is not None or isinstance(network, Network):
+            raise ValueError(SCHEDULED_RUNS_HERE)
+        # The shell's game: one delivery at a time, over links that fault only when a step says so.
+        turnstile = Turnstile(Fifo())
+        network = network or LinkModel()
+    elif network is None and faulting:
         network = Network(LinkModel(), recorder)  # reliable links, but for the faults the script asks
-    if pool is None and recorder is None and timeout is None and network is None and nodes is None:
+    if pool is None and recorder is None and timeout is None and network is None and nodes is None \
+            and turnstile is None:
         pool = process_pool()
     results: list[StepResult] = []
     with ActorGame(scenario.start_fen, timeout, recorder, pool=pool, teach=teach, network=network,
-                   chess960=scenario.chess960, nodes=nodes) as game:
+                   chess960=scenario.chess960, nodes=nodes, schedule=turnstile) as game:
         runner = _Runner(game)
-        for number, step in enumerate(scenario.steps, start=1):
-            with marking(recorder, "step", number):
-                result = runner.run(step)
+        for index, step in enumerate(scenario.steps):
+            order = scenario.order_before(index)
+            with marking(recorder, *phase_of_step(step, index + 1, game.plies)):
+                if order is None or turnstile is None:
+                    result = runner.run(step)
+                else:
+                    result = _run_ordered(runner, step, order, turnstile)
             results.append(result)
             if on_step is not None:
                 on_step(result)
             if not result.ok:
                 break
     return results
+
+
+def phase_of_step(step: Step, number: int, plies: int) -> tuple[str, int]:
+    """The trace phase a step's messages serve (the shell's commands too): a move's, ``ply N`` (the
+    ply it proposes, as in a replay); any other step's, ``step N`` (its number in the script)."""
+    if isinstance(step, Play | Reject):
+        return "ply", plies + 1
+    return "step", number
+
+
+def _run_ordered(runner: _Runner, step: Step, order: Order, turnstile: Turnstile) -> StepResult:
+    """Run ``step`` with its deliveries in the order written on the line before it."""
+    from actors.scenario.ordering import Ordered
+
+    policy = Ordered(order.entries, turnstile.befall, f"the order on line {order.line}")
+    with turnstile.using(policy):
+        result = runner.run(step)
+    if result.ok and policy.left:
+        left = " ".join(str(entry) for entry in policy.left)
+        return StepResult(step.line, step.written, False, f"its deliveries as ordered on line {order.line}",
+                          f"the step was over before the order's last {len(policy.left)} entries: {left}")
+    return result
+
+
+SCHEDULED_RUNS_HERE = (
+    "a scenario with schedule fifo or order lines runs its actors under one turnstile in this process,"
+    " over reliable links (but for the faults its steps ask): not on nodes, a pool or a --network model"
+)
 
 
 NODES_PLAN_ONE_FAULT = (

@@ -14,7 +14,10 @@ from dataclasses import dataclass
 from actors.client.stall import check_stall
 from actors.protocol import REQUEST_KINDS
 from actors.scenario.steps import (
+    DIRECTIVE_NAMES,
+    ORDER_FAULTS,
     OUTCOMES,
+    SCHEDULES,
     STEP_NAMES,
     Crash,
     Expect,
@@ -23,6 +26,8 @@ from actors.scenario.steps import (
     Legal,
     Lie,
     LinkFault,
+    Order,
+    OrderEntry,
     OutcomeCheck,
     Partition,
     Play,
@@ -46,7 +51,7 @@ from board.rules.pieces import COLOUR_NAMES, KIND_LETTERS, KIND_NAMES
 from board.rules.position import Position
 from board.rules.squares import SQUARE_NAMES, parse_standard_square
 
-__all__ = ["MESSAGE_KINDS", "is_move_text", "parse_line", "parse_scenario", "read_scenario"]
+__all__ = ["MESSAGE_KINDS", "is_move_text", "parse_line", "parse_order", "parse_scenario", "read_scenario"]
 
 # --- parsing --------------------------------------------------------------------------------
 
@@ -92,19 +97,40 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
 
     Raises:
         ScenarioError: naming ``source`` and the line: an unknown step, a missing or extra word,
-            a malformed square, FEN, count or name, ``start`` after other steps, or ``expect``
-            with no ``send`` before it.
+            a malformed square, FEN, count or name, ``start`` after other steps, ``expect``
+            with no ``send`` before it, ``schedule`` after a step (``start`` aside), or ``order``
+            with no step after it.
     """
     steps: list[Step] = []
     start_fen = write_fen(parse_fen("startpos"))
     chess960 = False
     sent = False
+    schedule: str | None = None
+    orders: list[tuple[int, Order]] = []
+    pending: Order | None = None  # an order line waiting for its step
     for number, raw in enumerate(text.splitlines(), start=1):
         words = _words(raw, source, number)
         if not words:
             continue
         written = " ".join(f'"{word.text}"' if word.quoted else word.text for word in words)
+        if words[0].text in DIRECTIVE_NAMES and not words[0].quoted:
+            if pending is not None:
+                raise ScenarioError(source, number, f"order (line {pending.line}) needs a step after it,"
+                                                    " before another order or schedule line")
+            if words[0].text == "schedule":
+                if schedule is not None or any(not isinstance(step, Start) for step in steps):
+                    raise ScenarioError(source, number, "schedule comes once, at the top (after start only)")
+                schedule = _parse_schedule(words[1:], source, number)
+            else:
+                pending = parse_order(words, written, source, number)
+                schedule = schedule or "fifo"  # an order is one of a turnstile's schedules
+            continue
         step = _parse_step(words, written, source, number)
+        if pending is not None:
+            if isinstance(step, Start):
+                raise ScenarioError(source, number, f"order (line {pending.line}) cannot come before start")
+            orders.append((len(steps), pending))
+            pending = None
         if isinstance(step, Start):
             if steps:
                 raise ScenarioError(source, number, "start must be the first step of a scenario")
@@ -115,7 +141,53 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
             problem = "expect checks the reply of a send, and no send comes before it"
             raise ScenarioError(source, number, problem)
         steps.append(step)
-    return Scenario(source, start_fen, tuple(steps), chess960)
+    if pending is not None:
+        raise ScenarioError(source, pending.line, "order needs a step after it (the step whose deliveries"
+                                                  " it orders)")
+    return Scenario(source, start_fen, tuple(steps), chess960, schedule, tuple(orders))
+
+
+def _parse_schedule(rest: list[_Word], source: str, line: int) -> str:
+    if len(rest) != 1 or rest[0].quoted or rest[0].text not in SCHEDULES:
+        raise ScenarioError(source, line, f"schedule needs {' or '.join(SCHEDULES)} (every delivery one at a"
+                                          " time, in arrival order)")
+    return rest[0].text
+
+
+def parse_order(words: Sequence[_Word] | str, written: str = "", source: str = "<shell>",
+                line: int = 1) -> Order:
+    """An ``order`` line: actor names, one a delivery, each maybe after ``drop`` or ``duplicate``.
+
+    Args:
+        words: the line's words (its text, from the shell), ``order`` first.
+        written: the line as written (from the words when empty).
+        source: how an error names the script.
+        line: the line's number.
+
+    Raises:
+        ScenarioError: no names, a word that is not an actor's name, or a fault with no name after it.
+    """
+    if isinstance(words, str):
+        words = _words(words, source, line)
+    written = written or " ".join(word.text for word in words)
+    usage = "order needs actor names, each maybe after drop or duplicate: order referee drop board board"
+    entries: list[OrderEntry] = []
+    fault: str | None = None
+    for word in words[1:]:
+        if word.text in ORDER_FAULTS and not word.quoted:
+            if fault is not None:
+                raise ScenarioError(source, line, f"{usage} ({fault} {word.text}: one fault, then a name)")
+            fault = word.text
+            continue
+        try:
+            actor = _actor(word, lambda problem: ScenarioError(source, line, problem))
+        except ScenarioError as error:
+            raise ScenarioError(source, line, f"order: {error.problem}") from None
+        entries.append(OrderEntry(actor, fault))
+        fault = None
+    if fault is not None or not entries:
+        raise ScenarioError(source, line, usage)
+    return Order(line, written, tuple(entries))
 
 
 def parse_line(text: str, source: str = "<shell>", line: int = 1) -> Step | None:

@@ -23,22 +23,14 @@ from actors.kernel.policies import Fifo, Interactive, Ready, Script
 from actors.kernel.schedule import LINK_FAULTS, Turnstile, record_of
 from actors.protocol import Rejected
 from actors.protocol.readable import readable, summarize
-from actors.scenario.runner import NODES_PLAN_ONE_FAULT, step_runner
+from actors.scenario.ordering import Befallen, order_line
+from actors.scenario.runner import NODES_PLAN_ONE_FAULT, phase_of_step, step_runner
 from actors.scenario.script import parse_line
-from actors.scenario.steps import (
-    STEP_NAMES,
-    FenCheck,
-    Legal,
-    LinkFault,
-    Play,
-    Reject,
-    Start,
-    Step,
-    StepResult,
-)
+from actors.scenario.steps import STEP_NAMES, Legal, LinkFault, Play, Reject, Start, Step, StepResult
 from actors.tracing.compare import OrderComparison, compare_orders
 from actors.tracing.recorder import TraceRecorder, event_to_json
 from board.errors import ChessActorsError, InputError
+from board.games.game import Game
 from board.notation.fen import parse_fen
 from board.rules.squares import SQUARE_NAMES
 
@@ -87,7 +79,7 @@ delivering by hand:
                   position on fresh actors), the first delivery where they part marked
 keeping and leaving:
   trace [PATH] (the last command's messages; with PATH: the whole trace as JSON lines)
-  save PATH (the session as a scenario for run) | help | quit or exit (Ctrl-D)
+  save PATH (the session as a scenario: run replays it to the same trace) | help | quit or exit (Ctrl-D)
   Ctrl-C cancels the line being typed; a second Ctrl-C at an empty prompt asks before leaving"""
 
 
@@ -187,11 +179,20 @@ class Shell:
         self.run_step = step_runner(self.game)
         self.stepping = False
         self.saved: list[str] = []
+        """The steps that passed, as a scenario's lines (``start`` first; see :meth:`_save`)."""
+        self.orders: dict[int, str] = {}
+        """The ``order`` line written before ``saved[i]``: the deliveries of a command not run in
+        arrival order (chosen by hand, or by ``order``), and the faults befallen on the way."""
+        self.unsaved = 0
+        """Commands that failed (so are not saved) after sending messages: the saved session lacks those."""
+        self._befallen: list[Befallen] = []  # the faults chosen by hand in the command in flight
+        self._hand_chosen = 0  # its deliveries up to the last one chosen out of arrival order
         self.order: list[str] | None = None
         self.commands = 0
         self._worker: threading.Thread | None = None
         self._result: Output | BaseException | None = None
         self._mark = (0, 0)  # trace events and steps before the last command
+        self._saved_mark = 0  # saved steps before the last command
         self._stalled: set[str] = set()  # the actors stalled when the last command began
         # The last move played: the moves before it, the move, its phase, its trace events' span.
         self._last_move: tuple[tuple[str, ...], str, str, int, int] | None = None
@@ -250,6 +251,7 @@ class Shell:
         if not self.stepping:
             with self._in_arrival_order():
                 shown = self._perform(step)
+            self._count_unsaved()
             return [shown, *self._supervision()]
         self._worker = threading.Thread(target=self._work, args=(step,), name="shell-command", daemon=True)
         self._worker.start()
@@ -259,10 +261,11 @@ class Shell:
         """Run ``step`` against the game (on whichever thread delivers); return what to show, and keep
         what it did for :meth:`_save`.
 
-        Its messages serve one phase of the trace: a move's ``ply N`` (as a replay's), any other
-        command's ``step N`` (the shell's command count, as a scenario's steps), so that what a
-        command's messages did stays together, the re-reading after a heal included."""
-        phase = ("ply", self.game.plies + 1) if isinstance(step, Play | Reject) else ("step", self.commands)
+        Its messages serve one phase of the trace, as in ``chess-actors run`` (so that the session
+        saved and run again is traced alike): a move's ``ply N``, any other command's ``step N``, the
+        number it has in the saved scenario; what a command's messages did stays together, the
+        re-reading after a heal included."""
+        phase = phase_of_step(step, len(self.saved) + 1, self.game.plies)
         if not isinstance(step, Play):
             try:
                 with self.recorder.phase(*phase):
@@ -361,6 +364,8 @@ class Shell:
             return
         self._mark = (len(self.recorder), len(self.turnstile.steps))
         self._stalled = set(self.turnstile.held())
+        self._befallen, self._hand_chosen = [], 0
+        self._saved_mark = len(self.saved)
 
     def _supervision(self) -> list[Output]:
         """What the supervisor did during the last command: each actor it restarted, and why."""
@@ -377,9 +382,20 @@ class Shell:
         return lines
 
     def _keep(self, step: Step, result: StepResult) -> StepResult:
-        if result.ok and not isinstance(step, FenCheck | Start):
+        if result.ok and not isinstance(step, Start):
             self.saved.append(step.written)
+        elif isinstance(step, Reject) and result.got.startswith("accepted"):
+            self.saved.append(f"play {step.move}")  # the check failed, but the move was made
         return result
+
+    def _count_unsaved(self) -> None:
+        if len(self.saved) == self._saved_mark and len(self.recorder) > self._mark[0]:
+            self.unsaved += 1
+
+    def _keep_order(self, line: str | None) -> None:
+        """Save ``line`` as the order of the step the last command saved (if it saved one)."""
+        if line is not None and len(self.saved) > self._saved_mark:
+            self.orders[self._saved_mark] = line
 
     # -- delivering by hand
 
@@ -400,6 +416,12 @@ class Shell:
         if worker.is_alive():
             return shown + self._pending()
         worker.join()
+        self._count_unsaved()
+        # After the last delivery chosen out of arrival order, or befallen, the rest ran as arrival
+        # order would run them, which is what a scenario does after its order line.
+        ran = turnstile.steps[self._mark[1]:]
+        cut = max([self._hand_chosen, *(position for position, _, _ in self._befallen)])
+        self._keep_order(order_line(ran[:cut], self._befallen))
         self._worker, result, self._result = None, self._result, None
         if isinstance(result, BaseException):
             raise InputError(f"the command failed: {result}")
@@ -459,12 +481,16 @@ class Shell:
         elif rest:
             raise InputError("step takes nothing more (deliver N chooses one)")
         if verb in LINK_FAULTS:
+            turnstile = self._by_hand()
             try:
-                befell = self._by_hand().befall(ready[index], verb)
+                befell = turnstile.befall(ready[index], verb)
             except ValueError as error:
                 raise InputError(f"{verb} {rest[0]}: {error}") from None
+            self._befallen.append((len(turnstile.steps) - self._mark[1], verb, ready[index].actor))
             self.policy.reoffer()
             return [f"  {befell}", *self._settle()]
+        if index > 0:  # the pending list is in arrival order: the first is what arrival order runs
+            self._hand_chosen = len(self._by_hand().steps) - self._mark[1] + 1
         self.policy.decide(index)
         return self._settle()
 
@@ -492,8 +518,7 @@ class Shell:
         """Run a move under a given order: first on a scratch game, so a wrong order changes nothing."""
         self.order = None
         turnstile = self._by_hand()
-        with turnstile.using(Fifo()):
-            fen = self.game.fen()
+        fen = self._position()
         try:
             scratch_turnstile = Turnstile(Script(order))
             chess960 = self.game.supervisor.chess960
@@ -507,7 +532,22 @@ class Shell:
         self._begin()
         with turnstile.using(Script(order)):
             shown = self._perform(step)
+        self._count_unsaved()
+        self._keep_order(" ".join(("order", *order)))
         return [shown, *self._supervision()]
+
+    def _position(self) -> str:
+        """The game's FEN from its journal, by the rules core: asking the referee would be a message
+        of the session's, and the order is tried before the move is played."""
+        supervisor = self.game.supervisor
+        position = Game(supervisor.start_fen, chess960=supervisor.chess960)
+        try:
+            for entry in self.game.journal:
+                position.play(entry.uci, want_san=False)
+        except ChessActorsError:
+            raise InputError("order: a move of this game is not standard chess's (a piece learned another):"
+                             " it cannot be tried on fresh actors first; play without order") from None
+        return position.fen()
 
     def _compare(self, rest: list[str]) -> OrderComparison:
         """The last move's delivery order beside arrival order: the same game played again on fresh
@@ -537,9 +577,13 @@ class Shell:
     def _board(self) -> Shown:
         if self.in_flight:  # the board's answer would queue behind the deliveries being chosen
             raise InputError("a command is waiting for its deliveries: step, deliver N or run first")
-        with self._in_arrival_order():
+        # The referee's answer is a message of the session: saved as the check it passes, it is
+        # asked again when the session is run as a scenario.
+        number = len(self.saved) + 1
+        with self._in_arrival_order(), self.recorder.phase("step", number):
             fen = self.game.fen()
             journal = self.game.journal
+        self.saved.append(f"fen {fen}")
         last = journal[-1] if journal else None
         return Shown(fen, last.uci if last else None, bool(last and last.check))
 
@@ -566,14 +610,27 @@ class Shell:
         return lines or ["no messages yet"]
 
     def _save(self, rest: list[str]) -> str:
+        """Write the session as a scenario that ``chess-actors run`` replays to the same trace: its
+        deliveries one at a time in arrival order (``schedule fifo``, as the shell runs them), and
+        each command's that ran otherwise in the ``order`` line before it. On nodes, whose actors
+        deliver freely, the steps alone (``run --nodes`` runs them)."""
         if len(rest) != 1:
             raise InputError("save needs a file path, e.g. save game.scenario")
+        lines = [self.saved[0], "schedule fifo"] if self.turnstile is not None else [self.saved[0]]
+        for index, line in enumerate(self.saved[1:], start=1):
+            if index in self.orders:
+                lines.append(self.orders[index])
+            lines.append(line)
         try:
             with open(rest[0], "w", encoding="utf-8") as file:
-                file.write("\n".join(self.saved) + "\n")
+                file.write("\n".join(lines) + "\n")
         except OSError as error:
             raise InputError(f"save {rest[0]}: cannot write: {error.strerror}") from None
-        return f"wrote {len(self.saved)} steps to {rest[0]} (chess-actors run {rest[0]} replays them)"
+        written = f"wrote {len(self.saved)} steps to {rest[0]} (chess-actors run {rest[0]} replays them)"
+        if self.unsaved:
+            failed = "command that failed is" if self.unsaved == 1 else "commands that failed are"
+            written += f"; {self.unsaved} {failed} left out, with the messages sent for them"
+        return written
 
 
 def completions(shell: Shell, line: str, word: str) -> list[str]:

@@ -10,8 +10,11 @@ from dataclasses import dataclass
 from board.errors import InputError
 
 __all__ = [
+    "DIRECTIVE_NAMES",
     "LINK_FAULTS",
+    "ORDER_FAULTS",
     "OUTCOMES",
+    "SCHEDULES",
     "STEP_NAMES",
     "Crash",
     "Expect",
@@ -20,6 +23,8 @@ __all__ = [
     "Legal",
     "Lie",
     "LinkFault",
+    "Order",
+    "OrderEntry",
     "OutcomeCheck",
     "Partition",
     "Play",
@@ -42,6 +47,16 @@ STEP_NAMES = ("start", "play", "reject", "send", "expect", "crash", "stall", "re
 
 LINK_FAULTS = ("drop", "duplicate", "delay", "reorder")
 """The steps that befall the next message of a kind on its link (see actors.kernel.network)."""
+
+DIRECTIVE_NAMES = ("schedule", "order")
+"""The lines that say how the steps' deliveries run, not steps of their own: ``schedule fifo`` (at the
+top) and ``order ...`` (before the step whose deliveries it orders)."""
+
+SCHEDULES = ("fifo",)
+"""What ``schedule`` takes: ``fifo``, every delivery one at a time in arrival order under a turnstile."""
+
+ORDER_FAULTS = ("drop", "duplicate")
+"""What befalls a delivery named in an ``order`` line (``drop board``): as the shell's ``drop N``."""
 
 
 class ScenarioError(InputError):
@@ -232,6 +247,29 @@ class Lie:
     hidden: tuple[str, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class OrderEntry:
+    """One word of an ``order`` line: the delivery to ``actor`` (the head of its mailbox, or its
+    resumption) runs next; with a ``fault`` (``drop`` or ``duplicate``) that delivery is befallen on
+    its link instead, and the entries after it choose among what is ready then."""
+
+    actor: str
+    fault: str | None = None
+
+    def __str__(self) -> str:
+        return self.actor if self.fault is None else f"{self.fault} {self.actor}"
+
+
+@dataclass(frozen=True, slots=True)
+class Order:
+    """``order <actor>|drop <actor>|duplicate <actor> ...``: the next step's deliveries, by the actor
+    each goes to, in this order (after the list: arrival order)."""
+
+    line: int
+    written: str
+    entries: tuple[OrderEntry, ...]
+
+
 Step = (
     Start | Play | Reject | Send | Expect | Crash | Stall | Restarts | SquareCheck | Legal | FenCheck
     | OutcomeCheck | Learn | Lie | LinkFault | Partition
@@ -241,12 +279,22 @@ Step = (
 @dataclass(frozen=True, slots=True)
 class Scenario:
     """A parsed script: where it came from, the position it starts from, its steps in order, and
-    whether the game is Chess960 (as its ``start`` step says)."""
+    whether the game is Chess960 (as its ``start`` step says).
+
+    ``schedule`` is how its deliveries run: None, free actors; ``fifo``, one at a time in arrival
+    order under a turnstile (a ``schedule fifo`` line, or any ``order`` line, asks for it).
+    ``orders`` holds the ``order`` line before each step, by the step's index in ``steps``."""
 
     source: str
     start_fen: str
     steps: tuple[Step, ...]
     chess960: bool = False
+    schedule: str | None = None
+    orders: tuple[tuple[int, Order], ...] = ()
+
+    def order_before(self, index: int) -> Order | None:
+        """The ``order`` line written before ``steps[index]`` (None: its deliveries run as scheduled)."""
+        return next((order for at, order in self.orders if at == index), None)
 
 
 @dataclass(frozen=True, slots=True)

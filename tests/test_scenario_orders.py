@@ -1,0 +1,143 @@
+"""``schedule fifo`` and ``order`` lines: how a scenario says its deliveries run, parsed and run by
+``chess-actors run`` (a wrong order is one error line, never a hang)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from replayed import first_difference, untimed
+
+from actors.scenario.runner import run_scenario
+from actors.scenario.script import parse_scenario
+from actors.scenario.shell import Shell
+from actors.scenario.steps import Order, OrderEntry, Play, ScenarioError
+from actors.tracing.recorder import TraceRecorder
+from board.errors import InputError
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(script: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "actors.cli", "run", str(script), *options], cwd=ROOT,
+                          capture_output=True, text=True, check=False, timeout=120)
+
+
+def _arrival_order(*moves: str) -> list[str]:
+    """The actors the last of ``moves`` delivers to, in arrival order (the shell's trace says)."""
+    with Shell() as shell:
+        for move in moves:
+            shell.execute(move)
+        return str(shell.execute("trace")[-1]).split("order: ")[1].split()
+
+
+def test_order_lines_belong_to_the_step_after_them_and_ask_for_the_turnstile() -> None:
+    scenario = parse_scenario("play e4\norder referee drop black-pawn-e7 black-pawn-e7  # by hand\nplay e5\n")
+    assert scenario.schedule == "fifo", "an order runs under the turnstile"
+    assert scenario.steps == (Play(1, "play e4", "e4"), Play(3, "play e5", "e5"))
+    assert scenario.order_before(0) is None
+    assert scenario.order_before(1) == Order(2, "order referee drop black-pawn-e7 black-pawn-e7", (
+        OrderEntry("referee"), OrderEntry("black-pawn-e7", "drop"), OrderEntry("black-pawn-e7")))
+    assert parse_scenario("start startpos\nschedule fifo\nplay e4\n").schedule == "fifo"
+    assert parse_scenario("play e4\n").schedule is None, "without them, free actors as before"
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "problem"),
+    [
+        ("play e4\nschedule fifo\n", 2, "schedule comes once, at the top"),
+        ("schedule fifo\nschedule fifo\n", 2, "schedule comes once"),
+        ("schedule random\n", 1, "schedule needs fifo"),
+        ("order referee\n", 1, "order needs a step after it"),
+        ("order referee\norder board\nplay e4\n", 2, "order (line 1) needs a step after it"),
+        ("order\nplay e4\n", 1, "order needs actor names"),
+        ("order referee drop\nplay e4\n", 1, "order needs actor names"),
+        ("order drop duplicate board\nplay e4\n", 1, "one fault, then a name"),
+        ("order Referee\nplay e4\n", 1, "'Referee' is not an actor"),
+    ],
+)
+def test_a_malformed_schedule_or_order_is_named_with_its_problem(text: str, line: int, problem: str) -> None:
+    with pytest.raises(ScenarioError) as caught:
+        parse_scenario(text, source="t.scenario")
+    assert str(caught.value).startswith(f"t.scenario, line {line}: ")
+    assert problem in str(caught.value)
+
+
+def test_an_order_runs_the_step_as_the_shells_order_does_then_arrival_order() -> None:
+    arrival = _arrival_order("e4", "e5", "Nf3")
+    # The two knights are asked at once: the b1 knight's question is delivered first this time.
+    asked = [name for name in arrival if name.startswith("white-knight")][:2]
+    swapped = [*arrival[:arrival.index(asked[0])], asked[1], asked[0]]
+    assert swapped != arrival[:len(swapped)]
+    traces = []
+    for text in ("schedule fifo\ne4\ne5\nNf3\n", f"e4\ne5\norder {' '.join(swapped)}\nNf3\n"):
+        recorder = TraceRecorder()
+        assert all(result.ok for result in run_scenario(parse_scenario(text), recorder=recorder))
+        traces.append(untimed(recorder.events()))
+    with Shell() as shell:
+        for line in ("e4", "e5", f"order {' '.join(swapped)}", "Nf3"):
+            shell.execute(line)
+        assert traces[1] == untimed(shell.recorder.events()), first_difference(
+            untimed(shell.recorder.events()), traces[1])
+    assert traces[0] != traces[1], "the order changed the conversation's course"
+
+
+def test_an_order_that_does_not_match_is_one_error_line_and_exit_1(tmp_path: Path) -> None:
+    script = tmp_path / "wrong.scenario"
+    script.write_text("e4\norder referee board white-pawn-e2\ne5\nNf3\n", encoding="utf-8")
+    done = run(script)
+    assert done.returncode == 1
+    assert done.stderr == ("chess-actors run: " + str(script) + ", line 3: e5: expected e5 accepted; got the"
+                           " order on line 2 does not match the game: its entry 3 (white-pawn-e2) names"
+                           " white-pawn-e2, but the actors with a delivery ready are: black-pawn-e7\n")
+    assert "1 passed, the step on line 3 failed; 1 step not run" in done.stdout
+
+
+def test_an_order_longer_than_its_step_fails_naming_what_was_left(tmp_path: Path) -> None:
+    arrival = _arrival_order("e4", "e5")
+    script = tmp_path / "long.scenario"
+    script.write_text(f"e4\norder {' '.join(arrival)} board referee\ne5\n", encoding="utf-8")
+    done = run(script)
+    assert done.returncode == 1
+    assert done.stderr.endswith("got the step was over before the order's last 2 entries: board referee\n")
+    script.write_text(f"e4\norder {' '.join(arrival)}\ne5\n", encoding="utf-8")
+    assert run(script).returncode == 0, "exactly the step's deliveries"
+
+
+def test_a_fault_on_a_delivery_that_is_not_waiting_is_an_error_not_a_hang(tmp_path: Path) -> None:
+    script = tmp_path / "fault.scenario"
+    script.write_text("order drop board\ne4\n", encoding="utf-8")
+    done = run(script)
+    assert done.returncode == 1
+    assert "names board, but the actors with a delivery ready are: referee" in done.stderr
+    assert len(done.stderr.splitlines()) == 1
+
+
+def test_a_scheduled_scenario_is_refused_on_a_network_model_in_one_line(tmp_path: Path) -> None:
+    script = tmp_path / "scheduled.scenario"
+    script.write_text("schedule fifo\ne4\n", encoding="utf-8")
+    done = run(script, "--network", "loss=0.1,seed=3")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("chess-actors run: --network: ") and len(done.stderr.splitlines()) == 1
+
+
+def test_the_studio_refuses_a_scenario_with_order_lines_in_one_line(tmp_path: Path) -> None:
+    script = tmp_path / "stepped.scenario"
+    script.write_text("schedule fifo\ne4\norder referee board black-pawn-e7\ne5\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "actors.cli", "studio", "--scenario", str(script)], cwd=ROOT,
+                          capture_output=True, text=True, check=False, timeout=120)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (f"chess-actors studio: {script}, line 3: an order line is for chess-actors run;"
+                           " the studio starts from its steps in arrival order (step mode chooses by hand)\n")
+
+
+def test_the_shells_order_after_a_fairy_move_is_refused_and_changes_nothing() -> None:
+    with Shell() as shell:
+        for line in ("learn g1 camel", "Nh4", "e5"):  # the camel leaps g1-h4, no knight's move
+            shell.execute(line)
+        shell.execute("order referee")
+        with pytest.raises(InputError, match="not standard chess's"):
+            shell.execute("d4")
+        assert shell.saved[1:] == ["learn g1 camel", "play Nh4", "play e5"]
