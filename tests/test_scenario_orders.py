@@ -13,7 +13,7 @@ from replayed import first_difference, untimed
 from actors.scenario.runner import run_scenario
 from actors.scenario.script import parse_scenario
 from actors.scenario.shell import Shell
-from actors.scenario.steps import Order, OrderEntry, Play, ScenarioError
+from actors.scenario.steps import Order, OrderEntry, Play
 from actors.tracing.recorder import TraceRecorder
 from board.errors import InputError
 
@@ -42,27 +42,6 @@ def test_order_lines_belong_to_the_step_after_them_and_ask_for_the_turnstile() -
         OrderEntry("referee"), OrderEntry("black-pawn-e7", "drop"), OrderEntry("black-pawn-e7")))
     assert parse_scenario("start startpos\nschedule fifo\nplay e4\n").schedule == "fifo"
     assert parse_scenario("play e4\n").schedule is None, "without them, free actors as before"
-
-
-@pytest.mark.parametrize(
-    ("text", "line", "problem"),
-    [
-        ("play e4\nschedule fifo\n", 2, "schedule comes once, at the top"),
-        ("schedule fifo\nschedule fifo\n", 2, "schedule comes once"),
-        ("schedule random\n", 1, "schedule needs fifo"),
-        ("order referee\n", 1, "order needs a step after it"),
-        ("order referee\norder board\nplay e4\n", 2, "order (line 1) needs a step after it"),
-        ("order\nplay e4\n", 1, "order needs actor names"),
-        ("order referee drop\nplay e4\n", 1, "order needs actor names"),
-        ("order drop duplicate board\nplay e4\n", 1, "one fault, then a name"),
-        ("order Referee\nplay e4\n", 1, "'Referee' is not an actor"),
-    ],
-)
-def test_a_malformed_schedule_or_order_is_named_with_its_problem(text: str, line: int, problem: str) -> None:
-    with pytest.raises(ScenarioError) as caught:
-        parse_scenario(text, source="t.scenario")
-    assert str(caught.value).startswith(f"t.scenario, line {line}: ")
-    assert problem in str(caught.value)
 
 
 def test_an_order_runs_the_step_as_the_shells_order_does_then_arrival_order() -> None:

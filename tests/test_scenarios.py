@@ -186,6 +186,15 @@ def test_each_step_parses_to_its_own_value() -> None:
         ("outcome mate\n", 1, "outcome needs one of"),
         ("send Bishop move f1 c4\n", 1, "is not an actor"),
         ("restarts one\n", 1, "restarts needs a count"),
+        ("play e4\nschedule fifo\n", 2, "schedule comes once, at the top"),
+        ("schedule fifo\nschedule fifo\n", 2, "schedule comes once"),
+        ("schedule random\n", 1, "schedule needs fifo"),
+        ("order referee\n", 1, "order needs a step after it"),
+        ("order referee\norder board\nplay e4\n", 2, "order (line 1) needs a step after it"),
+        ("order\nplay e4\n", 1, "order needs actor names"),
+        ("order referee drop\nplay e4\n", 1, "order needs actor names"),
+        ("order drop duplicate board\nplay e4\n", 1, "one fault, then a name"),
+        ("order Referee\nplay e4\n", 1, "'Referee' is not an actor"),
     ],
 )
 def test_a_malformed_line_is_named_with_its_problem(text: str, line: int, problem: str) -> None:
