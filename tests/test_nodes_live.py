@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from test_network import self_play_games
 from test_nodes import DRIVER_ACTORS, _family
+from test_studio_live import studio_running
 
 from actors.client.nodes import DRIVER, Nodes
 from actors.client.replay import MoveReport
@@ -156,9 +157,7 @@ def test_shell_on_nodes_from_the_command_line_shows_the_placement_and_refuses_st
 def test_studio_on_nodes_serves_a_live_game_and_a_signal_leaves_no_process_running() -> None:
     from websockets.sync.client import connect
 
-    process = subprocess.Popen([sys.executable, "-m", "actors.cli", "studio", "--nodes", "2", "--json"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
-    try:
+    with studio_running("--nodes", "2", "--json") as process:
         assert process.stdout is not None
         address = json.loads(process.stdout.readline())
         family = _family(process.pid)
@@ -177,10 +176,6 @@ def test_studio_on_nodes_serves_a_live_game_and_a_signal_leaves_no_process_runni
         said = process.stderr.read()
         assert said.startswith("nodes: 2 node processes on a local Ray, placement role\n"), said
         assert "Traceback" not in said
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
     deadline = time.monotonic() + WAIT  # Ray's own processes end on their own, soon after
     while (left := [pid for pid in family if Path(f"/proc/{pid}").exists()]) and time.monotonic() < deadline:
         time.sleep(0.1)

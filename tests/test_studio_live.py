@@ -263,15 +263,28 @@ def test_twenty_watchers_at_once_are_served_and_all_stopped() -> None:
     assert left == [], f"threads left behind: {left}"
 
 
-def _studio_process(*arguments: str) -> tuple[subprocess.Popen[str], str]:
+@contextmanager
+def studio_running(*arguments: str) -> Iterator[subprocess.Popen[str]]:
+    """``chess-actors studio ARGUMENTS`` as a process of its own, killed if it is still running
+    when the block ends (a test that failed before stopping it)."""
     process = subprocess.Popen(
         [sys.executable, "-m", "actors.cli", "studio", *arguments], stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True, cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+def _url_of(process: subprocess.Popen[str]) -> str:
+    """The one address a studio prints."""
     assert process.stdout is not None
     url = process.stdout.readline().strip()
     assert url.startswith("http://127.0.0.1:") and "?token=" in url, url
-    return process, url
+    return url
 
 
 def _children(pid: int) -> list[int]:
@@ -289,8 +302,8 @@ def _children(pid: int) -> list[int]:
 
 @pytest.mark.parametrize("signal_number", [signal.SIGTERM, signal.SIGINT])
 def test_a_signal_stops_the_studio_cleanly_even_with_a_move_waiting(signal_number: int) -> None:
-    process, url = _studio_process("--port", "0")
-    try:
+    with studio_running("--port", "0") as process:
+        url = _url_of(process)
         websocket = url.replace("http://", "ws://").replace("/?", "/ws?")
         with connect(websocket, open_timeout=WAIT) as client:
             client.recv(WAIT)
@@ -301,10 +314,6 @@ def test_a_signal_stops_the_studio_cleanly_even_with_a_move_waiting(signal_numbe
             process.send_signal(signal_number)
             status = process.wait(WAIT)
         _, errors = process.communicate(timeout=WAIT)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
     assert status == 0, errors
     assert errors == ""
     with pytest.raises(OSError):
@@ -312,33 +321,23 @@ def test_a_signal_stops_the_studio_cleanly_even_with_a_move_waiting(signal_numbe
 
 
 def test_with_json_the_address_is_one_json_object() -> None:
-    process = subprocess.Popen([sys.executable, "-m", "actors.cli", "studio", "--json"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
-    try:
+    with studio_running("--json") as process:
         assert process.stdout is not None
         address = json.loads(process.stdout.readline())
         assert address["url"] == f"http://127.0.0.1:{address['port']}/?token={address['token']}"
         assert address["host"] == "127.0.0.1" and _http_status(address["url"]) == 200
         process.send_signal(signal.SIGTERM)
         assert process.wait(WAIT) == 0
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
 
 
 def _hello_from_studio(*arguments: str) -> dict[str, Any]:
     """The first state a page gets from ``chess-actors studio ARGUMENTS``, which then stops cleanly."""
-    process, url = _studio_process(*arguments)
-    try:
+    with studio_running(*arguments) as process:
+        url = _url_of(process)
         with connect(url.replace("http://", "ws://").replace("/?", "/ws?"), open_timeout=WAIT) as client:
             hello: dict[str, Any] = json.loads(client.recv(WAIT))
         process.send_signal(signal.SIGTERM)
         assert process.wait(WAIT) == 0
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
     return hello
 
 

@@ -32,6 +32,12 @@ def live_studio() -> Iterator[str]:
             yield server.url
 
 
+def _type(page: Any, command: str) -> None:
+    """Type ``command`` in the page's command box and send it, as a person does."""
+    page.fill("#command", command)
+    page.press("#command", "Enter")
+
+
 def _open_live(browser: Any, url: str) -> Any:
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     problems: list[str] = []
@@ -58,8 +64,7 @@ def test_the_live_page_plays_moves_by_clicking_and_by_typing(browser: Any, live_
     assert page.locator("#board rect[data-selected='e2']").count() == 1
     page.click("#board rect[data-square='e4']")
     page.wait_for_selector("body[data-plies='1']")
-    page.fill("#command", "e5")
-    page.press("#command", "Enter")
+    _type(page, "e5")
     page.wait_for_selector("body[data-plies='2']")
     page.click("#board rect[data-square='g1']")
     page.click("#board rect[data-square='f3']")
@@ -69,8 +74,7 @@ def test_the_live_page_plays_moves_by_clicking_and_by_typing(browser: Any, live_
         board.push_san(move)
     assert board_on_page(page) == {chess.square_name(s): p.symbol() for s, p in board.piece_map().items()}
     assert page.locator("#phase-title").inner_text().startswith("ply 3 · Nf3")
-    page.fill("#command", "Ke3")  # refused: a verdict in the log, and the game goes on
-    page.press("#command", "Enter")
+    _type(page, "Ke3")  # refused: a verdict in the log, and the game goes on
     page.wait_for_selector("#live-log .error")
     assert "Ke3 refused" in page.locator("#live-log").inner_text()
     _stayed_home(page)
@@ -94,16 +98,14 @@ def test_the_live_page_steps_back_through_history_and_stays_there_as_the_game_go
 ) -> None:
     page = _open_live(browser, live_studio)
     for ply, move in enumerate(("e4", "e5", "Nf3"), start=1):
-        page.fill("#command", move)
-        page.press("#command", "Enter")
+        _type(page, move)
         page.wait_for_selector(f"body[data-plies='{ply}']")
     assert page.locator("#phase-title").inner_text().startswith("ply 3 · Nf3"), "it follows the game"
     page.click("#prev-ply")
     page.click("#prev-ply")
     assert page.locator("#phase-title").inner_text().startswith("ply 1 · e4")
     looking_at = where(page)
-    page.fill("#command", "Nc6")
-    page.press("#command", "Enter")
+    _type(page, "Nc6")
     page.wait_for_selector("body[data-plies='4']")
     page.wait_for_selector("#live-log :text('Nc6 accepted')")
     assert where(page) == looking_at, "a page looking back stays where it is"
@@ -120,8 +122,7 @@ def test_step_mode_lists_the_waiting_deliveries_and_a_click_delivers_one(
     page = _open_live(browser, live_studio)
     page.click("#mode-step")
     page.wait_for_selector("#mode-step[aria-pressed='true']")
-    page.fill("#command", "Nf3")
-    page.press("#command", "Enter")
+    _type(page, "Nf3")
     page.wait_for_selector("#pending-list button[data-deliver='1']")
     assert "Propose Nf3" in page.locator("#pending-list").inner_text()
     page.click("#pending-list button[data-deliver='1']")
@@ -140,8 +141,7 @@ def test_a_crash_from_its_button_is_healed_and_the_heal_is_shown(browser: Any, l
     page.select_option("#actor-pick", "board")
     page.click("#crash")
     page.wait_for_selector("#live-log :text('board crashed')")
-    page.fill("#command", "e4")
-    page.press("#command", "Enter")
+    _type(page, "e4")
     page.wait_for_selector("body[data-plies='1'][data-restarts='1']")
     assert page.locator("#live-log .heal").inner_text() == "the supervisor restarted board"
     assert page.locator("#chart rect.phase-heal").count() >= 1
@@ -158,14 +158,12 @@ def test_a_lesson_and_a_stall_from_their_buttons_change_the_verdicts_and_the_sta
     page.click("#teach")
     page.wait_for_selector("#live-log :text('white-knight-g1 now moves as camel')")
     for move in ("e4", "e5", "Nf3"):
-        page.fill("#command", move)
-        page.press("#command", "Enter")
+        _type(page, move)
     page.wait_for_selector("#live-log :text('no knight can reach f3')")  # a knight's move no longer
     page.select_option("#actor-pick", "board")
     page.click("#stall")
     page.wait_for_selector("#live-log :text('board answers nothing')")
-    page.fill("#command", "Nc3")
-    page.press("#command", "Enter")
+    _type(page, "Nc3")
     page.wait_for_selector("body[data-plies='3'][data-restarts='1']", timeout=30_000)
     assert "the supervisor found board silent" in page.locator("#live-log .heal").inner_text()
     assert page.locator("#chart rect.phase-heal").count() >= 1
@@ -178,8 +176,7 @@ def test_the_board_lies_from_its_button_and_the_referee_believes_it(browser: Any
     page.fill("#lie-clauses", "hide e2")
     page.click("#lie")
     page.wait_for_selector("#live-log :text('the piece on e2 hidden')")
-    page.fill("#command", "e3")
-    page.press("#command", "Enter")
+    _type(page, "e3")
     page.wait_for_selector("#live-log :text('no pawn can reach e3')")
     page.click("#truth")
     page.wait_for_selector("#live-log :text('the board tells the truth')")
@@ -196,8 +193,7 @@ def test_step_mode_drops_and_duplicates_a_waiting_message_from_the_page(
     page = _open_live(browser, live_studio)
     page.click("#mode-step")
     page.wait_for_selector("#mode-step[aria-pressed='true']")
-    page.fill("#command", "Nf3")
-    page.press("#command", "Enter")
+    _type(page, "Nf3")
     page.wait_for_selector("#pending-list button[data-deliver='1']")
     assert page.locator("#pending-list button[data-drop='1']").count() == 1
     assert page.locator("#pending-list button[data-duplicate='1']").count() == 1
@@ -250,8 +246,7 @@ def test_the_live_page_compares_a_stepped_move_with_arrival_order(browser: Any, 
     page = _open_live(browser, live_studio)
     page.click("#mode-step")
     page.wait_for_selector("#mode-step[aria-pressed='true']")
-    page.fill("#command", "Nf3")
-    page.press("#command", "Enter")
+    _type(page, "Nf3")
     page.wait_for_selector("#pending-list button[data-deliver='1']")
     page.click("#pending-list button[data-deliver='1']")
     page.wait_for_selector("#pending-list button[data-deliver='3']")
