@@ -365,6 +365,8 @@ def test_bad_studio_arguments_exit_2_in_one_line(tmp_path: Path) -> None:
     busy = str(taken.getsockname()[1])
     for arguments, problem in (
         (["--port", busy], f"--port {busy}: cannot listen on it"),
+        # found before any node starts: no placement line, no Ray started only to be stopped again
+        (["--nodes", "2", "--port", busy], f"--port {busy}: cannot listen on it"),
         (["--port", "70000"], "is not a port"),
         (["missing.pgn"], "missing.pgn"),
         (["tests/data/opera-game.pgn", "--scenario", "x.scenario"], "not both"),

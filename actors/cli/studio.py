@@ -70,35 +70,36 @@ def run_studio(args: argparse.Namespace) -> int:
     from actors.scenario.shell import Shell
     from actors.studio import live_page_html
     from actors.studio.live import LiveGame
-    from actors.studio.server import HOST, StudioServer
+    from actors.studio.server import HOST, StudioServer, listen
 
     if args.pgn is not None and args.scenario is not None:
         raise InputError("give GAME.pgn or --scenario FILE, not both")
     fen, chess960, lines, source, note = _opening(args)
     on_nodes = own_nodes_option(args)
-    with ExitStack() as stack:
+    # The port first: a busy one is the one line said, before any node, actor or game is started.
+    try:
+        listening = listen(args.port)
+    except OSError as error:
+        raise InputError(f"--port {args.port}: cannot listen on it: {error.strerror or error}") from None
+    with closing(listening), ExitStack() as stack:  # closed however the command ends (serving closes it too)
         nodes = None if on_nodes is None else open_nodes(stack, on_nodes, fen, to_stderr=True)
         live = stack.enter_context(LiveGame(shell=Shell(fen, chess960=chess960, nodes=nodes)))
         title = "chess-actors live studio" + (f": {source}" if source else "")
-        try:  # the port first: a busy one is the one line said, before any game is played
-            server = StudioServer(live, live_page_html(title), args.port)
-        except OSError as error:
-            raise InputError(f"--port {args.port}: cannot listen on it: {error.strerror or error}") from None
-        with closing(server.socket):  # closed however the command ends (serving closes it too)
-            problems = live.run_lines(lines)
-            if problems:  # one line on stderr at most: the first thing that stopped the opening short
-                first = problems[0]
-                what = first.get("move") or first.get("step")
-                why = first.get("reason") or first.get("got") or first.get("error")
-                say(f"chess-actors studio: {source}: the game stops before {what}: {why}")
-            elif note is not None:
-                say(f"chess-actors studio: {note}")
-            address = {"url": server.url, "host": HOST, "port": server.port, "token": server.token}
-            emit(args, address, server.url)
-            sys.stdout.flush()
-            import asyncio  # here: every other command starts without it
+        server = StudioServer(live, live_page_html(title), listening)
+        problems = live.run_lines(lines)
+        if problems:  # one line on stderr at most: the first thing that stopped the opening short
+            first = problems[0]
+            what = first.get("move") or first.get("step")
+            why = first.get("reason") or first.get("got") or first.get("error")
+            say(f"chess-actors studio: {source}: the game stops before {what}: {why}")
+        elif note is not None:
+            say(f"chess-actors studio: {note}")
+        address = {"url": server.url, "host": HOST, "port": server.port, "token": server.token}
+        emit(args, address, server.url)
+        sys.stdout.flush()
+        import asyncio  # here: every other command starts without it
 
-            asyncio.run(_serve_until_stopped(server))
+        asyncio.run(_serve_until_stopped(server))
     return 0
 
 

@@ -27,10 +27,19 @@ from websockets.http11 import Request, Response
 from actors.studio.live import COMMAND_LENGTH, LiveGame
 from board.errors import InputError
 
-__all__ = ["HOST", "StudioServer", "serving_in_background"]
+__all__ = ["HOST", "StudioServer", "listen", "serving_in_background"]
 
 HOST = "127.0.0.1"
 """The only address the studio listens on: a live game takes commands, so it is never on a network."""
+
+
+def listen(port: int = 0) -> socket.socket:
+    """A socket listening on ``HOST:port`` (0: a port the system picks), for a :class:`StudioServer`.
+
+    Raises:
+        OSError: the port cannot be listened on (in use, or not allowed).
+    """
+    return socket.create_server((HOST, port))
 
 
 class StudioServer:
@@ -39,18 +48,21 @@ class StudioServer:
     Args:
         live: the game every page watches and drives.
         page: the HTML page to serve at ``/``.
-        port: the port to listen on (0: one the system picks).
+        port: the port to listen on (0: one the system picks), or a socket :func:`listen` made, so
+            that a busy port is found before the game starts.
         token: the secret every request must carry (None: a fresh random one).
 
     Raises:
         OSError: the port cannot be listened on (in use, or not allowed).
     """
 
-    def __init__(self, live: LiveGame, page: str, port: int = 0, token: str | None = None) -> None:
+    def __init__(
+        self, live: LiveGame, page: str, port: int | socket.socket = 0, token: str | None = None
+    ) -> None:
         self.live = live
         self.page = page.encode("utf-8")
         self.token = token if token is not None else secrets.token_urlsafe(24)
-        self.socket = socket.create_server((HOST, port))
+        self.socket = port if isinstance(port, socket.socket) else listen(port)
         self.port: int = self.socket.getsockname()[1]
         self.hosts = frozenset({f"{HOST}:{self.port}", f"localhost:{self.port}"})
         self.origins = frozenset(f"http://{host}" for host in self.hosts)
