@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import tempfile
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from replayed import first_difference, read_trace, run_saved, untimed
 
+from actors.kernel.links import LinkModel, parse_network
 from actors.scenario.runner import run_scenario
 from actors.scenario.script import parse_scenario
 from actors.scenario.shell import Shell
@@ -118,11 +120,19 @@ def _random_session(seed: int) -> list[tuple[str, list[str]]]:
     return lines
 
 
+def _random_links(rng: random.Random) -> LinkModel | None:
+    """Reliable links half the time; else a seeded model that loses, duplicates, delays or reorders."""
+    if rng.random() < 0.5:
+        return None
+    chances = ",".join(f"{key}={rng.choice([0, 0.05, 0.2])}" for key in ("loss", "dup", "delay", "reorder"))
+    return parse_network(f"{chances},seed={rng.randrange(1000)}")
+
+
 @settings(max_examples=15, deadline=None)
 @given(st.integers(0, 2**32 - 1))
 def test_random_sessions_saved_and_run_again_trace_alike(seed: int) -> None:
     rng = random.Random(seed)
-    with tempfile.TemporaryDirectory() as folder, Shell() as shell:
+    with tempfile.TemporaryDirectory() as folder, Shell(network=_random_links(rng)) as shell:
         for line, plan in _random_session(seed):
             shell.execute("mode step" if plan else "mode auto")
             shell.execute(line)
@@ -134,6 +144,18 @@ def test_random_sessions_saved_and_run_again_trace_alike(seed: int) -> None:
         assert all(result.ok for result in results), [result for result in results if not result.ok]
         session, replayed = untimed(shell.recorder.events()), untimed(recorder.events())
     assert session == replayed, first_difference(session, replayed)
+
+
+def test_a_session_over_failing_links_replays_to_its_trace_faults_and_all(tmp_path: Path) -> None:
+    links = parse_network("loss=0.1,dup=0.1,delay=0.1,reorder=0.05,seed=4")
+    with Shell(network=links) as shell:
+        _session(shell, ["e4", "e5", "Nf3", "crash board", "Nc6", "learn c1 archbishop", "Bc4",
+                         "partition board 0.5", "legal f8", "Bc5", "c3"])
+        befell = Counter(event["kind"] for event in shell.recorder.events())
+        script = _replays_to_the_same_trace(shell, tmp_path)
+    # The links' model is saved with the session, so run puts the same faults on the same messages.
+    assert script.splitlines()[1:3] == [f"network {links.text()}", "schedule fifo"]
+    assert all(befell[kind] > 0 for kind in ("Dropped", "Duplicated", "Delayed", "Retried")), befell
 
 
 def test_save_says_when_a_failed_command_sent_messages_the_scenario_leaves_out(tmp_path: Path) -> None:

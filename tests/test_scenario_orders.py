@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from replayed import first_difference, untimed
+from replayed import first_difference, read_trace, untimed
 
 from actors.scenario.runner import run_scenario
 from actors.scenario.script import parse_scenario
@@ -94,12 +94,35 @@ def test_a_fault_on_a_delivery_that_is_not_waiting_is_an_error_not_a_hang(tmp_pa
     assert len(done.stderr.splitlines()) == 1
 
 
-def test_a_scheduled_scenario_is_refused_on_a_network_model_in_one_line(tmp_path: Path) -> None:
-    script = tmp_path / "scheduled.scenario"
-    script.write_text("schedule fifo\ne4\n", encoding="utf-8")
-    done = run(script, "--network", "loss=0.1,seed=3")
+def test_a_scheduled_scenario_runs_over_a_network_model_as_over_its_own_network_line(tmp_path: Path) -> None:
+    """``--network SPEC`` and a ``network SPEC`` line are one thing: the same faults on the same messages."""
+    spec = "loss=0.2,dup=0.2,delay=0.2:5e-05,reorder=0.1,seed=3"
+    moves = "schedule fifo\ne4\ne5\nNf3\nNc6\nBb5\n"
+    given, written = tmp_path / "given.scenario", tmp_path / "written.scenario"
+    given.write_text(moves, encoding="utf-8")
+    written.write_text(f"network {spec}\n{moves}", encoding="utf-8")
+    traces = tmp_path / "given.jsonl", tmp_path / "written.jsonl"
+    by_option = run(given, "--network", spec, "--trace", str(traces[0]))
+    by_line = run(written, "--trace", str(traces[1]))
+    assert by_option.returncode == 0 and by_line.returncode == 0, by_option.stderr + by_line.stderr
+    counted = by_option.stdout.splitlines()[-1]
+    assert counted.startswith(f"network {spec}: dropped ") and "dropped 0," not in counted
+    assert by_line.stdout.splitlines()[-1] == counted
+    optioned, lined = (untimed(read_trace(path)) for path in traces)
+    assert optioned == lined, first_difference(optioned, lined)
+
+
+def test_a_network_given_twice_or_a_scheduled_script_on_nodes_is_one_line(tmp_path: Path) -> None:
+    script = tmp_path / "links.scenario"
+    script.write_text("network loss=0.1,seed=3\ne4\n", encoding="utf-8")
+    done = run(script, "--network", "dup=0.1,seed=3")
     assert done.returncode == 2 and done.stdout == ""
-    assert done.stderr.startswith("chess-actors run: --network: ") and len(done.stderr.splitlines()) == 1
+    assert done.stderr == (f"chess-actors run: --network: {script} has a network line of its own (network"
+                           " loss=0.1,seed=3): give the links' model once\n")
+    script.write_text("schedule fifo\ne4\n", encoding="utf-8")
+    done = run(script, "--nodes", "2")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("chess-actors run: --nodes: ") and len(done.stderr.splitlines()) == 1
 
 
 def test_the_studio_refuses_a_scenario_with_order_lines_in_one_line(tmp_path: Path) -> None:

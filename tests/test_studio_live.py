@@ -349,15 +349,20 @@ def test_the_studio_starts_from_a_game_or_a_scenario(tmp_path: Path) -> None:
     (tmp_path / "chess960.pgn").write_text(chess960, encoding="utf-8")
     [game] = read_games(chess960.splitlines(keepends=True))
     assert judge_for("direct")(game).plies == chess960_plies
+    linked = tmp_path / "links.scenario"  # a session saved over failing links keeps their model
+    linked.write_text("network loss=0.3,dup=0.3,seed=2\nplay e4\nplay e5\nplay Nf3\n", encoding="utf-8")
     for arguments, plies in (
         (["tests/data/opera-game.pgn"], 33),
         (["--scenario", str(scenario)], None),
         ([str(tmp_path / "chess960.pgn")], chess960_plies),  # a Chess960 game, castling in its own layout
+        (["--scenario", str(linked)], 3),
     ):
         hello = _hello_from_studio(*arguments)
         assert hello["messages"] > 0
         if plies is not None:
             assert hello["plies"] == plies
+    kinds = {event["kind"] for phase in hello["model"]["games"][0]["phases"] for event in phase["events"]}
+    assert {"Dropped", "Duplicated", "Retried"} <= kinds, "the live game's links follow the script's model"
 
 
 def test_bad_studio_arguments_exit_2_in_one_line(tmp_path: Path) -> None:

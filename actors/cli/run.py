@@ -6,6 +6,7 @@ Exit 0 when every step passes, 1 at the first that fails (named on stderr), 2 fo
 from __future__ import annotations
 
 import argparse
+from collections import Counter
 from collections.abc import Callable
 from contextlib import ExitStack, closing
 from typing import TYPE_CHECKING, Any, TextIO, cast
@@ -72,9 +73,12 @@ def run_scenario_command(args: argparse.Namespace) -> int:
     scenario = _load_scenario(args)
     if on_nodes is not None and any(isinstance(step, LinkFault) for step in scenario.steps):
         raise InputError(f"{scenario.source}: {NODES_PLAN_ONE_FAULT}")
-    if scenario.schedule is not None and (on_nodes is not None or model is not None):
-        raise InputError(f"{'--nodes' if on_nodes is not None else '--network'}: {scenario.source}:"
-                         f" {SCHEDULED_RUNS_HERE}")
+    if model is not None and scenario.network is not None:
+        raise InputError(f"--network: {scenario.source} has a network line of its own (network"
+                         f" {scenario.network.text()}): give the links' model once")
+    model = model or scenario.network
+    if scenario.schedule is not None and on_nodes is not None:
+        raise InputError(f"--nodes: {scenario.source}: {SCHEDULED_RUNS_HERE}")
     if on_nodes is None:
         one_core()  # the actor threads hand off faster on one core (actors.kernel.affinity)
     with ExitStack() as stack:
@@ -99,12 +103,9 @@ def run_scenario_command(args: argparse.Namespace) -> int:
                 recorder = TraceRecorder(keep=False)
             recorder.attach(jsonl_sink(cast(TextIO, trace_file)))
         show = _printer(args)
-        network = None
-        if model is not None:
-            from actors.kernel.network import Network
-
-            network = Network(model, recorder)
-        results = run_scenario(scenario, show, recorder, teach=taught, network=network, nodes=nodes)
+        counts: Counter[str] = Counter()
+        results = run_scenario(scenario, show, recorder, teach=taught, network=model, nodes=nodes,
+                               counts=counts)
     if args.html is not None and recorder is not None:
         from actors.studio import write_page
 
@@ -117,8 +118,8 @@ def run_scenario_command(args: argparse.Namespace) -> int:
         from actors.cli.display import console
 
         console().print(_closing_line(len(scenario.steps), results, failed))
-        if model is not None and network is not None:
-            console().print(network_line(model, network.counts))
+        if model is not None:
+            console().print(network_line(model, counts))
     if failed is not None:
         fail(f"chess-actors run: {scenario.source}, line {failed.line}: {failed.step}: "
              f"expected {failed.expected}; got {failed.got}")

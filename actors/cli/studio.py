@@ -10,7 +10,7 @@ import argparse
 import signal
 import sys
 from contextlib import ExitStack, closing
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from actors.cli.help import add_command
 from actors.cli.nodes import add_nodes_flags, open_nodes, own_nodes_option
@@ -18,6 +18,7 @@ from actors.cli.output import add_json_flag, emit
 from actors.cli.streams import say
 
 if TYPE_CHECKING:
+    from actors.kernel.links import LinkModel
     from actors.studio.server import StudioServer
 
 INSTALL_HINT = "the live studio needs the websockets library: pip install 'chess-actors[studio]'"
@@ -74,7 +75,7 @@ def run_studio(args: argparse.Namespace) -> int:
 
     if args.pgn is not None and args.scenario is not None:
         raise InputError("give GAME.pgn or --scenario FILE, not both")
-    fen, chess960, lines, source, note = _opening(args)
+    opening = _opening(args)
     on_nodes = own_nodes_option(args)
     # The port first: a busy one is the one line said, before any node, actor or game is started.
     try:
@@ -82,18 +83,20 @@ def run_studio(args: argparse.Namespace) -> int:
     except OSError as error:
         raise InputError(f"--port {args.port}: cannot listen on it: {error.strerror or error}") from None
     with closing(listening), ExitStack() as stack:  # closed however the command ends (serving closes it too)
-        nodes = None if on_nodes is None else open_nodes(stack, on_nodes, fen, to_stderr=True)
-        live = stack.enter_context(LiveGame(shell=Shell(fen, chess960=chess960, nodes=nodes)))
+        nodes = None if on_nodes is None else open_nodes(stack, on_nodes, opening.fen, to_stderr=True)
+        shell = Shell(opening.fen, chess960=opening.chess960, network=opening.network, nodes=nodes)
+        live = stack.enter_context(LiveGame(shell=shell))
+        source = opening.source
         title = "chess-actors live studio" + (f": {source}" if source else "")
         server = StudioServer(live, live_page_html(title), listening)
-        problems = live.run_lines(lines)
+        problems = live.run_lines(opening.lines)
         if problems:  # one line on stderr at most: the first thing that stopped the opening short
             first = problems[0]
             what = first.get("move") or first.get("step")
             why = first.get("reason") or first.get("got") or first.get("error")
             say(f"chess-actors studio: {source}: the game stops before {what}: {why}")
-        elif note is not None:
-            say(f"chess-actors studio: {note}")
+        elif opening.note is not None:
+            say(f"chess-actors studio: {opening.note}")
         address = {"url": server.url, "host": HOST, "port": server.port, "token": server.token}
         emit(args, address, server.url)
         sys.stdout.flush()
@@ -122,10 +125,24 @@ async def _serve_until_stopped(server: StudioServer) -> None:
             loop.remove_signal_handler(number)
 
 
-def _opening(args: argparse.Namespace) -> tuple[str, bool | None, list[str], str | None, str | None]:
-    """(the starting FEN, whether the game is Chess960 (None: as the FEN's castling field says), the
-    command lines to run first, what they came from, what to say about them: a PGN error after the
-    moves that are played)."""
+class _Opening(NamedTuple):
+    """How the live game opens."""
+
+    fen: str
+    chess960: bool | None
+    """Whether the game is Chess960 (None: as the FEN's castling field says)."""
+    lines: list[str]
+    """The command lines to run first."""
+    source: str | None = None
+    """What they came from."""
+    note: str | None = None
+    """What to say about them: a PGN error after the moves that are played."""
+    network: LinkModel | None = None
+    """The links' model of a scenario's ``network`` line."""
+
+
+def _opening(args: argparse.Namespace) -> _Opening:
+    """How the game opens: from the PGN's first game, the scenario, or the start."""
     from board.errors import InputError
 
     if args.scenario is not None:
@@ -138,9 +155,10 @@ def _opening(args: argparse.Namespace) -> tuple[str, bool | None, list[str], str
             raise InputError(f"{scenario.source}, line {line}: an order line is for chess-actors run; the"
                              " studio starts from its steps in arrival order (step mode chooses by hand)")
         steps = [step.written for step in scenario.steps if not isinstance(step, Start)]
-        return scenario.start_fen, scenario.chess960, steps, scenario.source, None
+        return _Opening(scenario.start_fen, scenario.chess960, steps, scenario.source,
+                        network=scenario.network)
     if args.pgn is None:
-        return "startpos", False, [], None, None
+        return _Opening("startpos", False, [])
     from actors.cli.inputs import PgnInput
     from board.games.replay import start_game
     from board.notation.pgn import read_games
@@ -152,4 +170,4 @@ def _opening(args: argparse.Namespace) -> tuple[str, bool | None, list[str], str
     board = start_game(game)
     moves = [f"play {token.text}" for token in game.moves]
     note = None if game.error is None else f"{source.name}: {game.error}"
-    return board.start_fen, board.chess960, moves, source.name, note
+    return _Opening(board.start_fen, board.chess960, moves, source.name, note)

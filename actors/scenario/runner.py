@@ -6,6 +6,7 @@ step at a time through :func:`step_runner`.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -70,6 +71,7 @@ def run_scenario(
     pool: SystemPool | None = None,
     network: LinkModel | Network | None = None,
     nodes: Nodes | None = None,
+    counts: Counter[str] | None = None,
 ) -> list[StepResult]:
     """Run the steps against a fresh actor game, stopping after the first that fails.
 
@@ -91,7 +93,10 @@ def run_scenario(
         pool: the pool to borrow the actor system from.
         network: the links between the actors (the game then starts its own); a
             :class:`~actors.kernel.network.Network` given is the one used, to read its counts after.
+            None: the model of the script's ``network`` line, if it has one.
         nodes: run the actors on these node processes (:class:`~actors.client.nodes.Nodes`).
+        counts: given, what befell the messages on failing links is added to it when the game ends
+            (``dropped``, ``duplicated``, ``delayed``, ``retried``), whichever links the game had.
 
     Returns:
         The results of the steps run, in order (the last one failed if the run stopped early).
@@ -108,6 +113,8 @@ def run_scenario(
     from actors.kernel.network import Network
     from actors.tracing.recorder import marking
 
+    if network is None:
+        network = scenario.network
     faulting = any(isinstance(step, LinkFault | Partition) for step in scenario.steps)
     if nodes is not None and any(isinstance(step, LinkFault) for step in scenario.steps):
         raise ValueError(NODES_PLAN_ONE_FAULT)
@@ -118,7 +125,8 @@ def run_scenario(
 
         if nodes is not None or pool is not None or isinstance(network, Network):
             raise ValueError(SCHEDULED_RUNS_HERE)
-        # The shell's game: one delivery at a time, over links that fault only when a step says so.
+        # The shell's game: one delivery at a time, over links that fault as their model says (none
+        # given: reliable) and when a step says so.
         turnstile = Turnstile(Fifo())
         network = network or LinkModel()
     elif network is None and faulting:
@@ -142,6 +150,9 @@ def run_scenario(
                 on_step(result)
             if not result.ok:
                 break
+    links = game.links or game.network
+    if counts is not None and links is not None:
+        counts.update(links.counts)
     return results
 
 
@@ -169,7 +180,8 @@ def _run_ordered(runner: _Runner, step: Step, order: Order, turnstile: Turnstile
 
 SCHEDULED_RUNS_HERE = (
     "a scenario with schedule fifo or order lines runs its actors under one turnstile in this process,"
-    " over reliable links (but for the faults its steps ask): not on nodes, a pool or a --network model"
+    " not on nodes or a pool (a links' model, if any, is given as a model: its faults befall the mail on"
+    " the turnstile's clock)"
 )
 
 

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from actors.client.stall import check_stall
+from actors.kernel.links import LinkModel, parse_network
 from actors.protocol import REQUEST_KINDS
 from actors.scenario.steps import (
     DIRECTIVE_NAMES,
@@ -98,14 +99,15 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
     Raises:
         ScenarioError: naming ``source`` and the line: an unknown step, a missing or extra word,
             a malformed square, FEN, count or name, ``start`` after other steps, ``expect``
-            with no ``send`` before it, ``schedule`` after a step (``start`` aside), or ``order``
-            with no step after it.
+            with no ``send`` before it, ``schedule`` or ``network`` after a step (``start`` aside)
+            or given twice, a malformed network model, or ``order`` with no step after it.
     """
     steps: list[Step] = []
     start_fen = write_fen(parse_fen("startpos"))
     chess960 = False
     sent = False
     schedule: str | None = None
+    network: LinkModel | None = None
     orders: list[tuple[int, Order]] = []
     pending: Order | None = None  # an order line waiting for its step
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -116,11 +118,16 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
         if words[0].text in DIRECTIVE_NAMES and not words[0].quoted:
             if pending is not None:
                 raise ScenarioError(source, number, f"order (line {pending.line}) needs a step after it,"
-                                                    " before another order or schedule line")
-            if words[0].text == "schedule":
-                if schedule is not None or any(not isinstance(step, Start) for step in steps):
-                    raise ScenarioError(source, number, "schedule comes once, at the top (after start only)")
-                schedule = _parse_schedule(words[1:], source, number)
+                                                    " before another order, schedule or network line")
+            name = words[0].text
+            if name in ("schedule", "network"):
+                given = schedule if name == "schedule" else network
+                if given is not None or any(not isinstance(step, Start) for step in steps):
+                    raise ScenarioError(source, number, f"{name} comes once, at the top (after start only)")
+                if name == "schedule":
+                    schedule = _parse_schedule(words[1:], source, number)
+                else:
+                    network = _parse_network(words[1:], source, number)
             else:
                 pending = parse_order(words, written, source, number)
                 schedule = schedule or "fifo"  # an order is one of a turnstile's schedules
@@ -144,7 +151,7 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
     if pending is not None:
         raise ScenarioError(source, pending.line, "order needs a step after it (the step whose deliveries"
                                                   " it orders)")
-    return Scenario(source, start_fen, tuple(steps), chess960, schedule, tuple(orders))
+    return Scenario(source, start_fen, tuple(steps), chess960, schedule, tuple(orders), network)
 
 
 def _parse_schedule(rest: list[_Word], source: str, line: int) -> str:
@@ -152,6 +159,16 @@ def _parse_schedule(rest: list[_Word], source: str, line: int) -> str:
         raise ScenarioError(source, line, f"schedule needs {' or '.join(SCHEDULES)} (every delivery one at a"
                                           " time, in arrival order)")
     return rest[0].text
+
+
+def _parse_network(rest: list[_Word], source: str, line: int) -> LinkModel:
+    if not rest or any(word.quoted for word in rest):
+        raise ScenarioError(source, line, "network needs the links' model, as --network takes it: network"
+                                          " loss=0.05,dup=0.05,seed=1")
+    try:
+        return parse_network(" ".join(word.text for word in rest))
+    except InputError as error:
+        raise ScenarioError(source, line, str(error)) from None
 
 
 def parse_order(words: Sequence[_Word] | str, written: str = "", source: str = "<shell>",

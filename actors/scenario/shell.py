@@ -166,6 +166,8 @@ class Shell:
         self.turnstile: Turnstile | None = None
         self.recorder = TraceRecorder()
         self.timeout = timeout
+        self.network = network
+        """The links' model the session was started with (saved as its ``network`` line)."""
         # Its links are always the schedule's (reliable without a model), so that faults can be
         # chosen by hand: a waiting delivery dropped, the next Apply duplicated. On nodes they are
         # the network's, which a partition can cut.
@@ -611,12 +613,16 @@ class Shell:
 
     def _save(self, rest: list[str]) -> str:
         """Write the session as a scenario that ``chess-actors run`` replays to the same trace: its
-        deliveries one at a time in arrival order (``schedule fifo``, as the shell runs them), and
-        each command's that ran otherwise in the ``order`` line before it. On nodes, whose actors
-        deliver freely, the steps alone (``run --nodes`` runs them)."""
+        links' model (a ``network`` line), its deliveries one at a time in arrival order (``schedule
+        fifo``, as the shell runs them), and each command's that ran otherwise in the ``order`` line
+        before it. On nodes, whose actors deliver freely, the steps alone (``run --nodes`` runs them)."""
         if len(rest) != 1:
             raise InputError("save needs a file path, e.g. save game.scenario")
-        lines = [self.saved[0], "schedule fifo"] if self.turnstile is not None else [self.saved[0]]
+        lines = [self.saved[0]]
+        if self.network is not None:
+            lines.append(f"network {self.network.text()}")
+        if self.turnstile is not None:
+            lines.append("schedule fifo")
         for index, line in enumerate(self.saved[1:], start=1):
             if index in self.orders:
                 lines.append(self.orders[index])

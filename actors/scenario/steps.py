@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from actors.kernel.links import LinkModel
 from board.errors import InputError
 
 __all__ = [
@@ -48,9 +49,9 @@ STEP_NAMES = ("start", "play", "reject", "send", "expect", "crash", "stall", "re
 LINK_FAULTS = ("drop", "duplicate", "delay", "reorder")
 """The steps that befall the next message of a kind on its link (see actors.kernel.network)."""
 
-DIRECTIVE_NAMES = ("schedule", "order")
-"""The lines that say how the steps' deliveries run, not steps of their own: ``schedule fifo`` (at the
-top) and ``order ...`` (before the step whose deliveries it orders)."""
+DIRECTIVE_NAMES = ("schedule", "network", "order")
+"""The lines that say how the steps' deliveries run, not steps of their own: ``schedule fifo`` and
+``network SPEC`` (at the top) and ``order ...`` (before the step whose deliveries it orders)."""
 
 SCHEDULES = ("fifo",)
 """What ``schedule`` takes: ``fifo``, every delivery one at a time in arrival order under a turnstile."""
@@ -283,7 +284,9 @@ class Scenario:
 
     ``schedule`` is how its deliveries run: None, free actors; ``fifo``, one at a time in arrival
     order under a turnstile (a ``schedule fifo`` line, or any ``order`` line, asks for it).
-    ``orders`` holds the ``order`` line before each step, by the step's index in ``steps``."""
+    ``orders`` holds the ``order`` line before each step, by the step's index in ``steps``.
+    ``network`` is the links' model a ``network SPEC`` line gives (None: reliable links, on which a
+    step may still choose a fault), as ``--network SPEC`` would."""
 
     source: str
     start_fen: str
@@ -291,6 +294,7 @@ class Scenario:
     chess960: bool = False
     schedule: str | None = None
     orders: tuple[tuple[int, Order], ...] = ()
+    network: LinkModel | None = None
 
     def order_before(self, index: int) -> Order | None:
         """The ``order`` line written before ``steps[index]`` (None: its deliveries run as scheduled)."""
