@@ -31,8 +31,9 @@ from actors.kernel.links import COUNTED, FAULT_KINDS, LinkModel, parse_network
 from actors.protocol.referee import Accepted, FenQuery
 from actors.scenario.runner import run_scenario
 from actors.scenario.script import parse_scenario
+from actors.tracing.event import TraceEvent
 from actors.tracing.mermaid import to_mermaid
-from actors.tracing.recorder import TraceEvent, TraceRecorder
+from actors.tracing.recorder import TraceRecorder
 from board.errors import InputError
 from board.games.game import Game
 from board.games.replay import replay_direct

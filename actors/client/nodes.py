@@ -44,7 +44,8 @@ from actors.kernel.messaging import DEFAULT_TIMEOUT, Directory, Envelope, Ref
 from actors.kernel.network import Network
 from actors.kernel.remote import Arrivals, Here, RemoteRoute, Wire, from_wire
 from actors.roles.supervisor import SUPERVISOR
-from actors.tracing.recorder import TraceEvent, TraceRecorder
+from actors.tracing.event import TraceEvent
+from actors.tracing.recorder import TraceRecorder
 
 if TYPE_CHECKING:
     from actors.roles.supervisor import Supervisor

@@ -22,7 +22,8 @@ from actors.kernel.mailbox import Posted, Reply
 from actors.kernel.messaging import ROUTES, Envelope, Ref
 
 if TYPE_CHECKING:
-    from actors.tracing.recorder import Delivery, TraceRecorder
+    from actors.tracing.delivery import Delivery
+    from actors.tracing.recorder import TraceRecorder
 
 __all__ = ["Arrivals", "Carrier", "Here", "RemoteRef", "RemoteRoute", "TraceHeader", "Wire", "from_wire"]
 
