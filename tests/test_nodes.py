@@ -21,9 +21,10 @@ import pytest
 from test_network import outcome_of, self_play_games
 
 from actors.client.game import ActorGame
-from actors.client.nodes import DRIVER, Nodes
+from actors.client.nodes import Nodes
 from actors.client.placement import Placement, parse_placement, spread
 from actors.client.pool import SystemPool
+from actors.client.ray_carrier import DRIVER
 from actors.client.replay import embedded_game, watch_game
 from actors.examples import examples
 from actors.kernel.errors import ActorFailure, ActorUnavailable, LinkFailure
