@@ -138,6 +138,9 @@ if TYPE_CHECKING:
         page_html,
         write_page,
     )
+    from actors.tracing.event import (
+        TraceEvent,
+    )
     from actors.tracing.export import (
         read_jsonl,
         to_jsonl,
@@ -148,7 +151,6 @@ if TYPE_CHECKING:
         to_mermaid,
     )
     from actors.tracing.recorder import (
-        TraceEvent,
         TraceRecorder,
     )
     from board.errors import (
@@ -192,6 +194,11 @@ _SOURCES: dict[str, str] = {
     **dict.fromkeys(
         [
             "TraceEvent",
+        ],
+        "actors.tracing.event",
+    ),
+    **dict.fromkeys(
+        [
             "TraceRecorder",
         ],
         "actors.tracing.recorder",

@@ -18,7 +18,7 @@ import pytest
 
 from actors.cli.display import FILES_LINE
 from actors.client.replay import judge_for, watch_game
-from actors.tracing.recorder import REQUIRED_FIELDS
+from actors.tracing.event import REQUIRED_FIELDS
 from board.notation.pgn import read_games
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -21,9 +21,10 @@ import pytest
 from test_network import outcome_of, self_play_games
 
 from actors.client.game import ActorGame
-from actors.client.nodes import DRIVER, Nodes
+from actors.client.nodes import Nodes
 from actors.client.placement import Placement, parse_placement, spread
 from actors.client.pool import SystemPool
+from actors.client.ray_carrier import DRIVER
 from actors.client.replay import embedded_game, watch_game
 from actors.examples import examples
 from actors.kernel.errors import ActorFailure, ActorUnavailable, LinkFailure
@@ -31,8 +32,9 @@ from actors.kernel.links import COUNTED, FAULT_KINDS, LinkModel, parse_network
 from actors.protocol.referee import Accepted, FenQuery
 from actors.scenario.runner import run_scenario
 from actors.scenario.script import parse_scenario
+from actors.tracing.event import TraceEvent
 from actors.tracing.mermaid import to_mermaid
-from actors.tracing.recorder import TraceEvent, TraceRecorder
+from actors.tracing.recorder import TraceRecorder
 from board.errors import InputError
 from board.games.game import Game
 from board.games.replay import replay_direct

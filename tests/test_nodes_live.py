@@ -22,7 +22,8 @@ from test_network import self_play_games
 from test_nodes import DRIVER_ACTORS, _family
 from test_studio_live import studio_running
 
-from actors.client.nodes import DRIVER, Nodes
+from actors.client.nodes import Nodes
+from actors.client.ray_carrier import DRIVER
 from actors.client.replay import MoveReport
 from actors.scenario.runner import run_scenario
 from actors.scenario.script import parse_scenario

@@ -17,7 +17,8 @@ from actors.kernel.messaging import Directory, ask, post, wait_one
 from actors.kernel.policies import Fifo, Interactive, Random, ScheduleError, Script, parse_policy
 from actors.kernel.schedule import Turnstile, record_of
 from actors.protocol.referee import Accepted, Rejected
-from actors.tracing.recorder import TraceEvent, TraceRecorder
+from actors.tracing.event import TraceEvent
+from actors.tracing.recorder import TraceRecorder
 from board.errors import InputError
 from board.notation.pgn import read_games
 from board.puzzles.chessmoveq import parse_move, parse_position

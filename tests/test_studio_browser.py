@@ -19,7 +19,8 @@ from actors.client.replay import watch_game
 from actors.scenario.runner import run_scenario
 from actors.scenario.script import read_scenario
 from actors.studio import write_page
-from actors.tracing.recorder import TraceEvent, TraceRecorder
+from actors.tracing.event import TraceEvent
+from actors.tracing.recorder import TraceRecorder
 from board.notation.pgn import PgnGame, read_games
 
 ROOT = Path(__file__).resolve().parent.parent

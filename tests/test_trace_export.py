@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from actors.tracing.event import TraceEvent
 from actors.tracing.export import (
     PlyRangeError,
     TraceFormatError,
@@ -24,7 +25,6 @@ from actors.tracing.export import (
     to_perfetto,
 )
 from actors.tracing.mermaid import describe_move, to_mermaid
-from actors.tracing.recorder import TraceEvent
 from board.errors import InputError
 
 SAMPLE = Path(__file__).parent / "data" / "sample.trace.jsonl"

@@ -25,7 +25,8 @@ from actors.protocol import (
 from actors.protocol.readable import readable, readable_reply, summarize
 from actors.scenario.runner import run_scenario
 from actors.scenario.script import parse_scenario
-from actors.tracing.recorder import FORMAT_VERSION, SCHEMA_FIELDS, TraceRecorder
+from actors.tracing.event import FORMAT_VERSION
+from actors.tracing.recorder import SCHEMA_FIELDS, TraceRecorder
 from board.rules.pieces import BISHOP, BLACK, KNIGHT, WHITE, piece_code
 
 squares = st.integers(min_value=0, max_value=63)

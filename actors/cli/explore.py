@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
     from actors.client.explore import Report, Run
     from actors.client.orders import Lesson
-    from actors.tracing.recorder import TraceEvent
+    from actors.tracing.event import TraceEvent
 
 DEFAULT_ORDERS = "20"
 MOST_ORDERS = 1_000_000
@@ -302,7 +302,7 @@ def _explore_links(
 ) -> int:
     """``--network single-loss|single-dup``: every message of each ply faulted, one at a time."""
     from actors.client.link_faults import explore_ply, single_fault
-    from actors.tracing.recorder import event_to_json
+    from actors.tracing.event import event_to_json
 
     fault = single_fault(args.network)
     points = changed = 0

@@ -30,7 +30,8 @@ if TYPE_CHECKING:
     from actors.client.nodes import Nodes
     from actors.client.pool import SystemPool
     from actors.client.replay import MoveReport
-    from actors.tracing.recorder import TraceEvent, TraceRecorder
+    from actors.tracing.event import TraceEvent
+    from actors.tracing.recorder import TraceRecorder
     from actors.tracing.sinks import TraceSink
     from board.games.replay import GameVerdict
     from board.notation.pgn import PgnGame

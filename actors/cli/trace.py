@@ -19,7 +19,7 @@ from actors.cli.help import add_command
 from actors.cli.output import add_json_flag
 
 if TYPE_CHECKING:
-    from actors.tracing.recorder import TraceEvent
+    from actors.tracing.event import TraceEvent
 
 FORMATS = ("mermaid", "markdown", "perfetto", "jsonl", "html")
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from actors.kernel.policies import Fifo, Policy, Random, Ready, ScheduleError, Script
 from actors.kernel.schedule import Step, record_of
-from actors.tracing.recorder import TraceEvent, event_to_json
+from actors.tracing.event import TraceEvent, event_to_json
 
 
 class Redundant(ScheduleError):

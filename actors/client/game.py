@@ -290,7 +290,7 @@ class ActorGame(ProposalStream, StudyTools):
         """The names a partition may use: the actors', and on nodes the nodes' (and the driver's)."""
         names = [*self.supervisor.names(), CLIENT]
         if self.nodes is not None:
-            from actors.client.nodes import DRIVER
+            from actors.client.ray_carrier import DRIVER
 
             names += [*self.nodes.names, DRIVER]
         return names

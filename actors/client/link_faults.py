@@ -18,7 +18,8 @@ from actors.kernel.links import LinkModel
 from actors.kernel.network import Network
 from actors.protocol.referee import Accepted
 from actors.protocol.values import JournalEntry
-from actors.tracing.recorder import TraceEvent, TraceRecorder
+from actors.tracing.event import TraceEvent
+from actors.tracing.recorder import TraceRecorder
 from board.errors import InputError
 
 __all__ = ["MODES", "LinkOutcome", "LinkReport", "LinkRun", "explore_ply", "single_fault"]

@@ -28,7 +28,9 @@ from actors.protocol.piece import Learned
 from actors.protocol.referee import Accepted, Description, FenQuery, ProposeText, Verdict
 from actors.roles.referee import REFEREE
 from actors.roles.supervisor import BOARD, Supervisor
-from actors.tracing.recorder import Delivery, TraceEvent, TraceRecorder
+from actors.tracing.delivery import Delivery
+from actors.tracing.event import TraceEvent
+from actors.tracing.recorder import TraceRecorder
 from board.errors import ChessActorsError, IllegalMoveError, InputError
 from board.games.game import Game
 from board.rules.fen_text import format_fen

@@ -30,7 +30,8 @@ from actors.kernel.messaging import (
 from actors.protocol.control import Armed, Crash, CrashOnNext, Disarm, HangOnNext, Lie, Ping, Pong
 
 if TYPE_CHECKING:
-    from actors.tracing.recorder import Delivery, TraceRecorder
+    from actors.tracing.delivery import Delivery
+    from actors.tracing.recorder import TraceRecorder
 
 Request = TypeVar("Request")
 

@@ -17,7 +17,8 @@ from actors.kernel.mailbox import Reply, post_ask, post_tell
 from actors.kernel.policies import ScheduleError
 
 if TYPE_CHECKING:
-    from actors.tracing.recorder import Delivery, TraceRecorder
+    from actors.tracing.delivery import Delivery
+    from actors.tracing.recorder import TraceRecorder
 
 DEFAULT_TIMEOUT = 5.0
 WINDOW = 16

@@ -54,7 +54,8 @@ from actors.kernel.remote import RemoteRef
 if TYPE_CHECKING:
     from pykka._types import OptExcInfo
 
-    from actors.tracing.recorder import Delivery, TraceRecorder
+    from actors.tracing.delivery import Delivery
+    from actors.tracing.recorder import TraceRecorder
 
 __all__ = ["PLANNED", "Delayed", "Dropped", "Duplicated", "Network", "Retried"]
 

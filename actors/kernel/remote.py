@@ -5,7 +5,7 @@ the network. Mail to a :class:`RemoteRef` is put in wire form (the message, its 
 the header of its trace delivery: nothing that lives only in this process) and handed to a
 :class:`Carrier`, which takes it to the node process that runs the actor; there :class:`Arrivals`
 puts it in the actor's inbox, in the order the sending process sent it, and the reply travels back
-the same way. Nothing here knows how mail crosses (Ray does it: see :mod:`actors.client.nodes`).
+the same way. Nothing here knows how mail crosses (Ray does it: see :mod:`actors.client.ray_carrier`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from actors.kernel.mailbox import Posted, Reply
 from actors.kernel.messaging import ROUTES, Envelope, Ref
 
 if TYPE_CHECKING:
-    from actors.tracing.recorder import Delivery, TraceRecorder
+    from actors.tracing.delivery import Delivery
+    from actors.tracing.recorder import TraceRecorder
 
 __all__ = ["Arrivals", "Carrier", "Here", "RemoteRef", "RemoteRoute", "TraceHeader", "Wire", "from_wire"]
 

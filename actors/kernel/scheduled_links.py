@@ -32,7 +32,7 @@ from actors.kernel.links import COUNTED, Fate, LinkModel, PlannedFaults, separat
 from actors.kernel.network import FIRST_WAIT, LONGEST_WAIT, PLANNED, Delayed, Dropped, Duplicated, Retried
 
 if TYPE_CHECKING:
-    from actors.tracing.recorder import Delivery
+    from actors.tracing.delivery import Delivery
 
 __all__ = ["Journey", "ScheduledLinks"]
 

@@ -28,7 +28,8 @@ from actors.scenario.runner import NODES_PLAN_ONE_FAULT, phase_of_step, step_run
 from actors.scenario.script import parse_line
 from actors.scenario.steps import STEP_NAMES, Legal, LinkFault, Play, Reject, Start, Step, StepResult
 from actors.tracing.compare import OrderComparison, compare_orders
-from actors.tracing.recorder import TraceRecorder, event_to_json
+from actors.tracing.event import event_to_json
+from actors.tracing.recorder import TraceRecorder
 from board.errors import ChessActorsError, InputError
 from board.games.game import Game
 from board.notation.fen import parse_fen

@@ -14,7 +14,7 @@ from importlib import resources
 
 from actors.studio.model import build_model
 from actors.tracing.compare import OrderComparison
-from actors.tracing.recorder import FORMAT_VERSION, TraceEvent
+from actors.tracing.event import FORMAT_VERSION, TraceEvent
 
 __all__ = ["PAGE_MESSAGES", "build_model", "inline_html", "live_page_html", "page_html", "write_page"]
 

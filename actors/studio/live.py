@@ -17,7 +17,7 @@ from typing import Any
 from actors.kernel.messaging import DEFAULT_TIMEOUT
 from actors.scenario.shell import DELIVERY_VERBS, Shell, output_record
 from actors.studio.model import build_model
-from actors.tracing.recorder import TraceEvent
+from actors.tracing.event import TraceEvent
 from actors.tracing.sinks import TraceSink, callback_sink
 from board.errors import InputError
 from board.rules.geometries import NAMED

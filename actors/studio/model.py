@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from actors.tracing.event import FORMAT_VERSION, TraceEvent
 from actors.tracing.export import phase_of, placing_nodes, timeline
-from actors.tracing.recorder import FORMAT_VERSION, TraceEvent
 
 __all__ = ["START_PLACEMENT", "apply_uci", "build_model", "parse_placement", "placement_text"]
 

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from actors.studio import inline_html
-from actors.tracing.recorder import TraceEvent, TraceRecorder
+from actors.tracing.event import TraceEvent
+from actors.tracing.recorder import TraceRecorder
 from board.games.game import Game
 
 if TYPE_CHECKING:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from actors.tracing.recorder import TraceEvent
+from actors.tracing.event import TraceEvent
 
 __all__ = ["OrderComparison", "compare_orders", "delivery_order"]
 

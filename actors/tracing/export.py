@@ -1,6 +1,6 @@
 """Trace exporters: reading JSON lines, choosing plies and games, Mermaid and Markdown diagrams.
 
-Small pure functions over lists of trace event dicts (:class:`actors.tracing.recorder.TraceEvent`), no I/O;
+Small pure functions over lists of trace event dicts (:class:`actors.tracing.event.TraceEvent`), no I/O;
 the Perfetto timeline is :mod:`actors.tracing.perfetto`, the studio page :mod:`actors.studio`.
 """
 
@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from actors.kernel.links import FAULT_KINDS
+from actors.tracing.event import FORMAT_VERSION, REQUIRED_FIELDS, TraceEvent, event_to_json
 from actors.tracing.perfetto import to_perfetto
-from actors.tracing.recorder import FORMAT_VERSION, REQUIRED_FIELDS, TraceEvent, event_to_json
 from board.errors import InputError
 
 __all__ = [

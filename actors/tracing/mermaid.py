@@ -10,8 +10,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from actors.kernel.links import FAULT_KINDS
+from actors.tracing.event import TraceEvent
 from actors.tracing.export import games_of, phase_of, placing_nodes, select_plies, timeline
-from actors.tracing.recorder import TraceEvent
 from board.rules.squares import square_name
 
 __all__ = ["describe_move", "to_markdown", "to_mermaid"]

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from actors.tracing.recorder import TraceEvent
+from actors.tracing.event import TraceEvent
 
 __all__ = ["TELL_SLICE_NS", "to_perfetto"]
 

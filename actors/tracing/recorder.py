@@ -13,11 +13,12 @@ How an actor records one delivered message::
 ``post`` allocates the ``msg_id`` and stamps ``t_sent``. ``parent`` is the delivery the sender is
 handling when it sends (``None`` for the client's own requests, which pass ``ply=`` instead); the
 child inherits its ``parent_id`` and ``ply`` from it. ``begin`` stamps ``t_handled``; ``replied``
-stamps ``t_replied`` and keeps :func:`reply_text` of the answer; ``done`` finishes a tell
-(``t_replied`` None). Both record the delivery. Nothing here knows chess: a message is any
-dataclass (or mapping), its ``kind`` is its class name and its payload its fields.
+stamps ``t_replied`` and keeps :func:`~actors.tracing.delivery.reply_text` of the answer; ``done``
+finishes a tell (``t_replied`` None). Both record the delivery. Nothing here knows chess: a message
+is any dataclass (or mapping), its ``kind`` is its class name and its payload its fields.
 
-The event schema (one dict per delivered message, see :class:`TraceEvent`; README documents it)::
+The event schema (one dict per delivered message, see :class:`~actors.tracing.event.TraceEvent`;
+README documents it)::
 
     format, msg_id, parent_id, sender, receiver, kind, payload, summary, t_sent, t_handled,
     t_replied, game, phase, ply, reply, reply_payload, reply_summary
@@ -36,16 +37,16 @@ Nothing is configured globally: with no sink attached nothing is written anywher
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from typing import IO, TYPE_CHECKING, Any, TypedDict, cast
+from typing import IO, TYPE_CHECKING, Any, cast
 
-from actors.protocol.readable import readable, readable_reply, summarize
+from actors.tracing.delivery import Delivery
+from actors.tracing.event import TraceEvent, event_to_json
 from actors.tracing.fields import SCHEMA_FIELDS, TRACE_LOGGER_NAME
 from actors.tracing.statistics import actor_role, median, p99, percentile
 
@@ -53,183 +54,23 @@ if TYPE_CHECKING:
     from actors.tracing.sinks import TraceSink
 
 __all__ = [
-    "FORMAT_VERSION",
-    "OPTIONAL_FIELDS",
-    "REQUIRED_FIELDS",
     "SCHEMA_FIELDS",
     "STARTUP",
     "TRACE_LOGGER_NAME",
-    "Delivery",
     "Restart",
-    "TraceEvent",
     "TraceRecorder",
     "actor_role",
-    "event_to_json",
     "marking",
     "median",
     "note_restart",
     "p99",
     "percentile",
-    "reply_text",
 ]
-
-# The trace format's version, written in every line's ``format`` field. 1 (no field) had only
-# the required fields, payload, t_replied, ply and reply; 2 added the readable payloads, the
-# summaries, game and phase.
-FORMAT_VERSION = 2
-
-# Every line of a trace file has the required fields (the CLI contract of ``replay --trace``);
-# the optional ones default to None (payload to {}) when a reader finds them missing.
-REQUIRED_FIELDS = ("msg_id", "parent_id", "sender", "receiver", "kind", "t_sent", "t_handled")
-OPTIONAL_FIELDS = (
-    "format", "payload", "summary", "t_replied", "game", "phase", "ply", "reply", "reply_payload",
-    "reply_summary", "hint",
-)  # fmt: skip
 
 COLOURS = frozenset({"white", "black"})
 
-
-class TraceEvent(TypedDict, total=False):
-    """One delivered message; times are ``time.monotonic_ns()`` readings. The recorder fills every
-    field; a reader (:func:`actors.tracing.export.read_jsonl`) may find format 2's missing."""
-
-    format: int | None
-    msg_id: int
-    parent_id: int | None
-    sender: str
-    receiver: str
-    kind: str
-    payload: dict[str, Any]
-    summary: str | None
-    t_sent: int
-    t_handled: int
-    t_replied: int | None
-    game: int | None
-    phase: str | None
-    ply: int | None
-    reply: str | None
-    reply_payload: dict[str, Any] | None
-    reply_summary: str | None
-    hint: str | None
-    sender_node: str
-    receiver_node: str
-
-
 STARTUP = "startup"
 """The phase of the messages that set a game up (start or re-seat actors) before its first move."""
-
-# --- payloads -------------------------------------------------------------------------------
-
-_PLAIN_TYPES = frozenset({type(None), bool, int, float, str})
-
-
-def reply_text(answer: object) -> str:
-    """Return the short text a trace shows for a reply: its class name, or a plain value as text.
-
-    ``Yes(...)`` gives ``"Yes"``, an exception ``"TimeoutError"``, ``None`` ``"None"``, ``"ok"``
-    ``"ok"``: the kind of answer, never its whole content.
-    """
-    if type(answer) in _PLAIN_TYPES:
-        return str(answer)
-    return type(answer).__name__
-
-
-# --- deliveries -----------------------------------------------------------------------------
-
-# Marks a delivery finished without a reply (a tell), as distinct from an ask answered None.
-_TELL: Any = object()
-
-
-@dataclasses.dataclass(slots=True, eq=False)
-class Delivery:
-    """One message on its way: created by :meth:`TraceRecorder.post`, finished by the receiver.
-
-    The sender's thread fills the send half, the receiver's thread the handling half; the actor
-    mailbox between them orders the two, so no lock is needed here. The recorder keeps the
-    finished delivery itself and builds the event dict (payload included) only when the events
-    are read or a sink is attached: that is what keeps recording to a few hundred nanoseconds.
-    """
-
-    recorder: TraceRecorder
-    msg_id: int
-    parent_id: int | None
-    sender: str
-    receiver: str
-    message: object
-    ply: int | None
-    t_sent: int
-    game: int | None = None
-    phase: str | None = None
-    hint: str | None = None
-    t_handled: int | None = None
-    sender_node: str | None = None
-    receiver_node: str | None = None
-    t_replied: int | None = None
-    answer: object = _TELL
-
-    def begin(self) -> Delivery:
-        """Stamp ``t_handled``: the receiver starts handling the message. Returns ``self``."""
-        self.t_handled = time.monotonic_ns()
-        return self
-
-    def replied(self, answer: object) -> None:
-        """Finish an ask: stamp ``t_replied`` and record the delivery.
-
-        ``answer`` is what the receiver replies (a message, a value or an exception); the event
-        keeps its :func:`reply_text`. Without a :meth:`begin` first, both times are stamped now.
-        """
-        self.t_replied = now = time.monotonic_ns()
-        if self.t_handled is None:
-            self.t_handled = now
-        self.answer = answer
-        self.recorder.record_delivery(self)
-
-    def done(self) -> None:
-        """Finish a tell (no reply): record the delivery with ``t_replied`` None."""
-        if self.t_handled is None:
-            self.t_handled = time.monotonic_ns()
-        self.recorder.record_delivery(self)
-
-    @property
-    def kind(self) -> str:
-        """The message's class name."""
-        return type(self.message).__name__
-
-    def event(self) -> TraceEvent:
-        """Return this delivery as a trace event dict (builds the readable payloads)."""
-        answer = self.answer
-        kind = type(self.message).__name__
-        payload = readable(self.message)
-        reply_payload = None if answer is _TELL else readable_reply(answer)
-        reply = None if answer is _TELL else reply_text(answer)
-        event: TraceEvent = {
-            "format": FORMAT_VERSION,
-            "msg_id": self.msg_id,
-            "parent_id": self.parent_id,
-            "sender": self.sender,
-            "receiver": self.receiver,
-            "kind": kind,
-            "payload": payload,
-            "summary": summarize(kind, payload),
-            "t_sent": self.t_sent,
-            "t_handled": self.t_sent if self.t_handled is None else self.t_handled,
-            "t_replied": self.t_replied,
-            "game": self.game,
-            "phase": self.phase,
-            "ply": self.ply,
-            "reply": reply,
-            "reply_payload": reply_payload,
-            "reply_summary": None if reply_payload is None or reply is None
-            else summarize(reply, reply_payload),
-            "hint": self.hint,
-        }
-        if self.sender_node is not None or self.receiver_node is not None:
-            event["sender_node"] = self.sender_node or "?"
-            event["receiver_node"] = self.receiver_node or "?"
-        return event
-
-
-# --- the recorder ---------------------------------------------------------------------------
 
 
 class TraceRecorder:
@@ -538,10 +379,3 @@ def marking(
     if recorder is None:
         return nullcontext()
     return recorder.phase(name, number)
-
-
-def event_to_json(event: Mapping[str, Any]) -> str:
-    """Return one event as a JSON line (no newline), schema fields first."""
-    ordered = {name: event[name] for name in SCHEMA_FIELDS if name in event}
-    ordered.update((key, value) for key, value in event.items() if key not in ordered)
-    return json.dumps(ordered, separators=(",", ":"), default=str)
