@@ -16,7 +16,8 @@ from chess960_games import random_chess960_game
 
 from actors.scenario.runner import run_scenario
 from actors.scenario.script import parse_line, parse_scenario, read_scenario
-from actors.scenario.shell import Shell, Shown
+from actors.scenario.shell import Shell
+from actors.scenario.shell_output import Shown
 from actors.scenario.steps import Start
 from board.errors import IllegalMoveError
 from board.games.game import Game

@@ -16,7 +16,8 @@ import pytest
 from actors.cli import main
 from actors.client import link_faults
 from actors.client.link_faults import LinkReport, run_ply
-from actors.scenario.shell import Shell, output_record
+from actors.scenario.shell import Shell
+from actors.scenario.shell_output import output_record
 from actors.tracing.compare import OrderComparison, compare_orders
 from board.errors import InputError
 

@@ -27,7 +27,8 @@ from actors.client.ray_carrier import DRIVER
 from actors.client.replay import MoveReport
 from actors.scenario.runner import run_scenario
 from actors.scenario.script import parse_scenario
-from actors.scenario.shell import BY_HAND_VERBS, Shell
+from actors.scenario.shell import Shell
+from actors.scenario.shell_words import BY_HAND_VERBS
 from actors.studio.live import LiveGame
 from actors.tracing.export import placing_nodes
 from board.errors import InputError

@@ -20,7 +20,8 @@ from actors.kernel.errors import LinkFailure
 from actors.kernel.links import COUNTED, parse_network
 from actors.kernel.network import Network
 from actors.protocol.referee import Accepted, FenQuery
-from actors.scenario.shell import DELIVERY_VERBS, Shell
+from actors.scenario.shell import Shell
+from actors.scenario.shell_words import DELIVERY_VERBS
 from actors.tracing.recorder import TraceRecorder
 from tests.test_network import self_play_games
 

@@ -51,7 +51,7 @@ def register(subparsers: Any) -> None:
 
 def run_scenario_command(args: argparse.Namespace) -> int:
     """Run the scenario at ``args.scenario``; return 0 if every step passed, 1 if one failed."""
-    from actors.cli.replay import lessons
+    from actors.cli.replay_options import lessons
     from actors.kernel.affinity import one_core
     from actors.scenario.runner import NODES_PLAN_ONE_FAULT, SCHEDULED_RUNS_HERE, run_scenario
     from actors.scenario.steps import LinkFault

@@ -21,7 +21,8 @@ from actors.cli.streams import forget_interrupt
 from actors.cli.terminal_text import terminal_safe, terminal_safe_line
 
 if TYPE_CHECKING:
-    from actors.scenario.shell import Output, Shell
+    from actors.scenario.shell import Shell
+    from actors.scenario.shell_output import Output
 
 PROMPT = "chess> "
 
@@ -182,7 +183,7 @@ def _show(shell: Shell, line: str, interactive: bool, as_json: bool = False) -> 
     """
     from actors.cli.display import BoardView, console, move_line, step_line
     from actors.client.replay import MoveReport
-    from actors.scenario.shell import Shown, output_record
+    from actors.scenario.shell_output import Shown, output_record
     from actors.scenario.steps import StepResult
     from board.errors import InputError
 
@@ -230,7 +231,7 @@ def _readline(shell: Shell) -> None:
         import readline
     except ImportError:  # pragma: no cover - a Python built without readline still runs the shell
         return
-    from actors.scenario.shell import completions
+    from actors.scenario.shell_words import completions
 
     def complete(word: str, state: int) -> str | None:
         options = completions(shell, readline.get_line_buffer()[: readline.get_endidx()], word)

@@ -3,7 +3,9 @@
 Its grammar is the scenario grammar (every step is a command) plus a few shell verbs for looking and
 for choosing deliveries by hand; it prints nothing (actors/cli/shell.py does) and returns what to show.
 A move (``Nc6``, ``play e4``) is a question to the referee, and its answer is a verdict, not a check
-that passed or failed; so is ``legal <square>`` alone, whose answer is the targets.
+that passed or failed; so is ``legal <square>`` alone, whose answer is the targets. The shell's words
+are in :mod:`actors.scenario.shell_words`, what it shows in :mod:`actors.scenario.shell_output`, and
+choosing deliveries by hand in :mod:`actors.scenario.shell_by_hand`.
 """
 
 from __future__ import annotations
@@ -11,137 +13,35 @@ from __future__ import annotations
 import json
 import threading
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from actors.client.game import ActorGame
 from actors.client.replay import MoveReport
 from actors.kernel.errors import ActorFailure
 from actors.kernel.links import LinkModel
 from actors.kernel.messaging import DEFAULT_TIMEOUT
-from actors.kernel.policies import Fifo, Interactive, Ready, Script
+from actors.kernel.policies import Fifo, Interactive
 from actors.kernel.schedule import LINK_FAULTS, Turnstile, record_of
 from actors.protocol import Rejected
-from actors.protocol.readable import readable, summarize
-from actors.scenario.ordering import Befallen, order_line
+from actors.scenario.ordering import Befallen
 from actors.scenario.runner import NODES_PLAN_ONE_FAULT, phase_of_step, step_runner
 from actors.scenario.script import parse_line
-from actors.scenario.steps import STEP_NAMES, Legal, LinkFault, Play, Reject, Start, Step, StepResult
-from actors.tracing.compare import OrderComparison, compare_orders
+from actors.scenario.shell_by_hand import DeliveryByHand
+from actors.scenario.shell_output import LegalMoves, Output, Shown
+from actors.scenario.shell_words import BY_HAND_VERBS, FREE_ON_NODES, HELP, SHELL_VERBS
+from actors.scenario.steps import Legal, LinkFault, Play, Reject, Start, Step, StepResult
 from actors.tracing.event import event_to_json
 from actors.tracing.recorder import TraceRecorder
-from board.errors import ChessActorsError, InputError
-from board.games.game import Game
+from board.errors import InputError
 from board.notation.fen import parse_fen
-from board.rules.squares import SQUARE_NAMES
 
 if TYPE_CHECKING:
     from actors.client.nodes import Nodes
 
-DELIVERY_VERBS = ("deliver", *LINK_FAULTS)
-"""The verbs that act on one waiting delivery by its number in the pending list (``deliver N``,
-``drop N``, ``duplicate N``)."""
-SHELL_VERBS = ("board", "pending", "step", "deliver", "run", "mode", "order", "compare", "trace", "save",
-               "actors", "help", "quit", "exit")
-BY_HAND_VERBS = ("pending", "step", "deliver", "run", "order", *LINK_FAULTS)
-"""The verbs that choose deliveries by hand, which need the turnstile of a game in one process."""
-FREE_ON_NODES = ("deliveries are chosen by hand in a game in one process only; on nodes the actors"
-                 " deliver freely over Ray's links")
-VERBS = (*STEP_NAMES, *SHELL_VERBS)
-WAIT = 30.0
-"""Seconds to wait for a command's next delivery to come up (real time: a bound, never a hang)."""
 
-HELP = """\
-playing and asking:
-  Nc6 | e2e4 | play e4   propose a move (SAN or UCI): the referee's verdict is shown
-  legal e2               where the piece on e2 may legally go now
-  board                  the board; actors: every actor's name
-checks (the scenario grammar, see actors/examples/README.md; each passes or fails):
-  reject Ke2 "check" | send white-knight-g1 move g1 f3 | expect yes | expect no "blocked"
-  legal e2 e3 e4 (exactly these targets) | square e4 white pawn | fen <FEN> | outcome none
-  restarts 0 | start <FEN> (scenarios only: the shell's game has started)
-changing the actors:
-  crash board [on Survey] | learn c1 archbishop
-  lie ghost e3 black pawn hide d7   the board reports a piece that is not there and hides one that
-                                    is (until the next lie; lie off: the truth again)
-  stall white-knight-g1 [SECONDS]   it answers nothing that long (default 3 ask timeouts, in the
-                                    schedule's time): watch the supervisor find it silent and restart it
-  drop|duplicate|delay|reorder next [reply to] Apply | partition board 0.5   faults on links: the
-                                    next such message (or its reply) befallen; actors cut off a while
-delivering by hand:
-  mode step       later commands wait for you to choose each delivery (mode auto: arrival order)
-  pending         the deliveries waiting, numbered (what each one's sender waits for)
-  step            deliver the one that has waited longest; deliver N: the N-th of the list
-  drop N          the N-th is lost on its link: sent again after a timeout, it arrives later
-  duplicate N     the N-th arrives twice: the copy is recognised and dropped at the other end
-  run             deliver the rest in arrival order
-  order A B ...   the next move runs its deliveries in this order of actor names
-  compare         the last move's delivery order beside arrival order (the same move from the same
-                  position on fresh actors), the first delivery where they part marked
-keeping and leaving:
-  trace [PATH] (the last command's messages; with PATH: the whole trace as JSON lines)
-  save PATH (the session as a scenario: run replays it to the same trace) | help | quit or exit (Ctrl-D)
-  Ctrl-C cancels the line being typed; a second Ctrl-C at an empty prompt asks before leaving"""
-
-
-@dataclass(frozen=True, slots=True)
-class LegalMoves:
-    """Where the piece on ``square`` may legally go now (no targets: it cannot move, or no piece is there)."""
-
-    square: str
-    targets: tuple[str, ...]
-
-    def __str__(self) -> str:
-        if not self.targets:
-            return f"legal from {self.square}: none"
-        return f"legal from {self.square}: {' '.join(self.targets)}"
-
-
-@dataclass(frozen=True, slots=True)
-class Shown:
-    """A board to draw: the position, the last move (UCI) and whether the side to move is in check."""
-
-    fen: str
-    last_move: str | None
-    check: bool
-
-
-Output = str | StepResult | Shown | MoveReport | LegalMoves | OrderComparison
-
-
-@dataclass(frozen=True, slots=True)
-class Pending:
-    """A delivery waiting in step mode: ``number`` is what ``deliver N`` takes (None: it cannot run yet,
-    queued behind its mailbox's head or a stalled actor); ``summary`` is the message in one line."""
-
-    number: int | None
-    actor: str
-    sender: str
-    kind: str
-    summary: str
-    waits: str
-    text: str
-
-
-def output_record(item: Output) -> dict[str, Any]:
-    """What one thing shown is, as the fields of a JSON object (``shell --json``, the live studio)."""
-    if isinstance(item, StepResult):
-        return item.as_json()
-    if isinstance(item, MoveReport):
-        return {"ply": item.ply, "move": item.text, "accepted": item.accepted, "san": item.san,
-                "uci": item.uci, "check": item.check, "outcome": item.outcome, "reason": item.reason,
-                "kind": item.kind}
-    if isinstance(item, LegalMoves):
-        return {"square": item.square, "targets": list(item.targets)}
-    if isinstance(item, Shown):
-        return {"fen": item.fen, "last_move": item.last_move, "check": item.check}
-    if isinstance(item, OrderComparison):
-        return {"compare": item.as_json()}
-    return {"text": item.strip()}
-
-
-class Shell:
-    """A live game that takes command lines (see :data:`HELP`); use as a context manager.
+class Shell(DeliveryByHand):
+    """A live game that takes command lines (see :data:`~actors.scenario.shell_words.HELP`); use as a
+    context manager.
 
     Args:
         fen: the starting position ('startpos' or a FEN).
@@ -215,11 +115,6 @@ class Shell:
         if self._worker is not None:
             self._worker.join(self.timeout)
 
-    @property
-    def in_flight(self) -> bool:
-        """Whether a command waits for deliveries chosen by hand."""
-        return self._worker is not None
-
     def names(self) -> list[str]:
         """The actors' names (for completion)."""
         return sorted(self.game.supervisor.names())
@@ -287,12 +182,6 @@ class Shell:
     def _in_arrival_order(self) -> AbstractContextManager[object]:
         """Deliveries in arrival order: the turnstile's, one at a time (on nodes: as they come)."""
         return nullcontext() if self.turnstile is None else self.turnstile.using(Fifo())
-
-    def _by_hand(self) -> Turnstile:
-        """The turnstile that deliveries chosen by hand go through (the verbs that use it are
-        refused on nodes before they get here)."""
-        assert self.turnstile is not None
-        return self.turnstile
 
     def _gather(self) -> None:
         """On nodes, bring what the nodes recorded into this game's trace (in one process it is there)."""
@@ -400,181 +289,6 @@ class Shell:
         if line is not None and len(self.saved) > self._saved_mark:
             self.orders[self._saved_mark] = line
 
-    # -- delivering by hand
-
-    def _work(self, step: Step) -> None:
-        try:
-            self._result = self._perform(step)
-        except BaseException as error:
-            self._result = error
-
-    def _settle(self) -> list[Output]:
-        """Wait until the command in flight needs a choice (list it) or is done (show its result)."""
-        worker, turnstile = self._worker, self._by_hand()
-        assert worker is not None
-        before = len(turnstile.steps)
-        while worker.is_alive() and not self.policy.wait_for_choice(0.05):
-            worker.join(0.0)
-        shown: list[Output] = [f"  delivered: {step.what}" for step in turnstile.steps[before:]]
-        if worker.is_alive():
-            return shown + self._pending()
-        worker.join()
-        self._count_unsaved()
-        # After the last delivery chosen out of arrival order, or befallen, the rest ran as arrival
-        # order would run them, which is what a scenario does after its order line.
-        ran = turnstile.steps[self._mark[1]:]
-        cut = max([self._hand_chosen, *(position for position, _, _ in self._befallen)])
-        self._keep_order(order_line(ran[:cut], self._befallen))
-        self._worker, result, self._result = None, self._result, None
-        if isinstance(result, BaseException):
-            raise InputError(f"the command failed: {result}")
-        assert result is not None
-        return [*shown, result, *self._supervision()]
-
-    def pending(self) -> list[Pending]:
-        """The deliveries waiting, in the order ``pending`` lists them (empty when none is)."""
-        deliveries: list[Pending] = []
-        if self.turnstile is None:  # on nodes nothing waits for a hand
-            return deliveries
-        number = 0
-        for item in self.turnstile.queued():
-            chosen: int | None = None
-            if "queued" not in item.waits:
-                number += 1
-                chosen = number
-            summary = item.describe() if item.resume else summarize(item.kind, readable(item.body))
-            deliveries.append(Pending(chosen, item.actor, item.sender, item.kind, summary, item.waits,
-                                      item.describe()))
-        for item, seconds in self.turnstile.on_the_way():
-            waits = f"on its way: it arrives in {seconds * 1000:g} ms of the schedule's time"
-            deliveries.append(Pending(None, item.actor, item.sender, item.kind,
-                                      summarize(item.kind, readable(item.body)), waits,
-                                      f"{item.actor} <- {item.sender}: {item.summary} ({waits})"))
-        return deliveries
-
-    def _pending(self) -> list[Output]:
-        queued = self.pending()
-        stalled: list[Output] = [f"  {name} is stalled for {left:g} s more of the schedule's time"
-                                 for name, left in sorted(self._by_hand().held().items())]
-        if not queued:
-            return ["nothing is waiting to be delivered", *stalled]
-        lines: list[Output] = stalled
-        for item in queued:
-            lines.append(f"  -  {item.text}" if item.number is None else f"{item.number:>3}. {item.text}")
-        return lines
-
-    def _open_choice(self) -> tuple[Ready, ...]:
-        if not self.in_flight:
-            raise InputError("nothing is in flight: a command sent in 'mode step' waits for deliveries")
-        if not self.policy.wait_for_choice(WAIT):
-            raise InputError(f"no delivery came up within {WAIT:g} s")
-        ready = self.policy.waiting
-        assert ready is not None
-        return ready
-
-    def _deliver(self, verb: str, rest: list[str]) -> list[Output]:
-        ready = self._open_choice()
-        index = 0
-        if verb in DELIVERY_VERBS:
-            if len(rest) != 1 or not rest[0].isdigit():
-                raise InputError(f"{verb} needs the number of a delivery in the pending list, e.g. {verb} 2")
-            index = int(rest[0]) - 1
-            if not 0 <= index < len(ready):
-                raise InputError(f"{verb} {rest[0]}: the pending list has {len(ready)} that can run now")
-        elif rest:
-            raise InputError("step takes nothing more (deliver N chooses one)")
-        if verb in LINK_FAULTS:
-            turnstile = self._by_hand()
-            try:
-                befell = turnstile.befall(ready[index], verb)
-            except ValueError as error:
-                raise InputError(f"{verb} {rest[0]}: {error}") from None
-            self._befallen.append((len(turnstile.steps) - self._mark[1], verb, ready[index].actor))
-            self.policy.reoffer()
-            return [f"  {befell}", *self._settle()]
-        if index > 0:  # the pending list is in arrival order: the first is what arrival order runs
-            self._hand_chosen = len(self._by_hand().steps) - self._mark[1] + 1
-        self.policy.decide(index)
-        return self._settle()
-
-    def _run_rest(self) -> list[Output]:
-        shown: list[Output] = []
-        while self.in_flight:
-            self._open_choice()
-            self.policy.decide(0)
-            shown.extend(self._settle())
-        return shown or ["nothing is in flight"]
-
-    def _mode(self, rest: list[str]) -> str:
-        if rest not in (["step"], ["auto"]):
-            raise InputError("mode needs step (choose each delivery) or auto (arrival order)")
-        if rest == ["step"] and self.turnstile is None:
-            raise InputError(f"mode step: {FREE_ON_NODES}")
-        if self.in_flight:
-            raise InputError("a command is waiting for its deliveries: step, deliver N or run first")
-        self.stepping = rest == ["step"]
-        if self.stepping:
-            return "each delivery waits for step or deliver N"
-        return "deliveries run in arrival order"
-
-    def _ordered(self, step: Play | Reject, order: list[str]) -> list[Output]:
-        """Run a move under a given order: first on a scratch game, so a wrong order changes nothing."""
-        self.order = None
-        turnstile = self._by_hand()
-        fen = self._position()
-        try:
-            scratch_turnstile = Turnstile(Script(order))
-            chess960 = self.game.supervisor.chess960
-            with ActorGame(fen, self.timeout, schedule=scratch_turnstile, chess960=chess960) as scratch:
-                scratch.propose(step.move)
-        except ChessActorsError as error:
-            raise InputError(f"order does not match the game: {error}; the game is unchanged") from None
-        if len(scratch_turnstile.steps) < len(order):
-            raise InputError(f"order does not match the game: the move took {len(scratch_turnstile.steps)}"
-                             f" deliveries, fewer than the {len(order)} names given; the game is unchanged")
-        self._begin()
-        with turnstile.using(Script(order)):
-            shown = self._perform(step)
-        self._count_unsaved()
-        self._keep_order(" ".join(("order", *order)))
-        return [shown, *self._supervision()]
-
-    def _position(self) -> str:
-        """The game's FEN from its journal, by the rules core: asking the referee would be a message
-        of the session's, and the order is tried before the move is played."""
-        supervisor = self.game.supervisor
-        position = Game(supervisor.start_fen, chess960=supervisor.chess960)
-        try:
-            for entry in self.game.journal:
-                position.play(entry.uci, want_san=False)
-        except ChessActorsError:
-            raise InputError("order: a move of this game is not standard chess's (a piece learned another):"
-                             " it cannot be tried on fresh actors first; play without order") from None
-        return position.fen()
-
-    def _compare(self, rest: list[str]) -> OrderComparison:
-        """The last move's delivery order beside arrival order: the same game played again on fresh
-        actors under a fifo turnstile, up to that move (lessons and lies are not carried over)."""
-        if rest:
-            raise InputError("compare takes nothing more: it compares the last move with arrival order")
-        if self.in_flight:
-            raise InputError("a command is waiting for its deliveries: step, deliver N or run first")
-        if self._last_move is None:
-            raise InputError("compare: no move has been played yet")
-        before, move, label, first, last = self._last_move
-        ran = self.recorder.events()[first:last]
-        arrival = TraceRecorder()
-        try:
-            with ActorGame(self.game.supervisor.start_fen, self.timeout, arrival, schedule="fifo") as scratch:
-                for played in before:
-                    scratch.propose(played)
-                arrival.clear()  # only the move's own messages are compared
-                scratch.propose(move)
-        except ChessActorsError as error:
-            raise InputError(f"compare: the move could not be run again: {error}") from None
-        return compare_orders(arrival.events(), ran, "arrival order (the game again on fresh actors)",
-                              "as it ran here", f"{label} {move}")
-
     # -- looking and keeping
 
     def _board(self) -> Shown:
@@ -638,12 +352,3 @@ class Shell:
             failed = "command that failed is" if self.unsaved == 1 else "commands that failed are"
             written += f"; {self.unsaved} {failed} left out, with the messages sent for them"
         return written
-
-
-def completions(shell: Shell, line: str, word: str) -> list[str]:
-    """What the word being typed could be: a verb first, then actor names, squares and verbs' words."""
-    if not line.strip() or line.strip() == word:
-        pool = list(VERBS)
-    else:
-        pool = [*shell.names(), *SQUARE_NAMES, "step", "auto", "move", "on", "yes", "no", "traversed"]
-    return sorted(option for option in set(pool) if option.startswith(word))

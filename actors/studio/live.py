@@ -15,7 +15,9 @@ from dataclasses import asdict
 from typing import Any
 
 from actors.kernel.messaging import DEFAULT_TIMEOUT
-from actors.scenario.shell import DELIVERY_VERBS, Shell, output_record
+from actors.scenario.shell import Shell
+from actors.scenario.shell_output import output_record
+from actors.scenario.shell_words import DELIVERY_VERBS
 from actors.studio.model import build_model
 from actors.tracing.event import TraceEvent
 from actors.tracing.sinks import TraceSink, callback_sink
