@@ -2,12 +2,15 @@
 """The Chess960 perft suite: all 960 start positions, counted by python-chess and by this engine.
 
     python scripts/chess960_perft.py make [--every N]   write tests/data/chess960.perft with python-chess
-    python scripts/chess960_perft.py check [--depth D]  count every entry with board.rules.perft, compare
+    python scripts/chess960_perft.py check [--depth D] [--suite FILE] [--limit NODES]
+                                                        count every entry with board.rules.perft, compare
 
 The data file lists, for each start position, its X-FEN and its perft counts at depths 1 to 3, and
 at depth 4 (the deepest whose counts are under 1,000,000) for every N-th position (``--every``; 1:
-all). python-chess is the oracle: its counts are the published Chess960 perft numbers (python-chess
-checks itself against that suite).
+all), counted by python-chess, the oracle. ``check --suite FILE`` reads any file of that format
+instead: the published Chess960 perft suite (``chess960.perft`` as python-chess distributes it in
+``examples/perft``, from the Chess960 perft results of chess programming references: 960 positions
+a few moves into their games, counts to depth 6) is one; ``--limit`` keeps to the counts under it.
 """
 
 from __future__ import annotations
@@ -25,9 +28,7 @@ HEADER = """\
 # Chess960 perft: the 960 start positions (Scharnagl numbering, 'id'), each with its X-FEN ('epd')
 # and its perft counts ('perft DEPTH NODES') at depths 1-3, and at depth 4 for {which}
 # (depth 4 is the deepest whose counts are all under 1,000,000; depth 5 runs to millions).
-# Written by scripts/chess960_perft.py make --every {every}, counting with python-chess (the oracle),
-# whose counts are the published Chess960 perft suite's (chess960.perft as distributed with chess
-# programming references; python-chess checks itself against it).
+# Written by scripts/chess960_perft.py make --every {every}, counting with python-chess (the oracle).
 """
 
 
@@ -78,18 +79,19 @@ def read_suite(path: Path = DATA) -> list[tuple[int, str, dict[int, int]]]:
     return entries
 
 
-def check(max_depth: int) -> int:
-    """Count every entry up to ``max_depth`` with board.rules.perft; print the totals and the mismatches."""
+def check(max_depth: int, suite: Path = DATA, limit: int | None = None) -> int:
+    """Count every entry of ``suite`` up to ``max_depth`` (and, given ``limit``, under that many
+    nodes) with board.rules.perft; print the totals and the mismatches."""
     from board.notation.fen import parse_fen
     from board.rules.perft import perft
 
     wrong = 0
     counted = 0
     started = time.perf_counter()
-    for number, fen, counts in read_suite():
+    for number, fen, counts in read_suite(suite):
         position = parse_fen(fen, chess960=True)
         for depth, nodes in counts.items():
-            if depth > max_depth:
+            if depth > max_depth or (limit is not None and nodes >= limit):
                 continue
             found = perft(position, depth)
             counted += 1
@@ -107,11 +109,14 @@ def main() -> int:
     parser.add_argument("--every", type=int, default=1, help="count depth 4 for every N-th position")
     parser.add_argument("--to", type=Path, default=DATA, help="the file to write")
     parser.add_argument("--depth", type=int, default=99, help="check depths up to this one")
+    parser.add_argument("--suite", type=Path, default=DATA,
+                        help="the suite to check (default: the data file), e.g. the published chess960.perft")
+    parser.add_argument("--limit", type=int, default=None, help="check only the counts under this many nodes")
     args = parser.parse_args()
     if args.action == "make":
         make(args.every, args.to)
         return 0
-    return check(args.depth)
+    return check(args.depth, args.suite, args.limit)
 
 
 if __name__ == "__main__":

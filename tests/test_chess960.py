@@ -101,6 +101,31 @@ def test_perft_at_depth_3_and_4_equals_the_suite_on_a_seeded_sample() -> None:
         assert perft(parse_fen(fen, chess960=True), 4) == counts[4], f"position {number}"
 
 
+# Published counts (the Chess960 perft results of chess programming references, positions a few
+# moves into their games), for every 96th position of that suite and its last, at the depths
+# under a million nodes; scripts/chess960_perft.py check --suite checks the whole published file.
+PUBLISHED = [
+    (0, "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf -", [21, 528, 12189, 326672]),
+    (96, "bq1brnkr/1p1ppp1p/1np5/p5p1/8/1N5P/PPPPPPP1/BQ1BRNKR w HEhe -", [22, 588, 13524, 380068]),
+    (192, "b1nbrknr/1qppp1pp/p4p2/1p6/6P1/P2NP3/1PPP1P1P/BQ1BRKNR w HEhe -", [25, 663, 17138, 482994]),
+    (288, "bqn1rkrn/p1p2ppp/1p1p4/4p3/3PP2b/8/PPP2PPP/BQNBRKRN w GEge -", [25, 773, 20042, 616817]),
+    (384, "bqrb2k1/pppppppr/5nnp/8/3P1P2/4P1N1/PPP3PP/BQRBN1KR w HCc -", [25, 597, 15872, 397970]),
+    (480, "bq1bnknr/pprppp1p/8/2p3p1/4PPP1/8/PPPP3P/BQRBNKNR w HCh -", [24, 548, 14021, 347611]),
+    (576, "bq1b1krn/pp1ppppp/3n4/2r5/3p3N/6N1/PPP1PPPP/BQRB1KR1 w GCg -", [21, 798, 18571, 688429]),
+    (672, "bqrbknnr/ppp1p2p/8/3p1p2/5p2/P3N2P/1PPPP1P1/BQRBK1NR w HChc -", [20, 398, 9009, 194859]),
+    (768, "b1rbknrn/qpp1ppp1/p6p/3p4/2P5/1P1P1P2/P3P1PP/BQRBKNRN w GCgc -", [30, 818, 24421, 688711]),
+    (864, "bqkr1rnn/1ppp1ppp/p4b2/4p3/P7/3PP2N/1PP2PPP/BQRBKR1N w FC -", [24, 500, 12802, 293824]),
+    (959, "bbq1nr1r/pppppk1p/2n2p2/6p1/P4P2/4P1P1/1PPP3P/BBQNNRKR w HF -", [23, 589, 14744, 387556]),
+]
+
+
+@pytest.mark.parametrize(("number", "fen", "counts"), PUBLISHED, ids=[f"id{entry[0]}" for entry in PUBLISHED])
+def test_perft_equals_the_published_chess960_suite(number: int, fen: str, counts: list[int]) -> None:
+    position = parse_fen(fen, chess960=True)
+    depths = 4 if number == 672 else 3  # one depth-4 count, the smallest, keeps the pure build quick
+    assert [perft(position, depth) for depth in range(1, depths + 1)] == counts[:depths], f"position {number}"
+
+
 TRICKY = CASTLING_CORNERS
 
 
