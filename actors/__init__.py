@@ -16,6 +16,8 @@ if TYPE_CHECKING:
     from actors.client.game import (
         ActorGame,
         PieceHandle,
+    )
+    from actors.client.moves import (
         final_fen,
         replay_moves,
     )
@@ -166,10 +168,15 @@ _SOURCES: dict[str, str] = {
         [
             "ActorGame",
             "PieceHandle",
+        ],
+        "actors.client.game",
+    ),
+    **dict.fromkeys(
+        [
             "final_fen",
             "replay_moves",
         ],
-        "actors.client.game",
+        "actors.client.moves",
     ),
     **dict.fromkeys(
         [

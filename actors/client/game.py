@@ -6,10 +6,8 @@ dies it asks the supervisor to heal and asks again (a proposal: unless the journ
 
 from __future__ import annotations
 
-import time
 import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from contextlib import nullcontext
 from functools import partial
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -17,19 +15,19 @@ from typing import TYPE_CHECKING, Any
 from actors.client.arguments import checked_text, checked_timeout
 from actors.client.cluster import check_address
 from actors.client.handle import PieceHandle, Teachable, as_geometry
+from actors.client.lifetime import GameLifetime
 from actors.client.placement import Placement, checked_count
 from actors.client.pool import SystemPool
 from actors.client.stream import CLIENT, Proposal, ProposalStream
 from actors.client.study import StudyTools
-from actors.kernel.errors import ActorFailure, ActorUnavailable, GameClosed
-from actors.kernel.limits import GAMES
+from actors.kernel.errors import ActorFailure, ActorUnavailable
 from actors.kernel.links import LinkModel, parse_network
-from actors.kernel.messaging import DEFAULT_TIMEOUT, Pending, ask, post, tell, wait_one
+from actors.kernel.messaging import DEFAULT_TIMEOUT, Pending, ask, post, wait_one
 from actors.kernel.network import Network
 from actors.kernel.policies import Policy
-from actors.kernel.schedule import Turnstile, make_turnstile, start_up
+from actors.kernel.schedule import Turnstile, make_turnstile
 from actors.kernel.scheduled_links import ScheduledLinks
-from actors.protocol.control import CrashOnNext, Disarm, HangOnNext, Ping
+from actors.protocol.control import CrashOnNext, HangOnNext
 from actors.protocol.referee import (
     Accepted,
     Description,
@@ -44,10 +42,8 @@ from actors.protocol.referee import (
 from actors.protocol.values import JournalEntry
 from actors.roles.referee import REFEREE
 from actors.roles.supervisor import Supervisor
-from actors.tracing.recorder import STARTUP, TraceRecorder
+from actors.tracing.recorder import TraceRecorder
 from board.errors import ChessActorsError
-from board.games.game import Game
-from board.notation.fen import STARTING_FEN
 from board.rules.squares import SQUARE_NAMES, parse_standard_square
 
 if TYPE_CHECKING:
@@ -56,18 +52,13 @@ if TYPE_CHECKING:
 __all__ = [
     "ActorGame",
     "PieceHandle",
-    "ReplayResult",
     "SystemPool",
     "Teachable",
     "as_geometry",
-    "final_fen",
-    "replay_moves",
 ]
 
-ReplayResult = tuple[int, str, str | None, tuple[int, str, str] | None]
-"""(plies played, FEN reached, outcome there, (ply, move, reason) of the first illegal move or None)."""
 
-class ActorGame(ProposalStream, StudyTools):
+class ActorGame(ProposalStream, StudyTools, GameLifetime):
     """A game judged by actors: one per piece, a board, a referee and a journal, under a supervisor.
 
     Use it as a context manager, or call :meth:`start` and :meth:`close`.
@@ -201,168 +192,6 @@ class ActorGame(ProposalStream, StudyTools):
     ) -> None:
         # A block left by an exception may leave the actors mid-conversation: not for another game.
         self._close(discard=error is not None)
-
-    def start(self) -> None:
-        """Start every actor of the game, or borrow a system from the pool (and teach the pieces
-        their lessons).
-
-        Raises:
-            GameClosed: the game was closed (a closed game cannot start again), or its pool was.
-            TooManyGames: the process already runs its limit of games (actors.kernel.limits), or the
-                system refused a thread; nothing of this game is left running.
-        """
-        if self._state == "started":
-            return
-        if self._state == "closed":
-            raise GameClosed("this game is closed; start a new ActorGame")
-        began = time.perf_counter()
-        with self.recorder.phase(STARTUP) if self.recorder is not None else nullcontext():
-            self._start_system()
-            self._state = "started"
-            try:
-                self._outcome, self._claimable = self.supervisor.outcome, self.supervisor.claimable
-                with start_up(self.turnstile):  # lessons are part of the start, in arrival order
-                    for square, geometry in self.lessons.items():
-                        self.teach(self.piece(square).name, geometry, reassess=False)
-                    if self.lessons:
-                        self._reassess()
-            except BaseException:
-                self._close(discard=True)
-                raise
-        self.startup_seconds = time.perf_counter() - began
-
-    def _start_system(self) -> None:
-        """Borrow a system from the pool, or start this game's own."""
-        if self.pool is not None:
-            supervisor = self.supervisor
-            self.supervisor = self.pool.borrow(
-                supervisor.start_fen, supervisor.max_restarts, supervisor.period, supervisor.chess960
-            )
-            # A game dropped without close() stops the system it borrowed (its state is unknown).
-            self._finalizer = weakref.finalize(self, self.pool.discard, self.supervisor)
-            if self.network is not None:  # the borrowed system's mail crosses this game's links
-                self.network.join(self.supervisor.directory)
-                try:
-                    self.network.model.check_actors([*self.supervisor.names(), CLIENT])
-                except BaseException:
-                    self._state = "started"
-                    self._close(discard=True)
-                    raise
-            return
-        GAMES.acquire()
-        self._counted = True
-        try:
-            self._start_nodes()
-        except BaseException:
-            self._state = "started"
-            self._close(discard=True)
-            raise
-        # A game dropped without close() stops its actors when it is collected (or at exit).
-        self._finalizer = weakref.finalize(self, _stop_dropped, self.supervisor, self.network, self.nodes,
-                                           self._nodes_owned)
-        try:
-            with start_up(self.turnstile):
-                self.supervisor.start()
-            if self.network is not None:
-                self.network.model.check_actors(self._partitionable())
-            if self.links is not None:
-                self.links.model.check_actors([*self.supervisor.names(), CLIENT])
-        except BaseException:
-            self._state = "started"
-            self._close(discard=True)
-            raise
-
-    def _start_nodes(self) -> None:
-        """Start the game's node processes (or take the ones given), and have the supervisor start
-        every actor on them."""
-        wanted = self._nodes_wanted
-        if wanted is None:
-            return
-        if isinstance(wanted, tuple):
-            from actors.client.nodes import Nodes
-
-            self.nodes = Nodes(*wanted)
-        else:
-            self.nodes = wanted
-        self.nodes.begin(self.supervisor, self.network)
-
-    def _partitionable(self) -> list[str]:
-        """The names a partition may use: the actors', and on nodes the nodes' (and the driver's)."""
-        names = [*self.supervisor.names(), CLIENT]
-        if self.nodes is not None:
-            from actors.client.ray_carrier import DRIVER
-
-            names += [*self.nodes.names, DRIVER]
-        return names
-
-    def partition(self, actors: frozenset[str], seconds: float, apart: frozenset[str] = frozenset()) -> None:
-        """Cut the links of ``actors`` for ``seconds`` from now: to every other actor, or, given
-        ``apart``, to those only. On nodes a node's name stands for its actors, and every node's
-        network is cut as well as this process's.
-
-        Raises:
-            ValueError: the game's links are reliable (it has no network).
-        """
-        if self.network is None:
-            raise ValueError("this game's links are reliable: give it network= to partition them")
-        self.network.partition(actors, seconds, apart)
-        if self.nodes is not None:
-            self.nodes.partition(actors, seconds, apart)
-
-    @property
-    def _nodes_owned(self) -> bool:
-        return isinstance(self._nodes_wanted, tuple)
-
-    def close(self) -> None:
-        """Stop every actor the game started and wait for each, or give the borrowed system back to
-        its pool; the game cannot be used again."""
-        self._close(discard=False)
-
-    def _close(self, discard: bool) -> None:
-        started, self._state = self._state == "started", "closed"
-        if self._finalizer is not None:
-            self._finalizer.detach()
-        if self.turnstile is not None:
-            self.turnstile.close()
-            self._finalizer = None
-        if self.pool is not None:
-            if started:
-                self._give_back(discard)
-            return
-        try:
-            self.supervisor.stop_all()
-        finally:
-            if self.network is not None:
-                self.network.close()
-            if self.nodes is not None:
-                _end_nodes(self.nodes, self._nodes_owned)
-            if self._counted:
-                self._counted = False
-                GAMES.release()
-
-    def _give_back(self, discard: bool) -> None:
-        """Return the borrowed system, fit for the next game, or have the pool stop it."""
-        assert self.pool is not None
-        supervisor = self.supervisor
-        healthy = not discard and supervisor.failed is None
-        if healthy:
-            try:
-                if self._sending:  # a proposal stream left open: let the referee finish with it
-                    envelope = post(self.recorder, CLIENT, REFEREE, Ping())
-                    wait_one(*ask(supervisor.ref(REFEREE), REFEREE, envelope), self.timeout)
-                for name in self._armed:  # faults armed through this game die with it
-                    tell(supervisor.ref(name), post(self.recorder, CLIENT, name, Disarm()))
-            except ActorFailure:
-                healthy = False
-        if self.network is not None:
-            self.network.leave(supervisor.directory)  # the next game's mail is not this game's to fault
-        self.pool.give_back(supervisor, healthy)
-
-    def _check_open(self) -> None:
-        if self._state == "new":
-            raise GameClosed("the game is not started: use 'with ActorGame() as game:' or call game.start()")
-        if self._state == "closed":
-            raise GameClosed("the game is closed: its actors have stopped; start a new ActorGame")
 
     # -- playing
 
@@ -572,72 +401,3 @@ def _made_by(attempts: Iterable[Pending]) -> Accepted | None:
         if isinstance(reply, Accepted) and reply.entry is not None:
             return reply
     return None
-
-
-def _stop_dropped(
-    supervisor: Supervisor, network: Network | None = None, nodes: Nodes | None = None, owned: bool = False
-) -> None:
-    """Stop the actors of a game that was dropped (or left open at exit) without close()."""
-    supervisor.stop_all()
-    if network is not None:
-        network.close()
-    if nodes is not None:
-        _end_nodes(nodes, owned)
-    GAMES.release()
-
-
-def _end_nodes(nodes: Nodes, owned: bool) -> None:
-    """End the game on its nodes (collecting what they traced), and end the nodes the game started."""
-    try:
-        nodes.end()
-    finally:
-        if owned:
-            nodes.close()
-
-
-def replay_moves(
-    moves: Sequence[str],
-    fen: str = STARTING_FEN,
-    timeout: float = DEFAULT_TIMEOUT,
-    recorder: TraceRecorder | None = None,
-) -> ReplayResult:
-    """Play ``moves`` through the actors until the first illegal one.
-
-    Returns (plies, fen, outcome, error) where error is (1-based ply, move, reason) or None.
-
-    Args:
-        moves: SAN or UCI moves, in order.
-        fen: the starting position.
-        timeout: every ask's timeout, in seconds.
-        recorder: traces every message when given.
-
-    Returns:
-        (plies, fen, outcome, error): the legal plies played, the FEN reached, how the game stands
-        there, and (1-based ply, move, reason) of the first illegal move, or None.
-    """
-    with ActorGame(fen, timeout, recorder) as game:
-        for number, move in enumerate(moves, start=1):
-            reply = game.propose(move)
-            if isinstance(reply, Rejected):
-                return game.plies, game.fen(), game.outcome, (number, move, reply.reason)
-        return game.plies, game.fen(), game.outcome, None
-
-
-def final_fen(game: ActorGame) -> str:
-    """The FEN of the position ``game`` has reached.
-
-    Args:
-        game: a started game, or one whose actors failed.
-
-    Returns:
-        The FEN the actors give; when they are past asking (the game failed), the FEN the journal's
-        moves lead to, played over the direct engine.
-    """
-    try:
-        return game.fen()
-    except ChessActorsError:
-        pass
-    board = Game(game.supervisor.start_fen, chess960=game.supervisor.chess960)
-    for entry in game.journal:
-        board.play(entry.uci, want_san=False)
-    return board.fen()

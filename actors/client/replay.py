@@ -222,7 +222,7 @@ def _watch_game_actors(
     game: PgnGame, mirror: Game, actor_game: ActorGame, report: MoveListener, positions: bool,
     teach: Mapping[str, str],
 ) -> GameVerdict:
-    from actors.client.game import final_fen
+    from actors.client.moves import final_fen
     from actors.protocol import Rejected
 
     start = actor_game.supervisor.start_fen
