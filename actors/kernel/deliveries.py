@@ -1,13 +1,17 @@
-"""What a delivery turnstile keeps: letters filed for an actor, waits for replies, the token that lets an
-actor in, and how a settled reply is read (see actors.kernel.schedule)."""
+"""What a delivery turnstile keeps: the actor each thread runs, letters filed for an actor, waits for replies,
+the token that lets an actor in, and how a settled reply is read (see actors.kernel.schedule)."""
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from actors.kernel.messaging import Envelope, ScheduledReply
 from actors.kernel.policies import Ready
+
+acting = threading.local()
+"""Which actor's delivery runs on this thread: ``acting.urn`` (None or unset on any other thread)."""
 
 
 class Gate(Protocol):

@@ -31,7 +31,7 @@ COUNTED = ("dropped", "duplicated", "delayed", "retried")
 """The faults a run counts (the ``network`` object of a ``--json`` row)."""
 
 FAULT_KINDS = frozenset({"Dropped", "Duplicated", "Delayed", "Retried"})
-"""The kinds of the trace events that mark a fault (see actors.kernel.network), not deliveries."""
+"""The kinds of the trace events that mark a fault (see actors.kernel.fault_marks), not deliveries."""
 
 DEFAULT_DELAY = 0.00005
 """Seconds a delayed transmission is held when ``delay=P`` names no time."""

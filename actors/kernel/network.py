@@ -37,27 +37,26 @@ from __future__ import annotations
 
 import heapq
 import itertools
-import sys
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from actors.kernel.errors import ActorUnavailable, LinkFailure
+from actors.kernel.fault_marks import Delayed, Dropped, Duplicated, Retried
 from actors.kernel.links import COUNTED, Fate, LinkModel, PlannedFaults, separated
 from actors.kernel.mailbox import Posted, Reply
 from actors.kernel.messaging import ROUTES, Directory, Envelope, Ref
+from actors.kernel.packets import AnswerBack, Packet, Pair, as_exc_info, settle
 from actors.kernel.remote import RemoteRef
 
 if TYPE_CHECKING:
     from pykka._types import OptExcInfo
 
-    from actors.tracing.delivery import Delivery
     from actors.tracing.recorder import TraceRecorder
 
-__all__ = ["PLANNED", "Delayed", "Dropped", "Duplicated", "Network", "Retried"]
+__all__ = ["PLANNED", "Network"]
 
 FIRST_WAIT = 0.0001
 """Seconds, beyond the round trip of a delayed message, before one not yet acknowledged is sent again
@@ -73,90 +72,6 @@ PLANNED = {
     "reorder": Fate(False, 1, 0.0, True),
 }
 """The faults :meth:`Network.plan` can give a chosen message."""
-
-
-Pair = tuple[int, str]
-"""A sequence of messages: the sending thread (one process: an actor, or the client with its
-supervisor) and the receiver's urn."""
-
-
-# -- trace markers: what befell a message, recorded as a child of its delivery
-
-
-@dataclass(frozen=True, slots=True)
-class Dropped:
-    """A transmission of ``message`` (an ask, tell, reply or acknowledgement: ``carrying``) was lost."""
-
-    message: str
-    carrying: str
-    attempt: int
-
-
-@dataclass(frozen=True, slots=True)
-class Duplicated:
-    """A transmission of ``message`` arrived twice."""
-
-    message: str
-    carrying: str
-    attempt: int
-
-
-@dataclass(frozen=True, slots=True)
-class Delayed:
-    """A transmission of ``message`` was held ``seconds`` (0: held until the next one on its link)."""
-
-    message: str
-    carrying: str
-    attempt: int
-    seconds: float
-
-
-@dataclass(frozen=True, slots=True)
-class Retried:
-    """``message`` was not acknowledged in time and is sent again (attempt ``attempt``)."""
-
-    message: str
-    carrying: str
-    attempt: int
-
-
-@dataclass(eq=False, slots=True)
-class _Packet:
-    """One message on its way across a link, with everything needed to send it again."""
-
-    carrying: str  # "ask", "tell", "reply" or "ack"
-    sender: str
-    receiver: str
-    pair: Pair  # (sending thread, receiver's urn) of the ask or tell: its sequence
-    seq: int
-    kind: str  # the message's class name, for the trace
-    order: int = 0  # a reply's place among the replies on its pair (answered in that order)
-    ref: Ref | None = None  # the receiver (an ask or tell)
-    envelope: Envelope | None = None
-    future: Reply | None = None  # the asker's reply (an ask, or a reply to it)
-    answer: tuple[Any, OptExcInfo | None] | None = None  # a reply's value or error
-    acked: _Packet | None = None  # what an acknowledgement acknowledges, or the ask a reply answers
-    attempts: int = 0
-    arrivals: int = 0
-    done: bool = False  # acknowledged (or given up)
-
-    @property
-    def delivery(self) -> Delivery | None:
-        return self.envelope.delivery if self.envelope is not None else None
-
-
-class _Answer(Reply):
-    """What the receiver's loop settles when it has handled an ask: the reply goes back over the link."""
-
-    def __init__(self, network: Network, ask: _Packet) -> None:
-        super().__init__()
-        self.network, self.ask = network, ask
-
-    def set(self, value: Any | None = None) -> None:
-        self.network.answer(self.ask, (value, None))
-
-    def set_exception(self, exc_info: OptExcInfo | None = None) -> None:
-        self.network.answer(self.ask, (None, exc_info if exc_info is not None else sys.exc_info()))
 
 
 class Network:
@@ -179,10 +94,10 @@ class Network:
         self._names: dict[str, str] = {}
         self._seqs: dict[Pair, int] = {}
         self._expected: dict[Pair, int] = {}
-        self._early: dict[Pair, dict[int, _Packet]] = {}
+        self._early: dict[Pair, dict[int, Packet]] = {}
         self._broken: dict[Pair, str] = {}
-        self._holding: dict[tuple[str, str], list[_Packet]] = {}  # by link: (sender, receiver)
-        self._timers: list[tuple[float, int, Callable[[_Packet, float], None], _Packet]] = []
+        self._holding: dict[tuple[str, str], list[Packet]] = {}  # by link: (sender, receiver)
+        self._timers: list[tuple[float, int, Callable[[Packet, float], None], Packet]] = []
         self._order = itertools.count()
         self._thread: threading.Thread | None = None
         self._closed = False
@@ -200,9 +115,9 @@ class Network:
         self._nth: dict[int, str] = {}
         self._reply_seqs: dict[Pair, int] = {}  # replies sent on each pair
         self._telling: Counter[str] = Counter()  # tells not yet acknowledged, by sender
-        self._deferred: dict[str, list[_Packet]] = {}  # replies waiting for their sender's tells
+        self._deferred: dict[str, list[Packet]] = {}  # replies waiting for their sender's tells
         self._replies_expected: dict[Pair, int] = {}
-        self._replies_early: dict[Pair, dict[int, _Packet]] = {}
+        self._replies_early: dict[Pair, dict[int, Packet]] = {}
 
     # -- joining (called by the directory)
 
@@ -282,7 +197,7 @@ class Network:
                 if fault not in PLANNED:
                     raise ValueError(f"unknown fault {fault!r}: use {', '.join(PLANNED)}")
 
-    def _planned_fate(self, packet: _Packet) -> Fate | None:
+    def _planned_fate(self, packet: Packet) -> Fate | None:
         fault = self._planned.take(packet.kind, packet.carrying)
         return None if fault is None else self._planned_fault(fault)
 
@@ -312,7 +227,7 @@ class Network:
             pair = (threading.get_ident(), ref.actor_urn)
             seq = self._seqs.get(pair, 0)
             self._seqs[pair] = seq + 1
-            packet = _Packet(carrying, envelope.sender, name, pair, seq, type(envelope.message).__name__,
+            packet = Packet(carrying, envelope.sender, name, pair, seq, type(envelope.message).__name__,
                              ref=ref, envelope=envelope, future=future)
             broken = self._broken.get(pair)
             if broken is not None:
@@ -327,7 +242,7 @@ class Network:
     def _now(self) -> float:
         return time.monotonic() - self._began
 
-    def _transmit(self, packet: _Packet, now: float) -> None:
+    def _transmit(self, packet: Packet, now: float) -> None:
         """Under the lock: send ``packet`` once more, as its link's model decides."""
         packet.attempts += 1
         attempt = packet.attempts
@@ -357,7 +272,7 @@ class Network:
             wait = min(LONGEST_WAIT, self._first_wait * 2 ** (attempt - 1))
             self._later(now + wait, self._again, packet)
 
-    def _fate(self, packet: _Packet, attempt: int) -> Fate:
+    def _fate(self, packet: Packet, attempt: int) -> Fate:
         """What befalls this attempt: a planned fault, else the model's decision."""
         if attempt == 1 and packet.carrying != "ack" and self.points is not None:
             point, self.points = self.points, self.points + 1
@@ -382,7 +297,7 @@ class Network:
             for actors, apart, until in self._cuts
         )
 
-    def _again(self, packet: _Packet, now: float) -> None:
+    def _again(self, packet: Packet, now: float) -> None:
         """A timeout: send ``packet`` again unless it was acknowledged, or give up on it."""
         if packet.done or self._closed:
             return
@@ -400,7 +315,7 @@ class Network:
             self._lost_tells[sender] = failure
             for reply in self._deferred.get(sender, ()):
                 lost = LinkFailure(f"{sender} could not answer {reply.kind}: {failure}")
-                reply.answer = (None, _error(lost))
+                reply.answer = (None, as_exc_info(lost))
         if self._telling[sender] > 0:
             return
         del self._telling[sender]
@@ -416,7 +331,7 @@ class Network:
             self._quiet.wait_for(lambda: self._telling[sender] <= 0 or self._closed, timeout)
             return self._lost_tells.pop(sender, None)
 
-    def _give_up(self, packet: _Packet, reason: str) -> None:
+    def _give_up(self, packet: Packet, reason: str) -> None:
         packet.done = True
         self.failures.append(reason)
         if packet.carrying in ("ask", "tell"):
@@ -425,12 +340,12 @@ class Network:
             self._told(packet.sender, self._now(), reason)
         if packet.future is not None:
             asked = packet.receiver if packet.carrying == "ask" else packet.sender
-            failure = (None, _error(LinkFailure(f"{asked} did not answer {packet.kind}: {reason}")))
+            failure = (None, as_exc_info(LinkFailure(f"{asked} did not answer {packet.kind}: {reason}")))
             if packet.carrying == "reply":  # in its place: the replies after it are still taken
                 packet.answer = failure
                 self._take_reply(packet)
             else:
-                _settle(packet.future, failure)
+                settle(packet.future, failure)
 
     def _break(self, pair: Pair, reason: str) -> None:
         """A message of ``pair`` is lost for good: nothing after it can be handed over in its place,
@@ -441,13 +356,13 @@ class Network:
         for held in self._early.pop(pair, {}).values():
             self._refuse(held)
 
-    def _refuse(self, packet: _Packet) -> None:
+    def _refuse(self, packet: Packet) -> None:
         if packet.future is not None:
             broken = self._broken[packet.pair]
             failure = LinkFailure(f"{packet.receiver} did not answer {packet.kind}: {broken}")
-            _settle(packet.future, (None, _error(failure)))
+            settle(packet.future, (None, as_exc_info(failure)))
 
-    def _arrive(self, packet: _Packet, now: float) -> None:
+    def _arrive(self, packet: Packet, now: float) -> None:
         """Under the lock: one copy of ``packet`` reaches the other end."""
         if self._closed:
             return
@@ -459,7 +374,7 @@ class Network:
                     self._told(acked.sender, now)
             return
         packet.arrivals += 1
-        self._transmit(_Packet("ack", packet.receiver, packet.sender, packet.pair, packet.seq, packet.kind,
+        self._transmit(Packet("ack", packet.receiver, packet.sender, packet.pair, packet.seq, packet.kind,
                                envelope=packet.envelope, acked=packet, arrivals=packet.arrivals), now)
         if packet.carrying == "reply":
             # The reply is not taken as its ask's acknowledgement: whether it beats the ask's next
@@ -480,7 +395,7 @@ class Network:
             expected += 1
         self._expected[pair] = expected
 
-    def _take_reply(self, packet: _Packet) -> None:
+    def _take_reply(self, packet: Packet) -> None:
         """The asker's end: settle replies in the order they were sent on their pair, each once.
 
         A receiver answers one sender's asks in the order they came; the asker may rely on it (the
@@ -496,19 +411,20 @@ class Network:
         while expected in early:
             taken = early.pop(expected)
             if taken.future is not None and taken.answer is not None:
-                _settle(taken.future, taken.answer)
+                settle(taken.future, taken.answer)
             expected += 1
         self._replies_expected[pair] = expected
 
-    def _deliver(self, packet: _Packet) -> None:
+    def _deliver(self, packet: Packet) -> None:
         """Hand an ask or tell to the receiver's mailbox (its one delivery)."""
         ref = packet.ref
         assert ref is not None
         if ref.actor_stopped.is_set():
             if packet.future is not None:
-                _settle(packet.future, (None, _error(ActorUnavailable(f"{packet.receiver} is not running"))))
+                settle(packet.future,
+                       (None, as_exc_info(ActorUnavailable(f"{packet.receiver} is not running"))))
             return
-        answer = _Answer(self, packet) if packet.carrying == "ask" else None
+        answer = AnswerBack(self, packet) if packet.carrying == "ask" else None
         if isinstance(ref, RemoteRef):  # the receiver runs in another process: the remote route carries it
             assert packet.envelope is not None
             ref.post(packet.envelope, answer)
@@ -516,16 +432,16 @@ class Network:
         inbox: Any = ref.actor_inbox
         inbox.put(Posted(packet.envelope, answer))
 
-    def answer(self, ask: _Packet, answer: tuple[Any, OptExcInfo | None]) -> None:
+    def answer(self, ask: Packet, answer: tuple[Any, OptExcInfo | None]) -> None:
         """The receiver handled ``ask``: send its reply back across the link (called on its thread)."""
         with self._lock:
             if self._closed:
                 if ask.future is not None:
-                    _settle(ask.future, answer)
+                    settle(ask.future, answer)
                 return
             order = self._reply_seqs.get(ask.pair, 0)
             self._reply_seqs[ask.pair] = order + 1
-            reply = _Packet("reply", ask.receiver, ask.sender, ask.pair, ask.seq, ask.kind, order,
+            reply = Packet("reply", ask.receiver, ask.sender, ask.pair, ask.seq, ask.kind, order,
                             envelope=ask.envelope, future=ask.future, answer=answer, acked=ask)
             if self._telling[ask.receiver] > 0:
                 # What the receiver told others is in their mailboxes before anyone hears its answer
@@ -537,7 +453,7 @@ class Network:
 
     # -- the timer thread
 
-    def _later(self, when: float, action: Callable[[_Packet, float], None], packet: _Packet) -> None:
+    def _later(self, when: float, action: Callable[[Packet, float], None], packet: Packet) -> None:
         heapq.heappush(self._timers, (when, next(self._order), action, packet))
         if self._thread is None:
             self._thread = threading.Thread(target=self._run, name="network-timer", daemon=True)
@@ -561,24 +477,8 @@ class Network:
 
     # -- tracing
 
-    def _note(self, count: str, marker: object, packet: _Packet) -> None:
+    def _note(self, count: str, marker: object, packet: Packet) -> None:
         self.counts[count] += 1
         recorder = self.recorder
         if recorder is not None:
             recorder.post(packet.sender, packet.receiver, marker, parent=packet.delivery).done()
-
-
-def _error(error: BaseException) -> OptExcInfo:
-    return (type(error), error, None)
-
-
-def _settle(future: Reply, answer: tuple[Any, OptExcInfo | None]) -> None:
-    """Settle the asker's reply once (a second settling is a stale reply, dropped)."""
-    value, error = answer
-    try:
-        if error is not None:
-            future.set_exception(error)
-        else:
-            future.set(value)
-    except Exception:  # queue.Full: settled already
-        return

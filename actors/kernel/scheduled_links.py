@@ -28,8 +28,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from actors.kernel.fault_marks import Delayed, Dropped, Duplicated, Retried
 from actors.kernel.links import COUNTED, Fate, LinkModel, PlannedFaults, separated
-from actors.kernel.network import FIRST_WAIT, LONGEST_WAIT, PLANNED, Delayed, Dropped, Duplicated, Retried
+from actors.kernel.network import FIRST_WAIT, LONGEST_WAIT, PLANNED
 
 if TYPE_CHECKING:
     from actors.tracing.delivery import Delivery

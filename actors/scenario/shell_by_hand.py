@@ -9,7 +9,8 @@ from collections.abc import Callable
 
 from actors.client.game import ActorGame
 from actors.kernel.policies import Interactive, Ready, Script
-from actors.kernel.schedule import LINK_FAULTS, Turnstile
+from actors.kernel.schedule import Turnstile
+from actors.kernel.turnstile_links import LINK_FAULTS
 from actors.protocol.readable import readable, summarize
 from actors.scenario.ordering import Befallen, order_line
 from actors.scenario.shell_output import Output, Pending

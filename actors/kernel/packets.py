@@ -1,0 +1,79 @@
+"""What the network carries across a failing link (see actors.kernel.network): a message on its way, kept
+to be sent again; the reply a receiver settles to send its answer back; an asker's reply, settled once."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from actors.kernel.mailbox import Reply
+from actors.kernel.messaging import Envelope, Ref
+
+if TYPE_CHECKING:
+    from pykka._types import OptExcInfo
+
+    from actors.kernel.network import Network
+    from actors.tracing.delivery import Delivery
+
+__all__ = ["AnswerBack", "Packet", "Pair", "as_exc_info", "settle"]
+
+Pair = tuple[int, str]
+"""A sequence of messages: the sending thread (one process: an actor, or the client with its
+supervisor) and the receiver's urn."""
+
+
+@dataclass(eq=False, slots=True)
+class Packet:
+    """One message on its way across a link, with everything needed to send it again."""
+
+    carrying: str  # "ask", "tell", "reply" or "ack"
+    sender: str
+    receiver: str
+    pair: Pair  # (sending thread, receiver's urn) of the ask or tell: its sequence
+    seq: int
+    kind: str  # the message's class name, for the trace
+    order: int = 0  # a reply's place among the replies on its pair (answered in that order)
+    ref: Ref | None = None  # the receiver (an ask or tell)
+    envelope: Envelope | None = None
+    future: Reply | None = None  # the asker's reply (an ask, or a reply to it)
+    answer: tuple[Any, OptExcInfo | None] | None = None  # a reply's value or error
+    acked: Packet | None = None  # what an acknowledgement acknowledges, or the ask a reply answers
+    attempts: int = 0
+    arrivals: int = 0
+    done: bool = False  # acknowledged (or given up)
+
+    @property
+    def delivery(self) -> Delivery | None:
+        return self.envelope.delivery if self.envelope is not None else None
+
+
+class AnswerBack(Reply):
+    """What the receiver's loop settles when it has handled an ask: the reply goes back over the link."""
+
+    def __init__(self, network: Network, ask: Packet) -> None:
+        super().__init__()
+        self.network, self.ask = network, ask
+
+    def set(self, value: Any | None = None) -> None:
+        self.network.answer(self.ask, (value, None))
+
+    def set_exception(self, exc_info: OptExcInfo | None = None) -> None:
+        self.network.answer(self.ask, (None, exc_info if exc_info is not None else sys.exc_info()))
+
+
+def as_exc_info(error: BaseException) -> OptExcInfo:
+    """``error`` as the exception info a reply is settled with."""
+    return (type(error), error, None)
+
+
+def settle(future: Reply, answer: tuple[Any, OptExcInfo | None]) -> None:
+    """Settle the asker's reply once (a second settling is a stale reply, dropped)."""
+    value, error = answer
+    try:
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set(value)
+    except Exception:  # queue.Full: settled already
+        return
