@@ -225,10 +225,10 @@ def test_a_chess960_scenario_opens_the_live_studio_in_its_own_layout(tmp_path: P
 
     script = tmp_path / "c.scenario"
     script.write_text("start chess960 3\nO-O\n", encoding="utf-8")
-    fen, chess960, lines, _, note = _opening(_studio_arguments(script))
-    assert chess960 and note is None and lines == ["O-O"]
-    with LiveGame(fen, chess960=chess960) as live:
-        assert live.run_lines(lines) == []
+    opening = _opening(_studio_arguments(script))
+    assert opening.chess960 and opening.note is None and opening.lines == ["O-O"]
+    with LiveGame(opening.fen, chess960=opening.chess960) as live:
+        assert live.run_lines(opening.lines) == []
         shown = live.shell.execute("board")[0]
     direct, _ = direct_game(start_fen(3), ["O-O"])
     assert isinstance(shown, Shown) and shown.fen == direct.fen()

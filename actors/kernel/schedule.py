@@ -20,7 +20,7 @@ from actors.kernel.errors import ActorTimeout, ActorUnavailable
 from actors.kernel.messaging import ROUTES, Envelope, Ref, ScheduledReply
 from actors.kernel.policies import Fifo, Policy, Ready, Reoffer, ScheduleError, Step, parse_policy, record_of
 from actors.kernel.scheduled_links import ScheduledLinks
-from actors.kernel.turnstile_links import LINK_FAULTS, TurnstileLinks
+from actors.kernel.turnstile_links import TurnstileLinks
 from actors.kernel.turnstile_waiting import WaitingDeliveries
 
 if TYPE_CHECKING:
@@ -450,7 +450,7 @@ def start_up(turnstile: Turnstile | None) -> Iterator[None]:
 
 
 __all__ = [
-    "LINK_FAULTS", "STEP_LIMIT", "ScheduleError",
+    "STEP_LIMIT", "ScheduleError",
     "Step", "Turn", "Turnstile", "make_turnstile", "record_of", "start_up",
 ]
 
