@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from support import position_state
 
 from board.notation.fen import STARTING_FEN, parse_fen, write_fen
-from board.rules.movegen import is_check, legal_moves
+from board.rules.movegen import count_legal_moves, is_check, legal_moves
 from board.rules.moves import CASTLE, DOUBLE_PUSH, EN_PASSANT, Move
 from board.rules.position import Position
 
@@ -61,6 +61,8 @@ def _agree(position: Position, reference: chess.Board, where: str) -> dict[str, 
     assert not missing and not extra, f"{where}: {fen}: missing {missing}, not legal but generated {extra}"
     assert write_fen(position) == fen, f"{where}: FEN written as {write_fen(position)}, python-chess {fen}"
     assert is_check(position) == reference.is_check(), f"{where}: {fen}: check disagrees"
+    # Perft's leaves are counted, not listed: the count must be the list's length in every position.
+    assert count_legal_moves(position) == len(ours), f"{where}: {fen}: counted {count_legal_moves(position)}"
     return ours
 
 

@@ -30,7 +30,6 @@ from board.rules.pieces import WHITE
 from board.rules.position import Position
 
 _ALL = (1 << 64) - 1
-_PROMOTIONS_BY_TURN = ((5, 4, 3, 2), (5, 4, 3, 2))
 
 def attackers(position: Position, by: int, square: int, occupied: int) -> int:
     """The pieces of colour ``by`` that attack ``square`` when ``occupied`` is the occupancy."""
@@ -97,6 +96,19 @@ def _en_passant_is_safe(position: Position, origin: int, target: int) -> bool:
 
 def legal_moves(position: Position) -> list[int]:
     """Every legal move of the side to move, encoded (see board.rules.moves)."""
+    moves: list[int] = []
+    _generate(position, moves)
+    return moves
+
+
+def count_legal_moves(position: Position) -> int:
+    """How many legal moves the side to move has (counted, not listed: perft's leaves)."""
+    return _generate(position, None)
+
+
+def _generate(position: Position, moves: list[int] | None) -> int:
+    """The legal moves of the side to move, appended to ``moves``; with ``moves`` None, only counted
+    (a piece's targets by their number of bits, not one by one). Returns how many there are."""
     bitboards = position.bitboards
     us = position.turn
     them = us ^ 1
@@ -114,8 +126,7 @@ def legal_moves(position: Position) -> list[int]:
         bitboards[enemy + 6],
     )
     pawn_attacks_them = PAWN_ATTACKS[us]
-    moves: list[int] = []
-    append = moves.append
+    count = 0
 
     # The king: every target not attacked once the king has left its square.
     without_king = occupied ^ BIT[king]
@@ -136,7 +147,9 @@ def legal_moves(position: Position) -> list[int]:
             & enemy_straight
         ):
             continue
-        append(king | target << 6)
+        count += 1
+        if moves is not None:
+            moves.append(king | target << 6)
 
     check = (
         (KNIGHT_ATTACKS[king] & enemy_knights)
@@ -149,7 +162,7 @@ def legal_moves(position: Position) -> list[int]:
     )
     if check:
         if check & (check - 1):
-            return moves  # double check: only the king may move
+            return count  # double check: only the king may move
         checker = check.bit_length() - 1
         allowed = (check | BETWEEN[king][checker]) & ~ours
     else:
@@ -174,10 +187,7 @@ def legal_moves(position: Position) -> list[int]:
         pieces ^= bit
         origin = bit.bit_length() - 1
         targets = KNIGHT_ATTACKS[origin] & allowed
-        while targets:
-            target_bit = targets & -targets
-            targets ^= target_bit
-            append(origin | (target_bit.bit_length() - 1) << 6)
+        count += _add(moves, origin, targets)
 
     queens = bitboards[base + 5]
     for sliders, diagonal in (
@@ -197,12 +207,9 @@ def legal_moves(position: Position) -> list[int]:
                 ) & allowed
             if bit & pinned:
                 targets &= pin_lines[origin]
-            while targets:
-                target_bit = targets & -targets
-                targets ^= target_bit
-                append(origin | (target_bit.bit_length() - 1) << 6)
+            count += _add(moves, origin, targets)
 
-    _pawn_moves(position, moves, allowed, pinned, pin_lines, occupied, theirs)
+    count += _pawn_moves(position, moves, allowed, pinned, pin_lines, occupied, theirs)
 
     if not check and position.castling:
         for castling in position.castling_table.by_colour[us]:
@@ -211,25 +218,42 @@ def legal_moves(position: Position) -> list[int]:
                 # shield the king's target before it moves, or shield it only once it has moved.
                 after = occupied & ~castling.lifted_mask | BIT[castling.rook_to]
                 if not any(attackers(position, them, square, after) for square in castling.king_crossed):
-                    append(castling.king_from | castling.king_to << 6 | CASTLE << 15)
-    return moves
+                    count += 1
+                    if moves is not None:
+                        moves.append(castling.king_from | castling.king_to << 6 | CASTLE << 15)
+    return count
+
+
+def _add(moves: list[int] | None, origin: int, targets: int) -> int:
+    """The plain moves from ``origin`` to each of ``targets``, appended to ``moves`` (or only
+    counted, when it is None); returns how many."""
+    if moves is None:
+        return targets.bit_count()
+    count = 0
+    while targets:
+        target_bit = targets & -targets
+        targets ^= target_bit
+        moves.append(origin | (target_bit.bit_length() - 1) << 6)
+        count += 1
+    return count
 
 
 def _pawn_moves(
     position: Position,
-    moves: list[int],
+    moves: list[int] | None,
     allowed: int,
     pinned: int,
     pin_lines: dict[int, int],
     occupied: int,
     theirs: int,
-) -> None:
+) -> int:
     us = position.turn
     pawns = position.bitboards[us * 8 + 1]
     step, home_low, last_low = (8, 8, 56) if us == WHITE else (-8, 48, 0)
+    last_rank = 0xFF << last_low
     captures_of = PAWN_ATTACKS[us]
     en_passant = position.en_passant
-    append = moves.append
+    count = 0
     while pawns:
         bit = pawns & -pawns
         pawns ^= bit
@@ -242,23 +266,34 @@ def _pawn_moves(
             if home_low <= origin < home_low + 8 and not occupied & BIT[one + step]:
                 two = one + step
                 if BIT[two] & allowed & line:
-                    append(origin | two << 6 | DOUBLE_PUSH << 15)
+                    count += 1
+                    if moves is not None:
+                        moves.append(origin | two << 6 | DOUBLE_PUSH << 15)
         targets &= allowed & line
-        while targets:
-            target_bit = targets & -targets
-            targets ^= target_bit
-            target = target_bit.bit_length() - 1
-            if last_low <= target < last_low + 8:
-                for kind in (5, 4, 3, 2):
-                    moves.append(origin | target << 6 | kind << 12)
-            else:
-                append(origin | target << 6)
+        if moves is None:
+            promoting = targets & last_rank
+            count += 4 * promoting.bit_count() + (targets ^ promoting).bit_count()
+        else:
+            while targets:
+                target_bit = targets & -targets
+                targets ^= target_bit
+                target = target_bit.bit_length() - 1
+                if last_low <= target < last_low + 8:
+                    for kind in (5, 4, 3, 2):
+                        moves.append(origin | target << 6 | kind << 12)
+                        count += 1
+                else:
+                    moves.append(origin | target << 6)
+                    count += 1
         if (
             en_passant >= 0
             and captures_of[origin] & BIT[en_passant]
             and _en_passant_is_safe(position, origin, en_passant)
         ):
-            append(origin | en_passant << 6 | EN_PASSANT << 15)
+            count += 1
+            if moves is not None:
+                moves.append(origin | en_passant << 6 | EN_PASSANT << 15)
+    return count
 
 
 def legal_en_passant(position: Position) -> int:
@@ -283,11 +318,6 @@ def repetition_key(position: Position) -> tuple[object, ...]:
     The en passant square counts only when a capture there is legal (FIDE 9.2.3).
     """
     return (bytes(position.squares), position.turn, position.castling, legal_en_passant(position))
-
-
-def count_legal_moves(position: Position) -> int:
-    """How many legal moves the side to move has."""
-    return len(legal_moves(position))
 
 
 def legal_moves_to(position: Position, kind: int, target: int) -> list[int]:

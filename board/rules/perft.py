@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from board.rules.movegen import legal_moves
+from board.rules.movegen import count_legal_moves, legal_moves
 from board.rules.moves import Move
 from board.rules.position import Position
 
@@ -13,9 +13,9 @@ def perft(position: Position, depth: int) -> int:
     """Count the move sequences of exactly ``depth`` plies from ``position`` (leaves counted in bulk)."""
     if depth <= 0:
         return 1
-    moves = legal_moves(position)
     if depth == 1:
-        return len(moves)
+        return count_legal_moves(position)
+    moves = legal_moves(position)
     nodes = 0
     push, pop = position.push, position.pop
     for move in moves:
