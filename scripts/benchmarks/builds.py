@@ -108,11 +108,19 @@ def compare(
     ``in_process`` commands print their answer and the seconds they timed themselves; ``whole``
     commands are timed from outside, start-up included.
     """
-    inner: dict[str, list[float]] = {side: [] for side in in_process}
-    outer: dict[str, list[float]] = {side: [] for side in whole}
+    sides = SIDES
+    if build_of_this_install() != "compiled":
+        # A 'compiled' side that imports the source (no compiler, or a source file edited since the
+        # install) would measure the pure build twice under two names.
+        note = subprocess.run([sys.executable, "-c", "import board; print(board.BUILD_NOTE)"],
+                              capture_output=True, text=True, check=True, env=environment("compiled"))
+        print(f"{label}: no compiled side: this install runs {note.stdout.strip()}", flush=True)
+        sides = tuple(side for side in SIDES if side != "compiled")
+    inner: dict[str, list[float]] = {side: [] for side in sides}
+    outer: dict[str, list[float]] = {side: [] for side in sides}
     answers: dict[str, str] = {}
     for _ in range(rounds):
-        for side in SIDES:
+        for side in sides:
             answers[side], seconds, _ = _run(in_process[side], side)
             inner[side].append(seconds)
             outer[side].append(_run(whole[side], side)[2])
@@ -121,7 +129,7 @@ def compare(
     print(f"{label} ({amount:,} {unit}), median of {rounds} alternating runs", flush=True)
     theirs_in = statistics.median(inner["python-chess"])
     theirs_whole = statistics.median(outer["python-chess"])
-    for side in SIDES:
+    for side in sides:
         mid_in, mid_whole = statistics.median(inner[side]), statistics.median(outer[side])
         ratios = ""
         if side != "python-chess":
