@@ -75,7 +75,12 @@ def environment(side: str) -> dict[str, str]:
 
 def build_of_this_install() -> str:
     """'compiled' when this install has a compiled rules core, else 'pure'."""
-    result = subprocess.run([sys.executable, "-c", "import board; print(board.BUILD)"], capture_output=True,
+    return _board_says("BUILD")
+
+
+def _board_says(name: str) -> str:
+    """``board.<name>`` as a fresh interpreter of this install, not asked for the pure build, sees it."""
+    result = subprocess.run([sys.executable, "-c", f"import board; print(board.{name})"], capture_output=True,
                             text=True, check=True, env=environment("compiled"))
     return result.stdout.strip()
 
@@ -112,9 +117,7 @@ def compare(
     if build_of_this_install() != "compiled":
         # A 'compiled' side that imports the source (no compiler, or a source file edited since the
         # install) would measure the pure build twice under two names.
-        note = subprocess.run([sys.executable, "-c", "import board; print(board.BUILD_NOTE)"],
-                              capture_output=True, text=True, check=True, env=environment("compiled"))
-        print(f"{label}: no compiled side: this install runs {note.stdout.strip()}", flush=True)
+        print(f"{label}: no compiled side: this install runs {_board_says('BUILD_NOTE')}", flush=True)
         sides = tuple(side for side in SIDES if side != "compiled")
     inner: dict[str, list[float]] = {side: [] for side in sides}
     outer: dict[str, list[float]] = {side: [] for side in sides}
