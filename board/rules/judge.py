@@ -69,6 +69,7 @@ class CandidateFacts:
     king_square: int = -1
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class CastlingFacts:
     """What castling needs: the right, empty squares, and a king that is never attacked."""
@@ -107,40 +108,82 @@ def _failure(
     checkers: tuple[Sighting, ...],
     kings_taken: bool = False,
 ) -> tuple[int, str | None]:
-    """How far a candidate got (higher is further) and why it failed (None if it did not)."""
+    """How far a candidate got (higher is further) and why it failed (None if it did not).
+
+    The tests run in the order a move is checked; the reason's words are made only for a failure
+    (a legal move is judged on every ply).
+    """
+    stage, failed = _failed_at(intent, facts, kings_taken)
+    if stage == 5:
+        return 5, None
+    return stage, _reason(failed, intent, facts, king_square, checkers)
+
+
+def _reason(
+    failed: str, intent: Intent, facts: CandidateFacts, king_square: int, checkers: tuple[Sighting, ...]
+) -> str:
+    """The words for the test a candidate failed (see :func:`_failed_at`)."""
     piece = f"the {KIND_NAMES[facts.code & 7]} on {SQUARE_NAMES[facts.origin]}"
     target = SQUARE_NAMES[intent.target]
+    occupant = facts.target_code
+    match failed:
+        case "no":
+            return f"{piece} cannot move to {target}"
+        case "blocked":
+            assert facts.blocker is not None
+            return f"{piece} is blocked by {name(facts.blocker)}"
+        case "own":
+            return f"{target} is occupied by {describe(occupant).split()[0]}'s own {KIND_NAMES[occupant & 7]}"
+        case "king":
+            return f"{target} holds the {describe(occupant).split()[0]} king, which is never captured"
+        case "push":
+            return f"{piece} cannot push onto {target}: {name((intent.target, occupant))} is in the way"
+        case "diagonal":
+            return f"{piece} captures only diagonally onto an enemy piece, and {target} is empty"
+        case "nothing":
+            return f"{target} is empty, so there is nothing to capture"
+        case "promote":
+            return f"a pawn reaching {target} must promote (add =Q, =R, =B or =N)"
+        case "no promotion":
+            return f"only a pawn reaching the last rank can promote, not {piece} moving to {target}"
+    attacker = name(facts.exposers[0])
+    if facts.code & 7 == KING:
+        return f"the king would be in check on {target} from {attacker}"
+    king = f"the king on {SQUARE_NAMES[king_square]}"
+    if any(exposer in checkers for exposer in facts.exposers):
+        return f"{king} is in check from {attacker}, and this move does not answer it"
+    if facts.en_passant:
+        return f"en passant would expose {king} to {attacker}"
+    return f"{piece} is pinned to {king} by {attacker}"
+
+
+def _failed_at(intent: Intent, facts: CandidateFacts, kings_taken: bool) -> tuple[int, str]:
+    """The first test a candidate fails, as (stage, what failed), or (5, "") when it passes them all."""
     if facts.traversed is None:
-        return 0, f"{piece} cannot move to {target}"
+        return 0, "no"
     if facts.blocker is not None:
-        return 1, f"{piece} is blocked by {name(facts.blocker)}"
+        return 1, "blocked"
     occupant = facts.target_code
     if occupant and occupant >> 3 == intent.colour:
-        return 2, f"{target} is occupied by {describe(occupant).split()[0]}'s own {KIND_NAMES[occupant & 7]}"
+        return 2, "own"
     if occupant & 7 == KING and not kings_taken:  # a game never takes a king (a lesson may offer one)
-        return 2, f"{target} holds the {describe(occupant).split()[0]} king, which is never captured"
-    if facts.target_rule == "empty" and occupant:
-        return 2, f"{piece} cannot push onto {target}: {name((intent.target, occupant))} is in the way"
-    if facts.target_rule == "enemy" and not occupant and not facts.en_passant:
-        return 2, f"{piece} captures only diagonally onto an enemy piece, and {target} is empty"
+        return 2, "king"
+    rule = facts.target_rule
+    if rule == "empty" and occupant:
+        return 2, "push"
+    if rule == "enemy" and not occupant and not facts.en_passant:
+        return 2, "diagonal"
     if intent.capture and not occupant and not facts.en_passant:
-        return 2, f"{target} is empty, so there is nothing to capture"
+        return 2, "nothing"
+    pawn = facts.code & 7 == PAWN
     last_rank = intent.target >> 3 == LAST_RANK[intent.colour]  # the pawn's own, whatever it moves like
-    if facts.code & 7 == PAWN and last_rank and not intent.promotion:
-        return 3, f"a pawn reaching {target} must promote (add =Q, =R, =B or =N)"
-    if intent.promotion and not (facts.code & 7 == PAWN and last_rank):
-        return 3, f"only a pawn reaching the last rank can promote, not {piece} moving to {target}"
+    if pawn and last_rank and not intent.promotion:
+        return 3, "promote"
+    if intent.promotion and not (pawn and last_rank):
+        return 3, "no promotion"
     if facts.exposers:
-        attacker = name(facts.exposers[0])
-        if facts.code & 7 == KING:
-            return 4, f"the king would be in check on {target} from {attacker}"
-        king = f"the king on {SQUARE_NAMES[king_square]}"
-        if any(exposer in checkers for exposer in facts.exposers):
-            return 4, f"{king} is in check from {attacker}, and this move does not answer it"
-        if facts.en_passant:
-            return 4, f"en passant would expose {king} to {attacker}"
-        return 4, f"{piece} is pinned to {king} by {attacker}"
-    return 5, None
+        return 4, "exposed"
+    return 5, ""
 
 
 def decide(
@@ -155,18 +198,18 @@ def decide(
     ``kings_taken``: a move onto a king is a capture like any other (ChessMoveQ's question, asked of
     any placement); in a game a king is never captured.
     """
+    fitting = [facts for facts in candidates if intent.admits(facts.origin)]
+    legal = tuple(facts.origin for facts in fitting if _failed_at(intent, facts, kings_taken)[0] == 5)
+    if len(legal) == 1:  # the common case, judged without a word of any reason
+        return Decision(legal, None)
     kind = KIND_NAMES[intent.kind]
     target = SQUARE_NAMES[intent.target]
-    fitting = [facts for facts in candidates if intent.admits(facts.origin)]
     if not fitting:
         return Decision((), f"no {kind} can reach {target}")
-    judged = [(_failure(intent, facts, king_square, checkers, kings_taken), facts) for facts in fitting]
-    legal = tuple(facts.origin for (_, reason), facts in judged if reason is None)
-    if len(legal) == 1:
-        return Decision(legal, None)
     if len(legal) > 1:
         where = " and ".join(SQUARE_NAMES[origin] for origin in legal)
         return Decision(legal, f"ambiguous: the {kind}s on {where} can all go to {target}")
+    judged = [(_failure(intent, facts, king_square, checkers, kings_taken), facts) for facts in fitting]
     geometric = [item for item in judged if item[0][0] > 0]
     if not geometric:
         return Decision((), f"no {kind} can reach {target}")
