@@ -16,6 +16,7 @@ from actors.kernel.actor import TracedActor
 from actors.protocol.board import ProbeReports, ProbeSurvey, Roster, RosterQuery, Survey, SurveyReport
 from actors.protocol.piece import Answer, MoveQuery, Yes
 from actors.protocol.values import PieceReport, Probe, ProbeReport, RosterEntry, Sighting
+from board.frozen import quick_init
 from board.rules.judge import CandidateFacts, Intent
 from board.rules.pieces import PAWN
 
@@ -28,6 +29,7 @@ CORRECTED = "whereabouts-corrected"
 Request = TypeVar("Request")
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Gathered:
     """A ply's facts: one per piece of the kind, the pieces' yeses by origin, the board's report."""
@@ -94,7 +96,14 @@ class Conversation(TracedActor[Request]):
         asked = [(square, name) for square, name in hinted.items() if intent.admits(square)] if pawn \
             else list(hinted.items())
         pending = [self.send(name, MoveQuery(square, target, colour), WHEREABOUTS) for square, name in asked]
-        pending.append(self.send(BOARD, Survey(colour, kind, target, en_passant, check)))
+        # A pawn's move names its file (a push its own, a capture the one it leaves, a move by
+        # squares its square's): the board reports the pawns of that file only.
+        file = -1
+        if pawn and intent.from_square is not None:
+            file = intent.from_square & 7
+        elif pawn and intent.from_file is not None:
+            file = intent.from_file
+        pending.append(self.send(BOARD, Survey(colour, kind, target, en_passant, check, file)))
         replies = self.wait(pending)
         report: SurveyReport = replies[-1]
         answers: dict[tuple[int, str], Answer] = dict(zip(asked, replies[:-1], strict=True))
