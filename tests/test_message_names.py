@@ -61,6 +61,17 @@ def test_the_issue_example_is_made_and_answered_by_name() -> None:
         assert [piece.origin for piece in report.pieces if piece.path is not None] == [57]  # b8
 
 
+def test_a_survey_that_names_a_file_reports_the_pieces_of_that_file_alone() -> None:
+    with ActorGame("4k3/8/8/8/8/8/PPP1P3/4K3 w - - 0 1") as game:
+        every = game.ask("board", actors.Survey(colour="white", kind="pawn", target="c4"))
+        assert [piece.origin for piece in every.pieces] == [8, 9, 10, 12]  # a2, b2, c2, e2
+        named = actors.Survey(colour="white", kind="pawn", target="c4", file="c")
+        assert repr(named).endswith("file='c')")
+        assert [piece.origin for piece in game.ask("board", named).pieces] == [10]
+        assert game.ask("board", actors.Survey(colour="white", kind="pawn", target="d3", file="d")).pieces == ()
+        assert game.propose("c4").san == "c4"  # the referee's own survey of the c-file
+
+
 def test_every_message_and_reply_of_a_game_is_built_back_from_its_repr() -> None:
     kinds = set()
     for delivery in _recorded_game():

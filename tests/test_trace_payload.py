@@ -27,7 +27,7 @@ from actors.scenario.runner import run_scenario
 from actors.scenario.script import parse_scenario
 from actors.tracing.event import FORMAT_VERSION
 from actors.tracing.recorder import SCHEMA_FIELDS, TraceRecorder
-from board.rules.pieces import BISHOP, BLACK, KNIGHT, WHITE, piece_code
+from board.rules.pieces import BISHOP, BLACK, KNIGHT, PAWN, WHITE, piece_code
 
 squares = st.integers(min_value=0, max_value=63)
 
@@ -69,6 +69,8 @@ def test_nested_probes_and_sightings_are_readable_all_the_way_down() -> None:
     assert payload["probes"][0]["origin"] == "c1"
     assert summarize("ProbeSurvey", payload) == "ProbeSurvey 1 probe"
     assert summarize("Survey", readable(Survey(WHITE, KNIGHT, chess.F3))) == "Survey white knights → f3"
+    pawns = readable(Survey(WHITE, PAWN, chess.E4, file=4))
+    assert summarize("Survey", pawns) == "Survey white pawns of the e-file → e4"
     roster = Roster(
         (RosterEntry(chess.G1, piece_code(WHITE, KNIGHT), "white-knight-g1", False),),
         0,

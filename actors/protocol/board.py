@@ -1,8 +1,9 @@
 """Messages the board actor receives, and its replies: facts about who stands where, never a verdict.
 
 How you talk to the board (the referee asks; the supervisor asks for the roster):
-    Survey(colour, kind, target, en_passant) -> SurveyReport  (every piece of that kind: its declared
-                                                path to the target, blockers, target, exposers)
+    Survey(colour, kind, target, en_passant, check, file) -> SurveyReport  (every piece of that kind,
+                                                or those on one file: its declared path to the
+                                                target, blockers, target, exposers)
     ProbeSurvey(colour, probes)              -> ProbeReports  (the same for moves given in full)
     CastleSurvey(colour, king, between, crossed) -> CastleReport
     Apply(move, en_passant)                  -> Applied | ApplyRefused (move the pieces, which answer
@@ -46,7 +47,8 @@ class Survey:
     """Tell me about every piece of ``colour`` and ``kind``, for a move to ``target``.
 
     ``en_passant`` is the square a pawn skipped last ply (-1 for none), so a pawn's diagonal step onto
-    it is reported as en passant. ``check``: also report who reaches ``colour``'s king now.
+    it is reported as en passant. ``check``: also report who reaches ``colour``'s king now. ``file``:
+    only the pieces on that file (0-7: a pawn's move names its file), or -1 for every one.
     """
 
     colour: int
@@ -54,6 +56,7 @@ class Survey:
     target: int
     en_passant: int = -1
     check: bool = False
+    file: int = -1
 
 
 @dataclass(frozen=True, slots=True)

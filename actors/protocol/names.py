@@ -52,6 +52,23 @@ def _take_square(value: object) -> int:
     raise ValueError(f"not a square: {value!r} (a name like 'e4', 0..63, or None)")
 
 
+_FILES = "abcdefgh"
+
+
+def _show_file(file: int) -> str | None:
+    return _FILES[file] if 0 <= file < 8 else None
+
+
+def _take_file(value: object) -> int:
+    if value is None:
+        return -1
+    if isinstance(value, str) and len(value) == 1 and value.lower() in _FILES:
+        return _FILES.index(value.lower())
+    if isinstance(value, int) and not isinstance(value, bool) and -1 <= value < 8:
+        return value
+    raise ValueError(f"not a file: {value!r} (a letter 'a' to 'h', 0..7, or None)")
+
+
 def _show_colour(colour: int | None) -> str | None:
     return None if colour is None else COLOUR_NAMES[colour]
 
@@ -254,6 +271,7 @@ _CODECS: dict[tuple[str, str], Codec] = {
     ("turn", "int"): Codec(_show_colour, _take_colour, _INT),
     ("colour", "int | None"): Codec(_show_colour, _optional(_take_colour), f"value is None or {_INT}"),
     ("kind", "int"): Codec(_show_kind, _take_kind, _INT),
+    ("file", "int"): Codec(_show_file, _take_file, _INT),
     ("promotion", "int"): Codec(_show_kind, _take_kind, _INT),
     **{(name, "int"): Codec(_show_piece, _take_piece, _INT) for name in ("code", "target_code", "expect")},
     **{

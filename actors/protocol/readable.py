@@ -61,6 +61,13 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _file(value: object) -> Any:
+    """A file by its letter (``e``); -1 (every file) becomes None."""
+    if _is_int(value) and 0 <= int(value) < 8:  # type: ignore[call-overload]  # checked first
+        return "abcdefgh"[int(value)]  # type: ignore[call-overload]
+    return None if _is_int(value) else _plain(value)
+
+
 def _square(value: object) -> Any:
     if _is_int(value):
         number = int(value)  # type: ignore[call-overload]  # checked just above
@@ -151,6 +158,7 @@ _CONVERTERS: dict[str, Callable[[object], Any]] = {
     **dict.fromkeys(COLOUR_FIELDS, _colour),
     **dict.fromkeys(SIGHTING_FIELDS, _sighting),
     **dict.fromkeys(PATH_FIELDS, _path),
+    "file": _file,
 }
 
 
@@ -240,7 +248,10 @@ def _specific(kind: str, payload: Mapping[str, Any]) -> str | None:
         case "ProposeSquares":
             return f"Propose {_move(payload)}"
         case "Survey":
-            return f"Survey {payload.get('colour')} {payload.get('kind')}s → {_names(payload.get('target'))}"
+            file = payload.get("file")
+            where = f" of the {file}-file" if isinstance(file, str) else ""
+            kinds = f"{payload.get('colour')} {payload.get('kind')}s{where}"
+            return f"Survey {kinds} → {_names(payload.get('target'))}"
         case "SurveyReport":
             return f"SurveyReport: {_count(payload, 'pieces', 'piece')}"
         case "ProbeSurvey":

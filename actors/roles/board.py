@@ -133,12 +133,15 @@ class BoardActor(TracedActor[BoardRequest]):
         if self.unfixed and isinstance(message, _REPORTS_FROM_REACH):
             self._ask_again()
         match message:
-            case Survey(colour=colour, kind=kind, target=target, en_passant=en_passant, check=check):
+            case Survey(
+                colour=colour, kind=kind, target=target, en_passant=en_passant, check=check, file=file
+            ):
                 # Only pieces with an actor are reported (a ghost a lie made up has none to ask).
+                names = self.names
                 pieces = tuple(
                     self._piece_report(origin, colour, target, en_passant)
                     for origin in view.squares_of(colour * 8 + kind)
-                    if self.names[origin]
+                    if names[origin] and (file < 0 or origin & 7 == file)
                 )
                 king = view.king(colour)
                 checkers = view.attackers(king, colour ^ 1) if check else ()
