@@ -35,6 +35,9 @@ if TYPE_CHECKING:
 
 Request = TypeVar("Request")
 
+_envelope = tuple.__new__
+"""Makes an :class:`Envelope` without the named tuple's own ``__new__``: ``_envelope(Envelope, fields)``."""
+
 _CONTROL = frozenset({Ping, Crash, CrashOnNext, HangOnNext, Disarm, Lie})
 """The control messages every actor answers itself (the rest go to its role's ``handle``)."""
 
@@ -177,12 +180,12 @@ class TracedActor(pykka.ThreadingActor, Generic[Request]):
     def send(self, receiver: str, message: object, hint: str | None = None) -> Pending:
         """Ask ``receiver`` without waiting (see :meth:`wait`)."""
         recorder = self.recorder
-        envelope = (  # untraced, the envelope is made here: a send is made several times a ply
-            Envelope(message, self.name, None, None)
+        envelope = (  # untraced, made here as a plain tuple is made: a send is made several times a ply
+            _envelope(Envelope, (message, self.name, None, None))
             if recorder is None
             else post(recorder, self.name, receiver, message, self.current, hint=hint)
         )
-        return ask(self.directory.ref(receiver), receiver, envelope)
+        return ask(self.directory.lookup(receiver), receiver, envelope)
 
     def wait(self, pending: Sequence[Pending]) -> list[Any]:
         """The replies of asks sent with :meth:`send`, in order, each within this actor's timeout."""

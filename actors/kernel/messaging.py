@@ -7,13 +7,13 @@ message itself carries only what it is about (pykka's ``ask``/``tell`` carry the
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 import pykka
 
 from actors.kernel.errors import ActorFailure, ActorTimeout, ActorUnavailable
-from actors.kernel.mailbox import Reply, post_ask, post_tell
+from actors.kernel.mailbox import Posted, Reply, post_tell
 from actors.kernel.policies import ScheduleError
 
 if TYPE_CHECKING:
@@ -115,6 +115,8 @@ class Directory:
         self._lock = threading.Lock()
         self.changes = 0
         """How many times a name was given or forgotten: whoever remembers refs knows when to look again."""
+        self.lookup: Callable[[str], Ref | None] = self._refs.get
+        """:meth:`ref` without a call of its own (an actor looks a name up on every send)."""
 
     def ref(self, name: str) -> Ref | None:
         """The running actor called ``name``, None if there is none."""
@@ -167,9 +169,11 @@ def ask(ref: Ref | None, name: str, envelope: Envelope) -> Pending:
         route = ROUTES.get(ref.actor_urn)
         if route is not None:
             return name, route.ask(ref, name, envelope)
-    reply = post_ask(ref, envelope)
-    if reply is None:
+    if ref.actor_stopped.is_set():  # post_ask's work, written out: several asks a ply come this way
         raise ActorUnavailable(f"{name} is not running")
+    reply = Reply()
+    inbox: Any = ref.actor_inbox  # any inbox takes it: pykka's loop reads only the two attributes
+    inbox.put(Posted(envelope, reply))
     return name, reply
 
 
