@@ -68,7 +68,8 @@ def test_a_survey_that_names_a_file_reports_the_pieces_of_that_file_alone() -> N
         named = actors.Survey(colour="white", kind="pawn", target="c4", file="c")
         assert repr(named).endswith("file='c')")
         assert [piece.origin for piece in game.ask("board", named).pieces] == [10]
-        assert game.ask("board", actors.Survey(colour="white", kind="pawn", target="d3", file="d")).pieces == ()
+        d_file = actors.Survey(colour="white", kind="pawn", target="d3", file="d")
+        assert game.ask("board", d_file).pieces == ()
         assert game.propose("c4").san == "c4"  # the referee's own survey of the c-file
 
 
