@@ -85,6 +85,43 @@ def test_asks_and_tells_reach_a_traced_actor_and_come_back_in_order() -> None:
         ref.stop()
 
 
+def test_a_crash_ends_the_actors_loop_whether_it_was_asked_or_told() -> None:
+    """The loop takes envelopes one after another without asking whether the actor stopped: a crash
+    (let it crash) must still end it, on an ask (the asker hears why) as on a tell, and what was
+    posted behind it is never handled (each ask behind it is answered that the actor is gone)."""
+    for told in (False, True):
+        directory = Directory()
+        ref: Any = Echo.start("echo", directory)
+        directory.register("echo", ref)
+        first = ask(ref, "echo", post(None, "test", "echo", 1))
+        if told:
+            post_tell(ref, post(None, "test", "echo", KeyError("told")))
+        else:
+            crashing = ask(ref, "echo", post(None, "test", "echo", KeyError("asked")))
+        behind = post_ask(ref, post(None, "test", "echo", 2))
+        assert behind is not None
+        assert wait_all([first], 5) == [1]
+        if not told:
+            with pytest.raises(ActorUnavailable, match="crashed"):
+                wait_all([crashing], 5)
+        with pytest.raises(pykka.ActorDeadError):
+            behind.get(timeout=5)
+        ref.actor_stopped.wait(5)
+        assert not ref.is_alive()
+        ref.stop()  # its thread has ended: stopping says so at once
+
+
+def test_pykkas_own_messages_between_envelopes_take_pykkas_way() -> None:
+    directory = Directory()
+    ref: Any = Echo.start("echo", directory)
+    directory.register("echo", ref)
+    pending = ask(ref, "echo", post(None, "test", "echo", "before"))
+    stopping = ref.stop(block=False)  # pykka's stop message, behind an envelope
+    assert wait_all([pending], 5) == ["before"]
+    stopping.get(timeout=5)
+    assert not ref.is_alive()
+
+
 def test_an_ask_or_tell_to_a_stopped_actor_says_so_at_once() -> None:
     directory = Directory()
     ref: Any = Echo.start("echo", directory)

@@ -6,6 +6,8 @@ An unexpected exception kills the actor (let it crash: the supervisor restarts i
 
 from __future__ import annotations
 
+import logging
+import sys
 import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -34,6 +36,9 @@ if TYPE_CHECKING:
     from actors.tracing.recorder import TraceRecorder
 
 Request = TypeVar("Request")
+
+_PYKKA_LOG = logging.getLogger("pykka")
+"""pykka's own logger: the loop below reports a failure where pykka's would."""
 
 _envelope = tuple.__new__
 """Makes an :class:`Envelope` without the named tuple's own ``__new__``: ``_envelope(Envelope, fields)``."""
@@ -88,6 +93,42 @@ class TracedActor(pykka.ThreadingActor, Generic[Request]):
         self._hang_on: tuple[str, float] | None = None
 
     # -- how the kernel delivers
+
+    def _actor_loop_running(self) -> None:
+        """pykka's loop, with the kernel's envelopes handed straight to :meth:`receive`.
+
+        Envelopes are nearly all an actor takes (several a ply). Only pykka's own messages (a stop)
+        and a failure can stop an actor, so whether it stopped is asked after those alone; each is
+        otherwise taken as pykka's loop takes it (a failure goes back to the asker, or ends a tell).
+        """
+        stopped, take, receive = self.actor_stopped, self.actor_inbox.get, self.receive
+        while not stopped.is_set():
+            posted = take()
+            message, reply = posted.message, posted.reply_to
+            try:
+                while type(message) is Envelope:
+                    response = receive(message)
+                    if reply is not None:
+                        reply.set(response)
+                    posted = take()
+                    message, reply = posted.message, posted.reply_to
+                response = self._handle_receive(message)
+                if reply is not None:
+                    reply.set(response)
+            except Exception:
+                if reply is not None:
+                    _PYKKA_LOG.info(f"Exception returned from {self} to caller:", exc_info=sys.exc_info())
+                    reply.set_exception()
+                else:
+                    self._handle_failure(*sys.exc_info())
+                    try:
+                        self.on_failure(*sys.exc_info())
+                    except Exception:
+                        self._handle_failure(*sys.exc_info())
+            except BaseException:
+                _PYKKA_LOG.debug(f"{sys.exc_info()[1]!r} in {self}. Stopping all actors.")
+                self._stop()
+                pykka.ActorRegistry.stop_all()
 
     def _handle_receive(self, message: Any) -> Any:
         # An envelope goes straight to receive; pykka's own messages (stop, proxy calls) and a turn
