@@ -212,3 +212,18 @@ def test_en_passant_through_a_square_the_board_reports_taken_is_no_capture() -> 
             game.ask("white-pawn-b2", Ping())  # answered only if the crash has not struck yet
         game.supervisor.heal()
         assert game.fen().split()[3] == "-"
+
+
+def test_a_position_repeats_as_the_board_holds_it_whatever_a_lie_made_it_report() -> None:
+    # Its first occurrence was played while the board reported a bishop on a4 that is not there:
+    # the third is still the third (a claimable draw), as the FEN, the board's holding, says.
+    with ActorGame("7k/8/8/8/8/8/8/KN6 w - - 0 1") as game:
+        game.board_lies(ghosts={"a4": "b"})
+        game.ask("white-knight-b1", Learn(geometry_named("pawn")))  # raw: it moves as a pawn now
+        assert isinstance(game.propose_squares("b1", "b2"), Accepted)
+        first = _accepted(game, "h8g7")
+        assert first.claimable == ()
+        game.board_lies()
+        for move in ("a1b1", "g7h7", "b1a1", "h7g7", "a1a2", "g7h8", "a2a1"):
+            assert _accepted(game, move).claimable == ()
+        assert _accepted(game, "h8g7").claimable == ("threefold_repetition",)

@@ -216,6 +216,16 @@ def _take_key(value: Any) -> tuple[bytes, int, int, int, tuple[tuple[int, str], 
     )
 
 
+def _show_held(value: Any) -> tuple[Any, ...]:
+    placement, lessons = value
+    return (placement_field(placement), _show_lessons(lessons))
+
+
+def _take_held(value: Any) -> tuple[bytes, tuple[tuple[int, str], ...]]:
+    placement, lessons = value
+    return (_take_placement(placement), _take_lessons(lessons))
+
+
 def _show_occupant(value: Any) -> tuple[Any, str]:
     code, name = value
     return (_show_piece(code), name)
@@ -285,6 +295,9 @@ _CODECS: dict[tuple[str, str], Codec] = {
     ("path", "PathEntry | None"): Codec(_optional(_show_path), _optional(_take_path), _PAIR),
     ("placement", "bytes"): Codec(placement_field, _take_placement, "value.__class__ is bytes"),
     ("key", "PositionKey"): Codec(_show_key, _take_key, "value[0].__class__ is bytes"),
+    ("held", "tuple[bytes, tuple[tuple[int, str], ...]] | None"): Codec(
+        _optional(_show_held), _optional(_take_held), "value is None or value[0].__class__ is bytes"
+    ),
     ("start_key", "PositionKey | None"): Codec(
         _optional(_show_key), _optional(_take_key), "value is None or value[0].__class__ is bytes"
     ),

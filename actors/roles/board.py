@@ -113,6 +113,8 @@ class BoardActor(TracedActor[BoardRequest]):
         self._roster: tuple[RosterEntry, ...] | None = None
         """Who stands where, as last listed (None once a move changed it)."""
         self.view = View(squares)
+        self.lying = False
+        """Whether the board reports other than it holds (ghosts, hidden pieces): see :meth:`lie`."""
         self.fresh = False
         """Whether every piece's declared reach was just given by the piece itself (by Place): then a
         Gather need not ask again."""
@@ -219,18 +221,21 @@ class BoardActor(TracedActor[BoardRequest]):
                 assert_never(message)
 
     def _assess(self, colour: int, en_passant: int) -> Assessment:
-        """The view's assessment of ``colour``, with the lessons the pieces declared."""
+        """The view's assessment of ``colour``, with the lessons the pieces declared, and, while the
+        board lies, the position it holds (a game's positions repeat as they stand, not as told)."""
         assessment = self.view.assess(colour, en_passant)
         labels = self.labels
-        if not labels:
+        if not labels and not self.lying:
             return assessment
         shown, names, true = assessment.placement, self.names, self.view.true_squares
+        every = tuple(sorted(labels.items()))
         lessons = tuple(  # a piece's lesson where the board reports that piece (not a ghost over it)
             (square, label)
-            for square, label in sorted(labels.items())
+            for square, label in every
             if shown[square] and names[square] and shown[square] == true[square]
         )
-        return replace(assessment, lessons=lessons)
+        held = (bytes(true), every) if self.lying else None
+        return replace(assessment, lessons=lessons, held=held)
 
     def _occupant(self, square: int) -> tuple[int, str]:
         """What the board reports on ``square``: its code and its actor's name (a ghost has none)."""
@@ -243,6 +248,7 @@ class BoardActor(TracedActor[BoardRequest]):
             square: reach(standard(code & 7), code >> 3, square) for square, code in message.ghosts
         }
         self.view.lie(dict(message.ghosts), frozenset(message.hidden), ghost_reach)
+        self.lying = bool(message.ghosts or message.hidden)
         return Armed("Lie")
 
     # -- who is where

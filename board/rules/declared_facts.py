@@ -56,9 +56,10 @@ class Assessment:
     ``check``: enemy pieces whose reach takes them to the king; ``en_passant``: for each pawn able to
     capture onto the en passant square, what the capture would expose; ``open_probe``: a move with a
     clear path, a target it may take and no exposer (proof that the side can move), else ``unclear``:
-    the moves that only exposers stand against; ``placement``: the 64 codes, for repetition and material;
-    ``lessons``: (square, label) of every piece whose move function is not its kind's own, as each
-    piece declared it.
+    the moves that only exposers stand against; ``placement``: the 64 codes as reported, for material;
+    ``lessons``: (square, label) of every piece reported whose move function is not its kind's own,
+    as each piece declared it; ``held``: where the board reports other than it holds (it lies), the
+    position it holds, (its 64 codes, every lesson), for repetition (None: the same as reported).
     """
 
     king_square: int
@@ -68,3 +69,4 @@ class Assessment:
     unclear: tuple[tuple[Probe, ProbeReport], ...]
     placement: bytes
     lessons: tuple[tuple[int, str], ...] = ()
+    held: tuple[bytes, tuple[tuple[int, str], ...]] | None = None

@@ -149,9 +149,11 @@ class RefereeActor(Conversation[RefereeRequest]):
             self.tell(JOURNAL, RecordStart(start_key, self.outcome))
 
     def _key(self, assessment: Assessment) -> PositionKey:
-        """Positions repeat only when the pieces' move functions are the same too (as they declared)."""
+        """Positions repeat only when the pieces' move functions are the same too (as they declared);
+        a position is the one the board holds, whatever a lie makes it report."""
         state = self.state
-        return (assessment.placement, state.turn, state.castling, state.legal_en_passant, assessment.lessons)
+        placement, lessons = assessment.held or (assessment.placement, assessment.lessons)
+        return (placement, state.turn, state.castling, state.legal_en_passant, lessons)
 
     # -- judging a proposal
 
