@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 import pykka
 
 from actors.kernel.errors import ActorFailure, ActorTimeout, ActorUnavailable
-from actors.kernel.mailbox import Posted, Reply, post_tell
+from actors.kernel.mailbox import Reply, post_ask, post_tell
 from actors.kernel.policies import ScheduleError
 
 if TYPE_CHECKING:
@@ -169,11 +169,9 @@ def ask(ref: Ref | None, name: str, envelope: Envelope) -> Pending:
         route = ROUTES.get(ref.actor_urn)
         if route is not None:
             return name, route.ask(ref, name, envelope)
-    if ref.actor_stopped.is_set():  # post_ask's work, written out: several asks a ply come this way
+    reply = post_ask(ref, envelope)
+    if reply is None:
         raise ActorUnavailable(f"{name} is not running")
-    reply = Reply()
-    inbox: Any = ref.actor_inbox  # any inbox takes it: pykka's loop reads only the two attributes
-    inbox.put(Posted(envelope, reply))
     return name, reply
 
 

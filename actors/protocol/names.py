@@ -16,7 +16,7 @@ from typing import Any
 from board.rules.fen_text import placement_field
 from board.rules.geometries import Geometry, geometry_named
 from board.rules.pieces import COLOUR_NAMES, KIND_NAMES, parse_colour
-from board.rules.squares import SQUARE_NAMES, parse_standard_square
+from board.rules.squares import FILE_LETTERS, SQUARE_NAMES, parse_standard_square
 
 __all__ = ["Codec", "codecs_of", "message_repr"]
 
@@ -52,18 +52,15 @@ def _take_square(value: object) -> int:
     raise ValueError(f"not a square: {value!r} (a name like 'e4', 0..63, or None)")
 
 
-_FILES = "abcdefgh"
-
-
 def _show_file(file: int) -> str | None:
-    return _FILES[file] if 0 <= file < 8 else None
+    return FILE_LETTERS[file] if 0 <= file < 8 else None
 
 
 def _take_file(value: object) -> int:
     if value is None:
         return -1
-    if isinstance(value, str) and len(value) == 1 and value.lower() in _FILES:
-        return _FILES.index(value.lower())
+    if isinstance(value, str) and len(value) == 1 and value.lower() in FILE_LETTERS:
+        return FILE_LETTERS.index(value.lower())
     if isinstance(value, int) and not isinstance(value, bool) and -1 <= value < 8:
         return value
     raise ValueError(f"not a file: {value!r} (a letter 'a' to 'h', 0..7, or None)")

@@ -13,7 +13,7 @@ from typing import Any
 
 from board.rules.fen_text import placement_field
 from board.rules.pieces import COLOUR_NAMES, KIND_NAMES
-from board.rules.squares import SQUARE_NAMES
+from board.rules.squares import FILE_LETTERS, SQUARE_NAMES
 
 __all__ = [
     "ROUTING_FIELDS",
@@ -64,7 +64,7 @@ def _is_int(value: object) -> bool:
 def _file(value: object) -> Any:
     """A file by its letter (``e``); -1 (every file) becomes None."""
     if _is_int(value) and 0 <= int(value) < 8:  # type: ignore[call-overload]  # checked first
-        return "abcdefgh"[int(value)]  # type: ignore[call-overload]
+        return FILE_LETTERS[int(value)]  # type: ignore[call-overload]
     return None if _is_int(value) else _plain(value)
 
 

@@ -113,8 +113,6 @@ class BoardActor(TracedActor[BoardRequest]):
         self._roster: tuple[RosterEntry, ...] | None = None
         """Who stands where, as last listed (None once a move changed it)."""
         self.view = View(squares)
-        self.lying = False
-        """Whether the board reports other than it holds (ghosts, hidden pieces): see :meth:`lie`."""
         self.fresh = False
         """Whether every piece's declared reach was just given by the piece itself (by Place): then a
         Gather need not ask again."""
@@ -224,8 +222,8 @@ class BoardActor(TracedActor[BoardRequest]):
         """The view's assessment of ``colour``, with the lessons the pieces declared, and, while the
         board lies, the position it holds (a game's positions repeat as they stand, not as told)."""
         assessment = self.view.assess(colour, en_passant)
-        labels = self.labels
-        if not labels and not self.lying:
+        labels, lying = self.labels, self.view.lying()
+        if not labels and not lying:
             return assessment
         shown, names, true = assessment.placement, self.names, self.view.true_squares
         every = tuple(sorted(labels.items()))
@@ -234,7 +232,7 @@ class BoardActor(TracedActor[BoardRequest]):
             for square, label in every
             if shown[square] and names[square] and shown[square] == true[square]
         )
-        held = (bytes(true), every) if self.lying else None
+        held = (bytes(true), every) if lying else None
         return replace(assessment, lessons=lessons, held=held)
 
     def _occupant(self, square: int) -> tuple[int, str]:
@@ -248,7 +246,6 @@ class BoardActor(TracedActor[BoardRequest]):
             square: reach(standard(code & 7), code >> 3, square) for square, code in message.ghosts
         }
         self.view.lie(dict(message.ghosts), frozenset(message.hidden), ghost_reach)
-        self.lying = bool(message.ghosts or message.hidden)
         return Armed("Lie")
 
     # -- who is where

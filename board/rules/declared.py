@@ -220,6 +220,10 @@ class View:
         """``colour``'s king square (-1 if it has none)."""
         return self._kings[colour]
 
+    def lying(self) -> bool:
+        """Whether what is reported differs from the truth (ghosts told, pieces hidden)."""
+        return bool(self._ghosts or self._hidden)
+
     def placement(self) -> bytes:
         """The 64 codes, as reported."""
         return bytes(self._shown)
