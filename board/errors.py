@@ -27,6 +27,10 @@ class FenError(InputError):
     """A FEN string that does not describe a valid position; the message names the field."""
 
 
+class BetzaError(InputError):
+    """A Betza string a lesson cannot read; the message names the letter and its position."""
+
+
 class MoveSyntaxError(InputError):
     """A move in SAN or UCI that cannot be parsed at all."""
 

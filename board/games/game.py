@@ -6,14 +6,17 @@ and when the game ended, if it has (board.rules.outcome says which outcomes end 
 
 from __future__ import annotations
 
-from board.errors import IllegalMoveError
+from collections.abc import Mapping
+
+from board.errors import IllegalMoveError, InputError, SquareError
 from board.games.played import Played
-from board.notation.algebraic import parse_move_text, resolve, san
+from board.notation.algebraic import format_san, parse_move_text, resolve, san
 from board.notation.algebraic import uci as uci_text
 from board.notation.fen import STARTING_FEN, parse_fen, write_fen
+from board.rules.geometries import Geometry, geometry_named
 from board.rules.judge import Intent
 from board.rules.movegen import is_check, legal_moves, repetition_key
-from board.rules.moves import from_square, to_square
+from board.rules.moves import CASTLE, from_square, to_square
 from board.rules.outcome import (
     GAME_OVER,
     Claim,
@@ -24,27 +27,68 @@ from board.rules.outcome import (
     ends_by_rule,
     pieces_of,
 )
+from board.rules.squares import SQUARE_NAMES, parse_standard_square
+from board.rules.taught import TaughtBoard
 
 
 class Game:
     """A game played with direct function calls over the rules core."""
 
-    def __init__(self, fen: str = STARTING_FEN, chess960: bool | None = False) -> None:
+    def __init__(
+        self,
+        fen: str = STARTING_FEN,
+        chess960: bool | None = False,
+        teach: Mapping[str, str | Geometry] | None = None,
+    ) -> None:
         """Start from ``fen``; ``chess960`` as in :func:`board.notation.fen.parse_fen` (True: a Chess960
-        game).
+        game). ``teach``: pieces that start the game with another move function, by square, each a
+        Betza string (``'b1': 'NC'``), a name (``'camel'``) or a geometry; a lesson moves with its piece.
 
         Raises:
             FenError: the FEN cannot be read or the position is impossible.
+            InputError: a lesson names a square off the board or an empty one, or cannot be read (a
+                Betza string's error names the letter and its position).
         """
         self.position = parse_fen(fen, chess960=chess960)
+        self._taught: TaughtBoard | None = None
+        if teach:
+            self._taught = TaughtBoard(self.position, self._lessons(teach))
         self.start_fen = write_fen(self.position)
         self.moves: list[int] = []
         # How often each position (by its repetition key) has stood: a plain dict, which the compiled
         # build reads without a Counter's Python-level __missing__ on every new position.
-        self._seen: dict[tuple[object, ...], int] = {repetition_key(self.position): 1}
+        self._seen: dict[tuple[object, ...], int] = {self._key(): 1}
         self._over: Outcome | None = None
         self._ending: str | None = None
         self.outcome()  # a FEN may start a game that has already ended (mate, or the clock at 150)
+
+    def _lessons(self, teach: Mapping[str, str | Geometry]) -> dict[int, Geometry]:
+        """``teach`` read into square -> geometry (see :meth:`__init__`)."""
+        lessons: dict[int, Geometry] = {}
+        for name, lesson in teach.items():
+            try:
+                square = parse_standard_square(name)
+            except SquareError as error:
+                raise InputError(f"teach {name!r}: {error}") from None
+            if not self.position.squares[square]:
+                raise InputError(f"teach {name!r}: {name} holds no piece to teach")
+            try:
+                lessons[square] = lesson if isinstance(lesson, Geometry) else geometry_named(lesson)
+            except InputError as error:
+                raise type(error)(f"teach {name!r}: {error}") from None
+        return lessons
+
+    @property
+    def taught(self) -> dict[str, str]:
+        """The lessons the pieces hold now, by the square they stand on: square -> label."""
+        if self._taught is None:
+            return {}
+        return {SQUARE_NAMES[square]: label for square, label in self._taught.lesson_labels()}
+
+    def legal_moves(self) -> list[str]:
+        """Every legal move of the side to move in UCI, taught pieces moving by their lessons."""
+        moves = self._taught.legal_moves() if self._taught is not None else legal_moves(self.position)
+        return sorted(self.uci(move) for move in moves)
 
     @property
     def chess960(self) -> bool:
@@ -83,7 +127,7 @@ class Game:
     def claimable(self) -> tuple[Claim, ...]:
         """The draws a player could claim here (none once the game has ended)."""
         position = self.position
-        return claims(self._over, position.halfmove, self._seen.get(repetition_key(position), 0))
+        return claims(self._over, position.halfmove, self._seen.get(self._key(), 0))
 
     def play(self, text: str, want_san: bool = True) -> Played:
         """Play a move written in SAN or UCI.
@@ -94,7 +138,60 @@ class Game:
         """
         if self._ending is not None:
             raise IllegalMoveError(text, f"the game is over ({self._ending})")
+        if self._taught is not None:
+            return self._play_taught(text, want_san)
         return self.play_intent(parse_move_text(self.position, text), want_san)
+
+    def _play_taught(self, text: str, want_san: bool) -> Played:
+        """Play a move in a game with taught pieces: UCI, or SAN naming the piece by its kind."""
+        taught = self._taught
+        assert taught is not None
+        position = self.position
+        legal = taught.legal_moves()
+        by_uci = {self.uci(move): move for move in legal}
+        move = by_uci.get(text.strip())
+        if move is None:
+            intent = parse_move_text(position, text)
+            found = [candidate for candidate in legal if self._names(intent, candidate)]
+            if len(found) != 1:
+                why = "several pieces can make it" if found else "not a legal move here"
+                raise IllegalMoveError(text, why)
+            move = found[0]
+        written = self._taught_san(move, legal) if want_san else ""
+        self.push(move)
+        check = taught.in_check()
+        return Played(move, written, check, self.outcome() if want_san else None)
+
+    def _names(self, intent: Intent, move: int) -> bool:
+        """Whether a legal move is the one a parsed move text asks for."""
+        castle = move >> 15 == CASTLE
+        if intent.castle is not None or castle:
+            return castle and intent.castle is not None and intent.target == move >> 6 & 63
+        origin = move & 63
+        return (
+            self.position.squares[origin] & 7 == intent.kind
+            and move >> 6 & 63 == intent.target
+            and move >> 12 & 7 == intent.promotion
+            and intent.admits(origin)
+        )
+
+    def _taught_san(self, move: int, legal: list[int]) -> str:
+        """The SAN of a legal move among ``legal`` in a game with taught pieces."""
+        taught = self._taught
+        assert taught is not None
+        position = self.position
+        origin, target = move & 63, move >> 6 & 63
+        code = position.squares[origin]
+        rivals = [
+            m & 63 for m in legal if m >> 6 & 63 == target and position.squares[m & 63] == code and m != move
+        ]
+        capture = bool(position.squares[target]) or move >> 15 == 2
+        taught.push(move)
+        check = taught.in_check()
+        mate = check and not taught.legal_moves()
+        taught.pop()
+        castle = move >> 15 == CASTLE
+        return format_san(code, origin, target, capture, move >> 12 & 7, castle, rivals, check, mate)
 
     def play_intent(self, intent: Intent, want_san: bool = True) -> Played:
         """Play an already parsed intent (see :meth:`play`)."""
@@ -114,6 +211,9 @@ class Game:
         """
         if self._ending is not None:
             raise IllegalMoveError(text, f"the game is over ({self._ending})")
+        if self._taught is not None:
+            self._play_taught(text, want_san=False)
+            return
         self.push(self._legal(parse_move_text(self.position, text)))
 
     def _legal(self, intent: Intent) -> int:
@@ -139,11 +239,20 @@ class Game:
         self.outcome()
         return self._ending
 
+    def _key(self) -> tuple[object, ...]:
+        """What repetition compares: the position's key, and every lesson when pieces are taught."""
+        if self._taught is not None:
+            return self._taught.repetition_key()
+        return repetition_key(self.position)
+
     def push(self, move: int) -> None:
         """Make an already legal encoded move."""
-        self.position.push(move)
+        if self._taught is not None:
+            self._taught.push(move)
+        else:
+            self.position.push(move)
         self.moves.append(move)
-        key = repetition_key(self.position)
+        key = self._key()
         seen = self._seen.get(key, 0) + 1
         self._seen[key] = seen
         if ends_by_rule(self.position.halfmove, seen):
@@ -152,9 +261,13 @@ class Game:
     def outcome(self) -> Outcome | None:
         """How the game stands now (see board.rules.outcome.decide_outcome)."""
         position = self.position
-        has_move = bool(legal_moves(position))
-        seen = self._seen.get(repetition_key(position), 0)
-        result = decide_outcome(has_move, is_check(position), pieces_of(position), position.halfmove, seen)
+        seen = self._seen.get(self._key(), 0)
+        taught = self._taught
+        if taught is not None:
+            has_move, check, pieces = bool(taught.legal_moves()), taught.in_check(), taught.material()
+        else:
+            has_move, check, pieces = bool(legal_moves(position)), is_check(position), pieces_of(position)
+        result = decide_outcome(has_move, check, pieces, position.halfmove, seen)
         if result in GAME_OVER and self._over is None:
             self._over, self._ending = result, ending(result, self.plies)
         return result

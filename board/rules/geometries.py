@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import Final
 
-from board.errors import InputError, SquareError
+from board.errors import BetzaError, InputError, SquareError
+from board.rules.betza import betza_moves
 from board.rules.geometry import Path, TargetRule, move_function, reach_of
 from board.rules.pieces import BISHOP, KIND_NAMES, KINDS, KING, KNIGHT, QUEEN, ROOK
 from board.rules.squares import STANDARD, Coord, parse_square, square_name
@@ -39,6 +40,8 @@ class Geometry:
     name: str
     moves: MoveRule
     pure: bool = False
+    betza: str | None = None
+    """The piece in Betza notation when it can be written so ('NC', and 'C' for the camel), else None."""
 
 
 # -- building blocks ------------------------------------------------------------------------------
@@ -62,8 +65,13 @@ def standard(kind: int) -> Geometry:
     return _STANDARD[kind]
 
 
+_STANDARD_BETZA: Final = {KNIGHT: "N", BISHOP: "B", ROOK: "R", QUEEN: "Q", KING: "K"}
+"""The standard kinds in Betza notation (a pawn's first double step and en passant are not Betza)."""
+
+
 def _standard(kind: int) -> Geometry:
-    return Geometry(KIND_NAMES[kind], partial(move_function, kind), pure=True)
+    moves = partial(move_function, kind)
+    return Geometry(KIND_NAMES[kind], moves, pure=True, betza=_STANDARD_BETZA.get(kind))
 
 
 _STANDARD: Final = {kind: _standard(kind) for kind in KINDS}
@@ -152,39 +160,80 @@ def combine(name: str, *parts: Geometry) -> Geometry:
     return Geometry(name, moves, all(part.pure for part in parts))
 
 
+# -- pieces written in Betza notation --------------------------------------------------------------
+
+
+@lru_cache(maxsize=1024)
+def _betza(text: str) -> Geometry:
+    return Geometry(text, betza_moves(text), pure=True, betza=text)
+
+
+def betza(text: str) -> Geometry:
+    """The piece written ``text`` in Betza notation (see board.rules.betza), named by that string.
+
+    Args:
+        text: e.g. ``NC`` (knight and camel), ``mBcF``, ``nN``, ``W4``; surrounding spaces ignored.
+
+    Returns:
+        A pure geometry, the same object for the same string.
+
+    Raises:
+        BetzaError: a letter outside the notation read here; the message names it and its position.
+    """
+    return _betza(text.strip())
+
+
+def _named_betza(name: str, text: str) -> Geometry:
+    return Geometry(name, betza(text).moves, pure=True, betza=text)
+
+
 # -- the named pieces -----------------------------------------------------------------------------
 
 _KNIGHT, _BISHOP, _ROOK, _QUEEN, _KING = (_STANDARD[kind] for kind in (KNIGHT, BISHOP, ROOK, QUEEN, KING))
 
 NAMED: Final[dict[str, Geometry]] = {
     **{geometry.name: geometry for geometry in _STANDARD.values()},
-    "archbishop": combine("archbishop", _BISHOP, _KNIGHT),
-    "chancellor": combine("chancellor", _ROOK, _KNIGHT),
-    "amazon": combine("amazon", _QUEEN, _KNIGHT),
+    "archbishop": _named_betza("archbishop", "BN"),
+    "chancellor": _named_betza("chancellor", "RN"),
+    "amazon": _named_betza("amazon", "QN"),
     "jumping-rook": jumping("jumping-rook", _ROOK),
-    "camel": leaper("camel", (3, 1)),
-    "zebra": leaper("zebra", (3, 2)),
-    "nightrider": rider("nightrider", (1, 2)),
-    "mann": Geometry("mann", _KING.moves, pure=True),  # a king's steps on a piece that is not royal
+    "camel": _named_betza("camel", "C"),
+    "zebra": _named_betza("zebra", "Z"),
+    "nightrider": _named_betza("nightrider", "NN"),
+    "mann": _named_betza("mann", "K"),  # a king's steps on a piece that is not royal
 }
-"""Every geometry known by name: the six standard kinds and the fairy pieces."""
+"""Every geometry known by name: the six standard kinds and the fairy pieces (written in Betza
+underneath, all but the jumping rook, which leaps any distance and has no Betza atom)."""
 
 
 def geometry_named(name: str) -> Geometry:
-    """The geometry called ``name`` (case and surrounding spaces ignored).
+    """The geometry a lesson's text names: a Betza string when it holds an upper-case letter (``NC``,
+    ``mBcF``), else a name (surrounding spaces ignored).
 
     Args:
-        name: a kind (``knight``) or a fairy piece (``archbishop``, ``camel``, ...).
+        name: a Betza string, a kind (``knight``) or a fairy piece (``archbishop``, ``camel``, ...).
 
     Returns:
-        The geometry; a standard kind's is the same object every time.
+        The geometry; the same object every time for the same name or Betza string.
 
     Raises:
+        BetzaError: a Betza string that cannot be read (the letter and its position named).
         InputError: no geometry has that name; the message lists the known ones.
     """
-    found = NAMED.get(name.strip().lower())
+    text = name.strip()
+    if text.lower() != text:
+        try:
+            return betza(text)
+        except BetzaError as error:
+            if text.lower() in NAMED:
+                raise BetzaError(f"{error} (for the named piece, write {text.lower()!r})") from None
+            raise
+    found = NAMED.get(text)
     if found is None:
-        raise InputError(f"unknown piece geometry {name!r}; known: {', '.join(sorted(NAMED))}")
+        raise InputError(
+            f"unknown piece geometry {name!r}; known: {', '.join(sorted(NAMED))}, "
+            f"or a piece in Betza notation (e.g. NC, mBcF)"
+        )
     return found
 
 
@@ -283,8 +332,8 @@ def user_geometry(function: Callable[[Coord, Coord], object], name: str) -> Geom
 def label_of(geometry: Geometry) -> str:
     """How a piece names its move function to others: a known geometry's name ('knight', 'camel'),
     or for any other rule its name with a mark of its identity, so two rules never pass as one."""
-    if NAMED.get(geometry.name) is geometry:
-        return geometry.name
+    if NAMED.get(geometry.name) is geometry or geometry.name == geometry.betza:
+        return geometry.name  # a named piece, or a Betza lesson (its string)
     return f"{geometry.name}#{id(geometry):x}"
 
 

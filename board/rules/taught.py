@@ -1,0 +1,268 @@
+"""Legal moves when pieces have learnt other move functions: the direct engine's taught pieces.
+
+A :class:`TaughtBoard` is a position and its lessons (square -> geometry). Each lesson moves with the
+piece that learnt it (a capture ends it, a promotion replaces it), as a piece actor keeps its own. Moves
+are found from every piece's reach and kept when the mover's king is not attacked afterwards, with the
+attacks of taught pieces read from their reach; the rules beyond geometry are the actor referee's: a
+pawn (by kind) promotes on its last rank, takes en passant with a capture-only move onto the skipped
+square, and opens en passant when it crosses one square straight two ranks ahead; kings and rooks castle
+by kind and rights, whatever they learnt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from board.rules.bitboards import BIT, squares_of
+from board.rules.geometries import Geometry, label_of, reach, standard
+from board.rules.movegen import attackers
+from board.rules.moves import CASTLE, DOUBLE_PUSH, EN_PASSANT, Move
+from board.rules.pieces import BISHOP, KIND_NAMES, KING, KNIGHT, LAST_RANK, PAWN, QUEEN, WHITE
+from board.rules.position import Position
+
+ANY, EMPTY, ENEMY = 0, 1, 2
+_RULES = {"any": ANY, "empty": EMPTY, "enemy": ENEMY}
+
+Step = tuple[int, int, int]
+"""One move a geometry allows from a square: (target, traversed squares as a bitboard, target rule code)."""
+
+_STEPS: dict[tuple[Geometry, int, int], tuple[Step, ...]] = {}
+_HITS: dict[tuple[Geometry, int, int], dict[int, int]] = {}
+
+
+def _compute_steps(geometry: Geometry, colour: int, square: int) -> tuple[Step, ...]:
+    found = []
+    for target, traversed, rule in reach(geometry, colour, square):
+        mask = 0
+        for crossed in traversed:
+            mask |= BIT[crossed]
+        found.append((target, mask, _RULES[rule]))
+    return tuple(found)
+
+
+def steps(geometry: Geometry, colour: int, square: int) -> tuple[Step, ...]:
+    """Every move ``geometry`` allows a ``colour`` piece on ``square`` (kept for pure geometries)."""
+    if not geometry.pure:
+        return _compute_steps(geometry, colour, square)
+    key = (geometry, colour, square)
+    found = _STEPS.get(key)
+    if found is None:
+        found = _STEPS[key] = _compute_steps(geometry, colour, square)
+    return found
+
+
+def hits(geometry: Geometry, colour: int, square: int) -> dict[int, int]:
+    """The squares a piece could capture on, each with the squares that must be empty on the way."""
+    if not geometry.pure:
+        return _captures(_compute_steps(geometry, colour, square))
+    key = (geometry, colour, square)
+    found = _HITS.get(key)
+    if found is None:
+        found = _HITS[key] = _captures(steps(geometry, colour, square))
+    return found
+
+
+def _captures(found: tuple[Step, ...]) -> dict[int, int]:
+    return {target: mask for target, mask, rule in found if rule != EMPTY}
+
+
+class TaughtBoard:
+    """A position whose pieces may have learnt other move functions, made and unmade move by move.
+
+    ``lessons`` maps a square to the geometry of the piece standing there; a piece not in it moves as its
+    kind. The moves are the engine's encoded ints (board.rules.moves), so :class:`Position`'s own make
+    and unmake apply them.
+    """
+
+    def __init__(self, position: Position, lessons: dict[int, Geometry]) -> None:
+        self.position = position
+        self.lessons = dict(lessons)
+        self._undo: list[list[tuple[int, Geometry | None]]] = []
+
+    def geometry_at(self, square: int) -> Geometry:
+        """The move function of the piece on ``square`` (its lesson, or its kind's own)."""
+        lesson = self.lessons.get(square)
+        return lesson if lesson is not None else standard(self.position.squares[square] & 7)
+
+    # -- attacks -----------------------------------------------------------------------------------
+
+    def attacked(self, by: int, square: int, occupied: int) -> bool:
+        """Whether a piece of colour ``by`` could capture on ``square`` with ``occupied`` as the occupancy."""
+        position = self.position
+        taught = 0
+        lessons = self.lessons
+        for origin in lessons:
+            taught |= BIT[origin]
+        if attackers(position, by, square, occupied) & ~taught:
+            return True
+        for origin, geometry in lessons.items():
+            if position.squares[origin] >> 3 != by or origin == square:
+                continue
+            mask = hits(geometry, by, origin).get(square)
+            if mask is not None and not mask & occupied:
+                return True
+        return False
+
+    def in_check(self) -> bool:
+        """Whether the side to move's king is attacked."""
+        position = self.position
+        us = position.turn
+        king = position.kings[us]
+        return king >= 0 and self.attacked(us ^ 1, king, position.occupancy[0] | position.occupancy[1])
+
+    # -- moves -------------------------------------------------------------------------------------
+
+    def legal_moves(self) -> list[int]:
+        """Every legal move of the side to move, encoded."""
+        position = self.position
+        squares = position.squares
+        us = position.turn
+        them = us ^ 1
+        occupied = position.occupancy[0] | position.occupancy[1]
+        last_rank = LAST_RANK[us]
+        double = 16 if us == WHITE else -16
+        candidates: list[int] = []
+        for origin in squares_of(position.occupancy[us]):
+            kind = squares[origin] & 7
+            for target, mask, rule in steps(self.geometry_at(origin), us, origin):
+                if mask & occupied:
+                    continue
+                victim = squares[target]
+                flag = 0
+                if victim:
+                    if victim >> 3 == us or victim & 7 == KING or rule == EMPTY:
+                        continue
+                elif rule == ENEMY:
+                    if kind != PAWN or target != position.en_passant:
+                        continue
+                    flag = EN_PASSANT
+                if kind == PAWN:
+                    if target >> 3 == last_rank:
+                        candidates.extend(origin | target << 6 | promoted << 12 for promoted in (5, 4, 3, 2))
+                        continue
+                    if target - origin == double and mask == BIT[(origin + target) >> 1]:
+                        flag = DOUBLE_PUSH
+                candidates.append(origin | target << 6 | flag << 15)
+        legal = [move for move in candidates if self._safe(move)]
+        if position.castling and not self.in_check():
+            for castling in position.castling_table.by_colour[us]:
+                if position.castling & castling.right and not occupied & castling.between_mask:
+                    after = occupied & ~castling.lifted_mask | BIT[castling.rook_to]
+                    if not any(self.attacked(them, square, after) for square in castling.king_crossed):
+                        legal.append(castling.king_from | castling.king_to << 6 | CASTLE << 15)
+        return legal
+
+    def _safe(self, move: int) -> bool:
+        """Whether ``move`` leaves its mover's king unattacked."""
+        self.push(move)
+        position = self.position
+        us = position.turn ^ 1
+        king = position.kings[us]
+        safe = king < 0 or not self.attacked(us ^ 1, king, position.occupancy[0] | position.occupancy[1])
+        self.pop()
+        return safe
+
+    def legal_en_passant(self) -> int:
+        """The en passant square when a legal en passant capture exists there, else -1."""
+        if self.position.en_passant < 0:
+            return -1
+        if any(move >> 15 == EN_PASSANT for move in self.legal_moves()):
+            return self.position.en_passant
+        return -1
+
+    # -- make and unmake ---------------------------------------------------------------------------
+
+    def push(self, move: int) -> None:
+        """Make an encoded move, carrying each lesson with its piece."""
+        lessons = self.lessons
+        changed: list[tuple[int, Geometry | None]] = []
+        origin, target, promoted, special = move & 63, move >> 6 & 63, move >> 12 & 7, move >> 15
+        if special == CASTLE:
+            row = self.position.castling_table.by_king_target[target]
+            moving = [(row.king_from, row.king_to), (row.rook_from, row.rook_to)]
+        else:
+            moving = [(origin, target)]
+            if special == EN_PASSANT:
+                victim = target - 8 if self.position.turn == WHITE else target + 8
+                moving.append((victim, -1))
+        carried = []
+        for start, end in moving:
+            changed.append((start, lessons.get(start)))
+            if end >= 0:
+                changed.append((end, lessons.get(end)))
+            carried.append((end, lessons.pop(start, None)))
+        for end, _ in carried:
+            if end >= 0:
+                lessons.pop(end, None)
+        for end, lesson in carried:
+            if end >= 0 and lesson is not None and not promoted:
+                lessons[end] = lesson
+        self._undo.append(changed)
+        self.position.push(move)
+
+    def pop(self) -> int:
+        """Take back the last move made with :meth:`push`; return it."""
+        lessons = self.lessons
+        for square, lesson in reversed(self._undo.pop()):
+            if lesson is None:
+                lessons.pop(square, None)
+            else:
+                lessons[square] = lesson
+        return self.position.pop()
+
+    # -- what the rules beyond the moves read ------------------------------------------------------
+
+    def lesson_labels(self) -> tuple[tuple[int, str], ...]:
+        """(square, label) of every taught piece, a1 first: what repetition compares beside the placement."""
+        return tuple(sorted((square, label_of(geometry)) for square, geometry in self.lessons.items()))
+
+    def repetition_key(self) -> tuple[object, ...]:
+        """The placement, turn, rights, legal en passant square and every lesson."""
+        position = self.position
+        return (
+            bytes(position.squares), position.turn, position.castling, self.legal_en_passant(),
+            self.lesson_labels(),
+        )
+
+    def material(self) -> Iterator[tuple[int, int]]:
+        """Each piece as (square, code) of the material its move function makes it: a piece taught a
+        standard bishop's or knight's moves counts as one, any other lesson as a queen (it may mate); a
+        pawn stays a pawn and a king a king."""
+        position = self.position
+        squares = position.squares
+        minor = {KIND_NAMES[BISHOP]: BISHOP, KIND_NAMES[KNIGHT]: KNIGHT}
+        for square in squares_of(position.occupancy[0] | position.occupancy[1]):
+            code = squares[square]
+            lesson = self.lessons.get(square)
+            if lesson is None or code & 7 in (PAWN, KING):
+                yield square, code
+            else:
+                yield square, (code & 8) | minor.get(label_of(lesson), QUEEN)
+
+
+def perft(board: TaughtBoard, depth: int) -> int:
+    """The leaf count of the legal move tree ``depth`` plies deep, taught pieces moving by their lessons."""
+    if depth <= 0:
+        return 1
+    moves = board.legal_moves()
+    if depth == 1:
+        return len(moves)
+    nodes = 0
+    for move in moves:
+        board.push(move)
+        nodes += perft(board, depth - 1)
+        board.pop()
+    return nodes
+
+
+def divided(board: TaughtBoard, depth: int) -> Iterable[tuple[Move, int]]:
+    """Each legal first move with the leaf count below it (a Chess960 castling shown as the king
+    taking its own rook)."""
+    table = board.position.castling_table
+    for move in board.legal_moves():
+        board.push(move)
+        try:
+            count = perft(board, depth - 1)
+        finally:
+            board.pop()
+        yield Move(move & 63, table.uci_target(move), move >> 12 & 7), count
