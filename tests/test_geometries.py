@@ -51,7 +51,7 @@ def test_a_chancellor_adds_the_knight_to_the_rook() -> None:
 
 
 def test_an_amazon_moves_as_queen_or_knight() -> None:
-    amazon = geometry_named("Amazon ")
+    amazon = geometry_named(" amazon ")
     assert names(ask(amazon, "d1", "h5")) == ("h5", ("e2", "f3", "g4"))
     assert names(ask(amazon, "d1", "e3")) == ("e3", ())
     assert ask(amazon, "d1", "e4") is None

@@ -12,10 +12,9 @@ from actors.cli.help import add_command
 from actors.cli.output import add_json_flag, emit
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterable, Iterator
 
     from board.rules.moves import Move
-    from board.rules.position import Position
 
 
 def register(subparsers: Any) -> None:
@@ -29,12 +28,18 @@ def register(subparsers: Any) -> None:
             "chess-actors perft startpos 4                       # 197281",
             "chess-actors perft 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -' 2 "
             "--divide",
+            "chess-actors perft startpos 3 --teach b1=NC --teach g8=nN   # taught pieces, in Betza",
         ],
     )
     perft.add_argument("fen", metavar="FEN", help="a FEN string in quotes, or 'startpos'")
     perft.add_argument("depth", metavar="DEPTH", help="how many plies to look ahead (0 or more)")
     perft.add_argument(
         "--divide", action="store_true", help="first print each root move with the count below it"
+    )
+    perft.add_argument(
+        "--teach", action="append", default=[], metavar="SQUARE=PIECE",
+        help="the piece on SQUARE moves as PIECE: Betza notation (b1=NC, g8=nN, c1=mBcF) or a name "
+             "(c1=archbishop); the lesson moves with the piece (repeatable)",
     )
     add_json_flag(perft)
     perft.set_defaults(handler=run_perft)
@@ -68,19 +73,32 @@ PROGRESS_AFTER = 1.0
 
 def run_perft(args: argparse.Namespace) -> int:
     """Print the perft node count (and with ``--divide`` the count under each root move)."""
+    from actors.cli.replay_options import lessons
     from board.notation.fen import parse_fen, write_fen
-    from board.rules.perft import perft
+    from board.rules import taught as taught_rules
+    from board.rules.perft import divided, perft, root_moves
 
     depth = parse_depth(args.depth)
     position = parse_fen(args.fen, chess960=None)  # X-FEN and Shredder-FEN too
     # The position counted, written out in full: 'startpos' and optional fields become explicit.
     record: dict[str, Any] = {"fen": write_fen(position), "depth": depth}
+    taught = lessons(args.teach)
+    if taught:  # taught pieces: counted by board.rules.taught, each lesson moving with its piece
+        board = taught_rules.TaughtBoard(position, taught_rules.read_lessons(position, taught))
+        record["teach"] = taught
+        count_all: Callable[[], int] = lambda: taught_rules.perft(board, depth)  # noqa: E731
+        split: Callable[[], Iterable[tuple[Move, int]]] = lambda: taught_rules.divided(board, depth)  # noqa: E731
+        total = len(board.legal_moves())
+    else:
+        count_all, split, total = (lambda: perft(position, depth)), (lambda: divided(position, depth)), -1
     counts: list[tuple[str, int]] = []
     if depth > 1 or (args.divide and depth > 0):  # counted first move by first move, to show progress
-        counts = sorted((move.uci(), count) for move, count in _counted_with_progress(position, depth))
+        if total < 0:
+            total = root_moves(position)
+        counts = sorted((move.uci(), count) for move, count in _counted_with_progress(split, total, depth))
         nodes = sum(count for _, count in counts)
     else:
-        nodes = perft(position, depth)
+        nodes = count_all()
     record["nodes"] = nodes
     if args.divide:
         record["divide"] = dict(counts)
@@ -90,26 +108,25 @@ def run_perft(args: argparse.Namespace) -> int:
     return 0
 
 
-def _counted_with_progress(position: Position, depth: int) -> Iterator[tuple[Move, int]]:
-    """The count under each first move; on a terminal, once counting has taken more than
-    :data:`PROGRESS_AFTER` seconds, a progress bar on stderr of the first moves done."""
+def _counted_with_progress(
+    split: Callable[[], Iterable[tuple[Move, int]]], total: int, depth: int
+) -> Iterator[tuple[Move, int]]:
+    """The count under each first move (``split``: of ``total``); on a terminal, once counting has
+    taken more than :data:`PROGRESS_AFTER` seconds, a progress bar on stderr of the first moves done."""
     import sys
     import time
 
-    from board.rules.perft import divided, root_moves
-
     if not sys.stderr.isatty():
-        yield from divided(position, depth)
+        yield from split()
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from actors.cli.display import console
 
-    total = root_moves(position)
     started = time.monotonic()
     progress: Progress | None = None
     try:
-        for done, counted in enumerate(divided(position, depth), 1):
+        for done, counted in enumerate(split(), 1):
             yield counted
             if progress is None and time.monotonic() - started > PROGRESS_AFTER:
                 progress = Progress(TextColumn(f"perft {depth}: first moves"), BarColumn(),

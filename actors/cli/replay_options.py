@@ -13,10 +13,12 @@ from board.errors import InputError
 
 
 def lessons(written: list[str]) -> dict[str, str]:
-    """``--teach`` options as square -> geometry name.
+    """``--teach`` options as square -> lesson: a piece in Betza notation (``b1=NC``) or by name
+    (``c1=archbishop``).
 
     Raises:
-        InputError: not SQUARE=PIECE, a square off the board, an unknown piece, a square taught twice.
+        InputError: not SQUARE=PIECE, a square off the board, an unknown piece or a Betza string that
+            cannot be read (the letter and its position named), a square taught twice.
     """
     from board.rules.geometries import geometry_named
     from board.rules.squares import SQUARE_NAMES, parse_standard_square
@@ -25,7 +27,7 @@ def lessons(written: list[str]) -> dict[str, str]:
     for text in written:
         square, equals, name = text.partition("=")
         if not equals:
-            raise InputError(f"--teach {text!r}: write SQUARE=PIECE, e.g. --teach c1=archbishop")
+            raise InputError(f"--teach {text!r}: write SQUARE=PIECE, e.g. --teach c1=archbishop or b1=NC")
         try:
             square = SQUARE_NAMES[parse_standard_square(square.strip())]
             geometry_named(name)
@@ -33,7 +35,7 @@ def lessons(written: list[str]) -> dict[str, str]:
             raise InputError(f"--teach {text!r}: {error}") from None
         if square in taught:
             raise InputError(f"--teach {text!r}: {square} is taught twice")
-        taught[square] = name.strip().lower()
+        taught[square] = name.strip()
     return taught
 
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from board.errors import IllegalMoveError, InputError, SquareError
+from board.errors import IllegalMoveError
 from board.games.played import Played
 from board.notation.algebraic import format_san, parse_move_text, resolve, san
 from board.notation.algebraic import uci as uci_text
 from board.notation.fen import STARTING_FEN, parse_fen, write_fen
-from board.rules.geometries import Geometry, geometry_named
+from board.rules.geometries import Geometry
 from board.rules.judge import Intent
 from board.rules.movegen import is_check, legal_moves, repetition_key
 from board.rules.moves import CASTLE, from_square, to_square
@@ -27,8 +27,8 @@ from board.rules.outcome import (
     ends_by_rule,
     pieces_of,
 )
-from board.rules.squares import SQUARE_NAMES, parse_standard_square
-from board.rules.taught import TaughtBoard
+from board.rules.squares import SQUARE_NAMES
+from board.rules.taught import TaughtBoard, read_lessons
 
 
 class Game:
@@ -52,7 +52,7 @@ class Game:
         self.position = parse_fen(fen, chess960=chess960)
         self._taught: TaughtBoard | None = None
         if teach:
-            self._taught = TaughtBoard(self.position, self._lessons(teach))
+            self._taught = TaughtBoard(self.position, read_lessons(self.position, teach))
         self.start_fen = write_fen(self.position)
         self.moves: list[int] = []
         # How often each position (by its repetition key) has stood: a plain dict, which the compiled
@@ -61,22 +61,6 @@ class Game:
         self._over: Outcome | None = None
         self._ending: str | None = None
         self.outcome()  # a FEN may start a game that has already ended (mate, or the clock at 150)
-
-    def _lessons(self, teach: Mapping[str, str | Geometry]) -> dict[int, Geometry]:
-        """``teach`` read into square -> geometry (see :meth:`__init__`)."""
-        lessons: dict[int, Geometry] = {}
-        for name, lesson in teach.items():
-            try:
-                square = parse_standard_square(name)
-            except SquareError as error:
-                raise InputError(f"teach {name!r}: {error}") from None
-            if not self.position.squares[square]:
-                raise InputError(f"teach {name!r}: {name} holds no piece to teach")
-            try:
-                lessons[square] = lesson if isinstance(lesson, Geometry) else geometry_named(lesson)
-            except InputError as error:
-                raise type(error)(f"teach {name!r}: {error}") from None
-        return lessons
 
     @property
     def taught(self) -> dict[str, str]:

@@ -11,14 +11,16 @@ by kind and rights, whatever they learnt.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 
+from board.errors import InputError, SquareError
 from board.rules.bitboards import BIT, squares_of
-from board.rules.geometries import Geometry, label_of, reach, standard
+from board.rules.geometries import Geometry, geometry_named, label_of, reach, standard
 from board.rules.movegen import attackers
 from board.rules.moves import CASTLE, DOUBLE_PUSH, EN_PASSANT, Move
 from board.rules.pieces import BISHOP, KIND_NAMES, KING, KNIGHT, LAST_RANK, PAWN, QUEEN, WHITE
 from board.rules.position import Position
+from board.rules.squares import parse_standard_square
 
 ANY, EMPTY, ENEMY = 0, 1, 2
 _RULES = {"any": ANY, "empty": EMPTY, "enemy": ENEMY}
@@ -64,6 +66,29 @@ def hits(geometry: Geometry, colour: int, square: int) -> dict[int, int]:
 
 def _captures(found: tuple[Step, ...]) -> dict[int, int]:
     return {target: mask for target, mask, rule in found if rule != EMPTY}
+
+
+def read_lessons(position: Position, teach: Mapping[str, str | Geometry]) -> dict[int, Geometry]:
+    """Lessons by square name read into square -> geometry, each a Betza string (``'NC'``), a name
+    (``'camel'``) or a geometry.
+
+    Raises:
+        InputError: a square off the board or holding no piece, or a lesson that cannot be read (a
+            Betza string's error names the letter and its position); one line naming the square.
+    """
+    lessons: dict[int, Geometry] = {}
+    for name, lesson in teach.items():
+        try:
+            square = parse_standard_square(name)
+        except SquareError as error:
+            raise InputError(f"teach {name!r}: {error}") from None
+        if not position.squares[square]:
+            raise InputError(f"teach {name!r}: {name} holds no piece to teach")
+        try:
+            lessons[square] = lesson if isinstance(lesson, Geometry) else geometry_named(lesson)
+        except InputError as error:
+            raise type(error)(f"teach {name}={lesson}: {error}") from None
+    return lessons
 
 
 class TaughtBoard:
