@@ -53,10 +53,13 @@ def test_each_atom_leaps_from_d4_to_its_squares_and_crosses_nothing(atom: str, e
     assert all(path == () and rule == "any" for path, rule in found.values())
 
 
-@pytest.mark.parametrize(("letter", "kind"), [("K", KING), ("Q", QUEEN), ("R", ROOK), ("B", BISHOP), ("N", KNIGHT)])
+@pytest.mark.parametrize(
+    ("letter", "kind"), [("K", KING), ("Q", QUEEN), ("R", ROOK), ("B", BISHOP), ("N", KNIGHT)]
+)
 def test_the_standard_letters_move_as_the_standard_pieces_from_every_square(letter: str, kind: int) -> None:
     for square in range(64):
-        assert reach(betza(letter), WHITE, square) == reach(standard(kind), WHITE, square), SQUARE_NAMES[square]
+        found, expected = reach(betza(letter), WHITE, square), reach(standard(kind), WHITE, square)
+        assert found == expected, SQUARE_NAMES[square]
 
 
 def test_a_doubled_atom_rides_crossing_each_stop_and_a_digit_limits_the_ride() -> None:
