@@ -66,8 +66,9 @@ def register(subparsers: Any) -> None:
                         help="print a line per judged move (default: on for one game through the "
                              "actors, and with --board each)")
     parser.add_argument("--teach", action="append", default=[], metavar="SQUARE=PIECE",
-                        help="start each game with the piece on SQUARE moving as PIECE (a kind or a fairy "
-                             "piece: archbishop, chancellor, amazon, jumping-rook, ...); repeatable")
+                        help="start each game with the piece on SQUARE moving as PIECE: Betza notation "
+                             "(b1=NC, g8=nN, c1=mBcF) or a name (a kind or a fairy piece: archbishop, "
+                             "chancellor, amazon, jumping-rook, ...); repeatable")
     add_trace_flags(parser, "replay", " (actor engine)")
     add_network_flag(parser)
     add_nodes_flags(parser, ray_flags=False)

@@ -41,8 +41,9 @@ def register(subparsers: Any) -> None:
                         help="list the example scenarios shipped with the package, and what each teaches")
     add_trace_flags(parser, "run")
     parser.add_argument("--teach", action="append", default=[], metavar="SQUARE=PIECE",
-                        help="start the game with the piece on SQUARE moving as PIECE (a kind or a fairy "
-                             "piece: archbishop, chancellor, amazon, jumping-rook, ...); repeatable")
+                        help="start the game with the piece on SQUARE moving as PIECE: Betza notation "
+                             "(b1=NC, g8=nN, c1=mBcF) or a name (a kind or a fairy piece: archbishop, "
+                             "chancellor, amazon, jumping-rook, ...); repeatable")
     add_network_flag(parser)
     add_nodes_flags(parser, ray_flags=True)
     add_json_flag(parser)

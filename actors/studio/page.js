@@ -178,6 +178,73 @@
     }
     const move = p.move ? ` — ${p.move.san || p.move.uci} ${after ? "made" : "to come"}` : "";
     $("position-caption").textContent = `${p.label}${move}`;
+    if (!data.live) {
+      board.querySelectorAll("rect[data-square]").forEach((square) => {
+        square.addEventListener("click", () => { state.focus = square.getAttribute("data-square"); drawLesson(placement); });
+      });
+    }
+    drawLesson(placement);
+  }
+
+  // --- a taught piece's moves: its lesson and where it can go from its square -------------
+  // The piece in focus is the one selected (live), clicked (a saved page), or taught by the
+  // current message; what it moves as is read from the trace, from the last answer in which a
+  // piece on that square declared its reach (Learned on a lesson, Targets after each move).
+  const KIND_LABELS = new Set(["pawn", "knight", "bishop", "rook", "queen", "king"]);
+  function focusSquare() {
+    if (live.from) return live.from;
+    const taught = phase().events.slice(0, state.msg).filter(
+      (event) => event.kind === "Learn" && event.reply_payload && event.reply_payload.square);
+    if (taught.length) return taught[taught.length - 1].reply_payload.square;
+    return state.focus || null;
+  }
+  function lessonOf(square) {
+    let found = null, actor = null;
+    const phases = game().phases;
+    for (let i = 0; i <= state.phase && i < phases.length; i++) {
+      const events = i === state.phase ? phases[i].events.slice(0, state.msg) : phases[i].events;
+      for (const event of events) {
+        const reply = event.reply_payload;
+        if (reply && reply.square === square && typeof reply.label === "string" && Array.isArray(reply.reach)) {
+          found = reply; actor = event.to;
+        }
+      }
+    }
+    if (!found || KIND_LABELS.has(found.label)) return null;
+    let betza = /[A-Z]/.test(found.label) ? found.label : null;
+    for (const p of phases.slice(0, state.phase + 1)) {
+      for (const event of p.events) {
+        const geometry = event.kind === "Learn" && event.to === actor && event.payload && event.payload.geometry;
+        if (geometry && geometry.name === found.label && geometry.betza) betza = geometry.betza;
+      }
+    }
+    return { label: found.label, betza, reach: found.reach, actor };
+  }
+  function drawLesson(placement) {
+    const panel = $("lesson-panel"), svg = $("lesson-diagram");
+    const square = focusSquare();
+    const index = square ? (Number(square[1]) - 1) * 8 + "abcdefgh".indexOf(square[0]) : -1;
+    const lesson = square && placement[index] ? lessonOf(square) : null;
+    panel.hidden = !lesson;
+    svg.textContent = "";
+    if (!lesson) { panel.removeAttribute("data-square"); return; }
+    panel.setAttribute("data-square", square);
+    panel.setAttribute("data-betza", lesson.betza || "");
+    const named = lesson.betza && lesson.betza !== lesson.label ? ` (Betza ${lesson.betza})` : "";
+    $("lesson-title").textContent = lesson.betza === lesson.label
+      ? `${lesson.actor} on ${square} moves as Betza ${lesson.label}`
+      : `${lesson.actor} on ${square} moves as ${lesson.label}${named}`;
+    const cell = 12, edge = 2;
+    const rules = new Map(lesson.reach.map((entry) => [entry.target, entry.rule]));
+    for (let rank = 8; rank >= 1; rank--) {
+      for (let file = 0; file < 8; file++) {
+        const name = "abcdefgh"[file] + rank, x = edge + file * cell, y = edge + (8 - rank) * cell;
+        el("rect", { x, y, width: cell, height: cell, class: (file + rank) % 2 === 0 ? "sq-light" : "sq-dark" }, svg);
+        if (name === square) el("text", { x: x + cell / 2, y: y + cell / 2 + 1, class: "piece lesson-piece" }, svg, GLYPHS[placement[index]]);
+        else if (rules.has(name)) el("circle", { cx: x + cell / 2, cy: y + cell / 2, r: cell / 4,
+          class: `reach-${rules.get(name)}`, "data-reach": name, "data-rule": rules.get(name) }, svg);
+      }
+    }
   }
   function parsePlacement(text) {
     const squares = [];
@@ -615,7 +682,7 @@
     live.stepping = message.stepping; live.inFlight = message.in_flight; live.pending = message.pending;
     live.verbs = message.delivery_verbs;
     fillSelect($("actor-pick"), message.actors);
-    fillSelect($("teach-geometry"), message.geometries);
+    fillSelect($("teach-geometries"), message.geometries);
     if (message.model) {
       // A page at the newest phase follows the game; one looking back stays where it is.
       const following = !data.games.length || game().phases.slice(state.phase + 1).every(
@@ -672,7 +739,7 @@
     });
     const buttons = { "mode-step": () => "mode step", "mode-auto": () => "mode auto", "step-one": () => "step",
       "run-rest": () => "run", "compare-orders": () => "compare", crash: () => `crash ${$("actor-pick").value}`, stall: () => `stall ${$("actor-pick").value}`,
-      teach: () => `learn ${$("teach-square").value.trim()} ${$("teach-geometry").value}`,
+      teach: () => `learn ${$("teach-square").value.trim()} ${$("teach-geometry").value.trim()}`,
       lie: () => `lie ${$("lie-clauses").value.trim()}`, truth: () => "lie off" };
     for (const [id, command] of Object.entries(buttons)) $(id).addEventListener("click", () => send(command()));
     connect();

@@ -124,6 +124,44 @@ def _side_by_side(fen: str, depth: int) -> None:
     )
 
 
+KNIGHTS = ("b1", "g1", "b8", "g8")
+
+
+def _taught(fen: str, depth: int, lesson: str) -> int:
+    from board.rules.taught import TaughtBoard, read_lessons
+    from board.rules.taught import perft as taught_perft
+
+    position = parse_fen(fen)
+    return taught_perft(TaughtBoard(position, read_lessons(position, dict.fromkeys(KNIGHTS, lesson))), depth)
+
+
+def _taught_beside_standard(fen: str, depth: int) -> None:
+    """The cost of a Betza piece against a standard one: the four knights of ``fen`` taught Betza's
+    ``N`` (the same moves, so the same count) and ``NC`` (knight + camel), counted by the taught
+    engine, beside the standard count of the same position; medians of alternating runs."""
+    runs: dict[str, list[float]] = {"standard": [], "N": [], "NC": []}
+    nodes: dict[str, int] = {}
+    for _ in range(ROUNDS):
+        nodes["standard"], seconds = _timed(_ours, fen, depth)
+        runs["standard"].append(seconds)
+        for lesson in ("N", "NC"):
+            nodes[lesson], seconds = _timed(_taught, fen, depth, lesson)
+            runs[lesson].append(seconds)
+    standard = statistics.median(runs["standard"])
+    standard_rate = nodes["standard"] / standard if standard > 0 else float("inf")
+    print(f"{NAMES[fen]:<12} depth {depth}  standard          {nodes['standard']:>9,} nodes "
+          f"{_rate(nodes['standard'], standard)}", flush=True)
+    for lesson in ("N", "NC"):
+        median = statistics.median(runs[lesson])
+        rate = nodes[lesson] / median if median > 0 else float("inf")
+        same = "  (the standard count)" if nodes[lesson] == nodes["standard"] else ""
+        print(
+            f"{'':<12} knights taught {lesson:<2} {nodes[lesson]:>9,} nodes {_rate(nodes[lesson], median)}"
+            f"  standard/taught speed {standard_rate / rate if rate > 0 else float('inf'):5.1f}x{same}",
+            flush=True,
+        )
+
+
 def run(quick: bool) -> None:
     """Print perft nodes per second of both engines and check deeper counts of ours."""
     from pathlib import Path
@@ -138,6 +176,8 @@ def run(quick: bool) -> None:
     print(f"median of {ROUNDS} alternating runs per engine; leaves counted in bulk by both", flush=True)
     _side_by_side(STARTING_FEN, 4 if quick else 5)
     _side_by_side(KIWIPETE, 3 if quick else 4)
+    print("taught pieces (board.rules.taught) beside standard perft, same position:", flush=True)
+    _taught_beside_standard(STARTING_FEN, 3 if quick else 4)
     print("deeper counts (this engine only):", flush=True)
     deeper = (
         [(POSITION_3, 5), (POSITION_4, 4), (POSITION_4_MIRRORED, 4), (POSITION_5, 3), (POSITION_6, 3)]
