@@ -16,9 +16,13 @@ from actors.client.game import ActorGame
 from actors.protocol import Accepted
 from board.errors import BetzaError, IllegalMoveError, InputError
 from board.games.game import Game
+from board.notation.fen import parse_fen
 from board.rules.geometries import betza, geometry_named, label_of, reach, standard
+from board.rules.perft import perft as standard_perft
 from board.rules.pieces import BISHOP, BLACK, KING, KNIGHT, QUEEN, ROOK, WHITE
 from board.rules.squares import SQUARE_INDEX, SQUARE_NAMES
+from board.rules.taught import TaughtBoard
+from board.rules.taught import perft as taught_perft
 
 
 def moves(text: str, square: str, colour: int = WHITE) -> dict[str, tuple[tuple[str, ...], str]]:
@@ -237,3 +241,25 @@ def test_the_direct_and_the_actor_engine_agree_on_every_ply_with_taught_pieces(s
             assert isinstance(reply, Accepted), f"ply {ply}: {move} {reply}"
             assert (reply.san, reply.outcome) == (played.san, played.outcome), f"ply {ply}: {move}"
             assert actors.fen() == direct.fen()
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+    ],
+)
+def test_the_taught_engine_with_no_lesson_or_standard_lessons_counts_as_the_standard_engine(fen: str) -> None:
+    position = parse_fen(fen, chess960=None)
+    expected = standard_perft(position, 3)
+    assert taught_perft(TaughtBoard(position, {}), 3) == expected
+    # Every piece but pawns and kings taught its own kind in Betza: the same moves, the same count.
+    letters = {KNIGHT: "N", BISHOP: "B", ROOK: "R", QUEEN: "Q"}
+    squares = enumerate(position.squares)
+    lessons = {square: betza(letters[code & 7]) for square, code in squares if code & 7 in letters}
+    assert taught_perft(TaughtBoard(position, lessons), 3) == expected

@@ -91,6 +91,30 @@ def read_lessons(position: Position, teach: Mapping[str, str | Geometry]) -> dic
     return lessons
 
 
+def _attacked_after(
+    position: Position,
+    by: int,
+    square: int,
+    occupied: int,
+    skipped: int,
+    enemies: list[tuple[int, dict[int, int]]],
+    removed: int,
+) -> bool:
+    """Whether a piece of ``by`` could capture on ``square`` once a move leaves ``occupied``: the
+    standard pieces by the bitboards (those on ``skipped`` squares left out: captured, or taught), the
+    taught ones (``enemies``: square and what each could capture) by their reach, the captured ones
+    (``removed``) left out."""
+    if attackers(position, by, square, occupied) & ~skipped:
+        return True
+    for origin, targets in enemies:
+        if BIT[origin] & removed:
+            continue
+        mask = targets.get(square)
+        if mask is not None and not mask & occupied:
+            return True
+    return False
+
+
 class TaughtBoard:
     """A position whose pieces may have learnt other move functions, made and unmade move by move.
 
@@ -113,20 +137,20 @@ class TaughtBoard:
 
     def attacked(self, by: int, square: int, occupied: int) -> bool:
         """Whether a piece of colour ``by`` could capture on ``square`` with ``occupied`` as the occupancy."""
-        position = self.position
+        taught, enemies = self._taught_by(by)
+        return _attacked_after(self.position, by, square, occupied, taught, enemies, 0)
+
+    def _taught_by(self, by: int) -> tuple[int, list[tuple[int, dict[int, int]]]]:
+        """Every taught square as a bitboard, and the taught pieces of ``by`` with what each could
+        capture (target -> squares that must be empty on the way)."""
+        squares = self.position.squares
         taught = 0
-        lessons = self.lessons
-        for origin in lessons:
-            taught |= BIT[origin]
-        if attackers(position, by, square, occupied) & ~taught:
-            return True
-        for origin, geometry in lessons.items():
-            if position.squares[origin] >> 3 != by or origin == square:
-                continue
-            mask = hits(geometry, by, origin).get(square)
-            if mask is not None and not mask & occupied:
-                return True
-        return False
+        enemies: list[tuple[int, dict[int, int]]] = []
+        for square, geometry in self.lessons.items():
+            taught |= BIT[square]
+            if squares[square] >> 3 == by:
+                enemies.append((square, hits(geometry, by, square)))
+        return taught, enemies
 
     def in_check(self) -> bool:
         """Whether the side to move's king is attacked."""
@@ -146,9 +170,27 @@ class TaughtBoard:
         occupied = position.occupancy[0] | position.occupancy[1]
         last_rank = LAST_RANK[us]
         double = 16 if us == WHITE else -16
-        candidates: list[int] = []
+        # The enemy's taught pieces, read once: whether a move leaves the king attacked is asked of the
+        # occupancy after it, not by making it (enemy lessons stay where they are during our move).
+        taught, enemies = self._taught_by(them)
+        king_square = position.kings[us]
+        check = king_square >= 0 and _attacked_after(
+            position, them, king_square, occupied, taught, enemies, 0
+        )
+        legal: list[int] = []
+        candidates: list[int] = []  # the moves whose king safety is still to be tested
         for origin in squares_of(position.occupancy[us]):
             kind = squares[origin] & 7
+            # Out of check, a piece whose lifting leaves the king unattacked may go anywhere: where it
+            # lands only blocks more, and what it takes attacks no more (en passant is tested apart).
+            free = king_square < 0 or (
+                not check
+                and kind != KING
+                and not _attacked_after(
+                    position, them, king_square, occupied & ~BIT[origin], taught, enemies, 0
+                )
+            )
+            found = legal if free else candidates
             for target, mask, rule in steps(self.geometry_at(origin), us, origin):
                 if mask & occupied:
                     continue
@@ -163,29 +205,33 @@ class TaughtBoard:
                     flag = EN_PASSANT
                 if kind == PAWN:
                     if target >> 3 == last_rank:
-                        candidates.extend(origin | target << 6 | promoted << 12 for promoted in (5, 4, 3, 2))
+                        found.extend(origin | target << 6 | promoted << 12 for promoted in (5, 4, 3, 2))
                         continue
                     if target - origin == double and mask == BIT[(origin + target) >> 1]:
                         flag = DOUBLE_PUSH
-                candidates.append(origin | target << 6 | flag << 15)
-        legal = [move for move in candidates if self._safe(move)]
-        if position.castling and not self.in_check():
+                if flag == EN_PASSANT:
+                    candidates.append(origin | target << 6 | flag << 15)
+                else:
+                    found.append(origin | target << 6 | flag << 15)
+        for move in candidates:
+            origin, target = move & 63, move >> 6 & 63
+            removed = BIT[target]
+            after = (occupied & ~BIT[origin]) | removed
+            if move >> 15 == EN_PASSANT:
+                victim = target - 8 if us == WHITE else target + 8
+                after &= ~BIT[victim]
+                removed |= BIT[victim]
+            king = target if squares[origin] & 7 == KING else king_square
+            if king >= 0 and _attacked_after(position, them, king, after, removed | taught, enemies, removed):
+                continue
+            legal.append(move)
+        if position.castling and not check:
             for castling in position.castling_table.by_colour[us]:
                 if position.castling & castling.right and not occupied & castling.between_mask:
                     after = occupied & ~castling.lifted_mask | BIT[castling.rook_to]
                     if not any(self.attacked(them, square, after) for square in castling.king_crossed):
                         legal.append(castling.king_from | castling.king_to << 6 | CASTLE << 15)
         return legal
-
-    def _safe(self, move: int) -> bool:
-        """Whether ``move`` leaves its mover's king unattacked."""
-        self.push(move)
-        position = self.position
-        us = position.turn ^ 1
-        king = position.kings[us]
-        safe = king < 0 or not self.attacked(us ^ 1, king, position.occupancy[0] | position.occupancy[1])
-        self.pop()
-        return safe
 
     def legal_en_passant(self) -> int:
         """The en passant square when a legal en passant capture exists there, else -1."""
