@@ -105,6 +105,7 @@ BUILD_NOTE: str = {
 if TYPE_CHECKING:
     from board.errors import (
         AmbiguousMoveError,
+        BetzaError,
         BoardSizeError,
         ChessActorsError,
         FenError,
@@ -124,7 +125,7 @@ if TYPE_CHECKING:
     from board.puzzles.knights.path import knight_distance, shortest_path
     from board.puzzles.knights.tour import NoTourError, knight_tour
     from board.puzzles.knights.treasure import treasure_hunt
-    from board.rules.geometries import Geometry, combine, geometry_named, leaper, rider, standard
+    from board.rules.geometries import Geometry, betza, combine, geometry_named, leaper, rider, standard
     from board.rules.moves import Move
     from board.rules.pieces import BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE
     from board.rules.position import Position
@@ -137,6 +138,7 @@ _SOURCES: dict[str, str] = {
     **dict.fromkeys(
         [
             "AmbiguousMoveError",
+            "BetzaError",
             "BoardSizeError",
             "ChessActorsError",
             "FenError",
@@ -152,7 +154,8 @@ _SOURCES: dict[str, str] = {
     "Game": "board.games.game",
     "Played": "board.games.played",
     **dict.fromkeys(
-        ["Geometry", "combine", "geometry_named", "leaper", "rider", "standard"], "board.rules.geometries"
+        ["Geometry", "betza", "combine", "geometry_named", "leaper", "rider", "standard"],
+        "board.rules.geometries",
     ),
     **dict.fromkeys(["knight_distance", "shortest_path"], "board.puzzles.knights.path"),
     **dict.fromkeys(["NoTourError", "knight_tour"], "board.puzzles.knights.tour"),
@@ -180,6 +183,7 @@ __all__ = [
     "STARTING_FEN",
     "WHITE",
     "AmbiguousMoveError",
+    "BetzaError",
     "BoardSizeError",
     "ChessActorsError",
     "ChessMoveQError",
@@ -199,6 +203,7 @@ __all__ = [
     "Played",
     "Position",
     "SquareError",
+    "betza",
     "board_svg",
     "combine",
     "geometry_named",

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from board.rules.geometries import (
         NAMED,
         Geometry,
+        betza,
         combine,
         geometry_named,
         label_of,
@@ -161,6 +162,7 @@ _SOURCES: dict[str, str] = {
         [
             "Geometry",
             "NAMED",
+            "betza",
             "combine",
             "geometry_named",
             "label_of",
@@ -279,6 +281,7 @@ __all__ = [
     "Size",
     "attackers",
     "back_rank",
+    "betza",
     "candidate_facts",
     "castling_facts",
     "castling_for",
