@@ -221,26 +221,7 @@ def test_the_direct_and_the_actor_engine_agree_on_every_ply_with_taught_pieces(s
     rng = random.Random(seed)
     start = "r1bqkb1r/pppppppp/2n2n2/8/8/2N2N2/PPPPPPPP/R1BQKB1R w KQkq - 0 1"
     teach = {square: rng.choice(LESSONS) for square in ("c3", "f3", "c6", "f6", "c1", "f8")}
-    direct = Game(start, teach=teach)
-    with ActorGame(start, teach=teach) as actors:
-        for ply in range(40):
-            fen = direct.fen()
-            expected = {(move[:2], move[2:4]) for move in direct.legal_moves()}
-            found = {
-                (square, target)
-                for square in {move[:2] for move in direct.legal_moves()} | set(direct.taught)
-                for target in actors.legal_targets(square)
-            }
-            assert found == expected, f"ply {ply}, {fen} taught {direct.taught}"
-            if not expected:
-                assert actors.outcome == direct.outcome()
-                break
-            move = rng.choice(sorted(direct.legal_moves()))
-            played = direct.play(move)
-            reply = actors.propose(move)
-            assert isinstance(reply, Accepted), f"ply {ply}: {move} {reply}"
-            assert (reply.san, reply.outcome) == (played.san, played.outcome), f"ply {ply}: {move}"
-            assert actors.fen() == direct.fen()
+    _play_both(start, teach, seed, 40)
 
 
 @pytest.mark.parametrize(
@@ -263,3 +244,40 @@ def test_the_taught_engine_with_no_lesson_or_standard_lessons_counts_as_the_stan
     squares = enumerate(position.squares)
     lessons = {square: betza(letters[code & 7]) for square, code in squares if code & 7 in letters}
     assert taught_perft(TaughtBoard(position, lessons), 3) == expected
+
+
+def _play_both(start: str, teach: dict[str, str], seed: int, plies: int) -> None:
+    """A seeded random game played on both engines, compared on every ply: the legal (from, to)
+    moves, each move's SAN and outcome, and the FEN after it (en passant taken whenever it is legal)."""
+    rng = random.Random(seed)
+    direct = Game(start, teach=teach)
+    with ActorGame(start, teach=teach) as actors:
+        for ply in range(plies):
+            fen = direct.fen()
+            legal = direct.legal_moves()
+            expected = {(move[:2], move[2:4]) for move in legal}
+            found = {
+                (square, target)
+                for square in {move[:2] for move in legal} | set(direct.taught)
+                for target in actors.legal_targets(square)
+            }
+            assert found == expected, f"ply {ply}, {fen} taught {direct.taught}"
+            if not expected:
+                assert actors.outcome == direct.outcome()
+                return
+            passant = fen.split()[3]  # a legal en passant capture is played when there is one
+            move = rng.choice([move for move in legal if move[2:4] == passant] or legal)
+            played = direct.play(move)
+            reply = actors.propose(move)
+            assert isinstance(reply, Accepted), f"ply {ply}: {move} {reply}"
+            assert (reply.san, reply.outcome) == (played.san, played.outcome), f"ply {ply}: {move}"
+            assert actors.fen() == direct.fen(), f"ply {ply}: {move}"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_taught_pawns_double_step_and_take_en_passant_alike_in_both_engines(seed: int) -> None:
+    # Pawns that step as wazirs up to two squares forward and capture as ferzes forward: a two-square
+    # step straight ahead opens en passant (it crosses one square), and a capture-only ferz takes it.
+    start = "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1"
+    teach = {f"{file}{rank}": "fmW2fcF" for file in "abcdefgh" for rank in (2, 7)}
+    _play_both(start, teach, seed, 40)

@@ -13,6 +13,7 @@ from board.games.played import Played
 from board.notation.algebraic import format_san, parse_move_text, resolve, san
 from board.notation.algebraic import uci as uci_text
 from board.notation.fen import STARTING_FEN, parse_fen, write_fen
+from board.rules.fen_text import format_fen
 from board.rules.geometries import Geometry
 from board.rules.judge import Intent
 from board.rules.movegen import is_check, legal_moves, repetition_key
@@ -89,8 +90,13 @@ class Game:
         return len(self.moves)
 
     def fen(self) -> str:
-        """The FEN of the current position."""
-        return write_fen(self.position)
+        """The FEN of the current position (the en passant square shown when a capture there is legal,
+        taught pieces moving by their lessons)."""
+        if self._taught is None:
+            return write_fen(self.position)
+        position = self.position
+        return format_fen(position.squares, position.turn, position.castling, self._taught.legal_en_passant(),
+                          position.halfmove, position.fullmove, position.castling_table)
 
     def __repr__(self) -> str:
         last = f", last={self.uci(self.moves[-1])!r}" if self.moves else ""
