@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from board.errors import IllegalMoveError
+from board.errors import AmbiguousMoveError, IllegalMoveError
 from board.games.played import Played
 from board.notation.algebraic import format_san, parse_move_text, resolve, san
 from board.notation.algebraic import uci as uci_text
@@ -136,21 +136,33 @@ class Game:
         """Play a move in a game with taught pieces: UCI, or SAN naming the piece by its kind."""
         taught = self._taught
         assert taught is not None
-        position = self.position
         legal = taught.legal_moves()
-        by_uci = {self.uci(move): move for move in legal}
-        move = by_uci.get(text.strip())
+        move = {self.uci(move): move for move in legal}.get(text.strip())
         if move is None:
-            intent = parse_move_text(position, text)
-            found = [candidate for candidate in legal if self._names(intent, candidate)]
-            if len(found) != 1:
-                why = "several pieces can make it" if found else "not a legal move here"
-                raise IllegalMoveError(text, why)
-            move = found[0]
+            move = self._taught_move(parse_move_text(self.position, text), legal)
+        return self._push_taught(move, legal, want_san)
+
+    def _taught_move(self, intent: Intent, legal: list[int]) -> int:
+        """The one move among ``legal`` that ``intent`` names.
+
+        Raises:
+            IllegalMoveError: none does (AmbiguousMoveError: several do).
+        """
+        found = [move for move in legal if self._names(intent, move)]
+        if len(found) > 1:
+            where = " and ".join(SQUARE_NAMES[move & 63] for move in found)
+            raise AmbiguousMoveError(intent.text, f"ambiguous: the pieces on {where} can all make it")
+        if not found:
+            raise IllegalMoveError(intent.text, "not a legal move here (taught pieces move by their lessons)")
+        return found[0]
+
+    def _push_taught(self, move: int, legal: list[int], want_san: bool) -> Played:
+        """Make a legal move of a game with taught pieces, with its SAN, check and outcome."""
+        taught = self._taught
+        assert taught is not None
         written = self._taught_san(move, legal) if want_san else ""
         self.push(move)
-        check = taught.in_check()
-        return Played(move, written, check, self.outcome() if want_san else None)
+        return Played(move, written, taught.in_check(), self.outcome() if want_san else None)
 
     def _names(self, intent: Intent, move: int) -> bool:
         """Whether a legal move is the one a parsed move text asks for."""
@@ -185,6 +197,9 @@ class Game:
 
     def play_intent(self, intent: Intent, want_san: bool = True) -> Played:
         """Play an already parsed intent (see :meth:`play`)."""
+        if self._taught is not None:
+            legal = self._taught.legal_moves()
+            return self._push_taught(self._taught_move(intent, legal), legal, want_san)
         move = self._legal(intent)
         written = san(self.position, move) if want_san else ""
         self.push(move)

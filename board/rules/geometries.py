@@ -189,7 +189,7 @@ def _named_betza(name: str, text: str) -> Geometry:
 
 # -- the named pieces -----------------------------------------------------------------------------
 
-_KNIGHT, _BISHOP, _ROOK, _QUEEN, _KING = (_STANDARD[kind] for kind in (KNIGHT, BISHOP, ROOK, QUEEN, KING))
+_ROOK = _STANDARD[ROOK]
 
 NAMED: Final[dict[str, Geometry]] = {
     **{geometry.name: geometry for geometry in _STANDARD.values()},
