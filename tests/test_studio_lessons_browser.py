@@ -98,3 +98,37 @@ def test_move_only_targets_and_a_named_lesson_s_betza_string_are_drawn(browser: 
     assert "camel (Betza C)" in page.locator("#lesson-title").inner_text()
     assert _drawn(page) == _reach("camel", "f1")
     assert not page.errors
+
+
+def test_the_live_teach_box_takes_betza_and_a_refused_string_teaches_nothing(browser: Any) -> None:
+    from actors.studio import live_page_html
+    from actors.studio.live import LiveGame
+    from actors.studio.server import StudioServer, serving_in_background
+
+    with LiveGame() as live:
+        server = StudioServer(live, live_page_html(), 0)
+        with serving_in_background(server):
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.goto(server.url)
+            page.wait_for_selector("body[data-ready='1'][data-plies]", timeout=10_000)
+            page.fill("#teach-square", "b1")
+            page.fill("#teach-geometry", "NC")
+            page.click("#teach")
+            page.wait_for_selector("#live-log :text('white-knight-b1 now moves as NC')")
+            page.wait_for_selector("#lesson-panel[data-square='b1'][data-betza='NC']")
+            assert _drawn(page) == _reach("NC", "b1")
+            page.fill("#teach-square", "g1")
+            page.fill("#teach-geometry", "NpR")
+            page.click("#teach")
+            page.wait_for_selector("#live-log :text(\"'p' at position 2\")")
+            page.click("#board rect[data-square='g1']")  # selected: a knight that learnt nothing
+            assert page.locator("#lesson-panel").is_hidden()
+            page.click("#board rect[data-square='f3']")  # Nf3, by its squares
+            page.wait_for_selector("body[data-plies='1']")
+            page.click("#board rect[data-square='b1']")  # white's taught knight, selected
+            assert page.locator("#lesson-panel").get_attribute("data-square") == "b1"
+            assert _drawn(page) == _reach("NC", "b1")
+            assert not errors
+            page.close()
