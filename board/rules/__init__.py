@@ -33,7 +33,6 @@ if TYPE_CHECKING:
     from board.rules.geometries import (
         NAMED,
         Geometry,
-        betza,
         combine,
         geometry_named,
         label_of,
@@ -162,7 +161,6 @@ _SOURCES: dict[str, str] = {
         [
             "Geometry",
             "NAMED",
-            "betza",
             "combine",
             "geometry_named",
             "label_of",
@@ -281,7 +279,6 @@ __all__ = [
     "Size",
     "attackers",
     "back_rank",
-    "betza",
     "candidate_facts",
     "castling_facts",
     "castling_for",
