@@ -14,11 +14,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 
 from board.errors import InputError, SquareError
-from board.rules.bitboards import BIT, squares_of
+from board.rules.bitboards import (
+    BISHOP_EMPTY,
+    BIT,
+    KNIGHT_ATTACKS,
+    ROOK_EMPTY,
+    bishop_attacks,
+    rook_attacks,
+    squares_of,
+)
 from board.rules.geometries import Geometry, geometry_named, label_of, reach, standard
 from board.rules.movegen import attackers
 from board.rules.moves import CASTLE, DOUBLE_PUSH, EN_PASSANT, Move
-from board.rules.pieces import BISHOP, KIND_NAMES, KING, KNIGHT, LAST_RANK, PAWN, QUEEN, WHITE
+from board.rules.pieces import BISHOP, KIND_NAMES, KING, KNIGHT, LAST_RANK, PAWN, QUEEN, ROOK, WHITE
 from board.rules.position import Position
 from board.rules.squares import parse_standard_square
 
@@ -177,6 +185,16 @@ class TaughtBoard:
         check = king_square >= 0 and _attacked_after(
             position, them, king_square, occupied, taught, enemies, 0
         )
+        lessons = self.lessons
+        enemy_king = position.kings[them]
+        untakable = ~(position.occupancy[us] | (BIT[enemy_king] if enemy_king >= 0 else 0))
+        # The squares whose piece may screen the king: its lines, and every square a taught enemy
+        # must find empty to reach it (only lifting such a piece can let an attack through).
+        screens = 0
+        if king_square >= 0:
+            screens = ROOK_EMPTY[king_square] | BISHOP_EMPTY[king_square]
+            for _, reachable in enemies:
+                screens |= reachable.get(king_square, 0)
         legal: list[int] = []
         candidates: list[int] = []  # the moves whose king safety is still to be tested
         for origin in squares_of(position.occupancy[us]):
@@ -186,12 +204,32 @@ class TaughtBoard:
             free = king_square < 0 or (
                 not check
                 and kind != KING
-                and not _attacked_after(
-                    position, them, king_square, occupied & ~BIT[origin], taught, enemies, 0
+                and (
+                    not BIT[origin] & screens
+                    or not _attacked_after(
+                        position, them, king_square, occupied & ~BIT[origin], taught, enemies, 0
+                    )
                 )
             )
             found = legal if free else candidates
-            for target, mask, rule in steps(self.geometry_at(origin), us, origin):
+            lesson = lessons.get(origin)
+            if lesson is None and KNIGHT <= kind <= QUEEN:  # an untaught piece: its targets by bitboards
+                if kind == KNIGHT:
+                    targets = KNIGHT_ATTACKS[origin]
+                elif kind == BISHOP:
+                    targets = bishop_attacks(origin, occupied)
+                elif kind == ROOK:
+                    targets = rook_attacks(origin, occupied)
+                else:
+                    targets = bishop_attacks(origin, occupied) | rook_attacks(origin, occupied)
+                targets &= untakable
+                while targets:
+                    bit = targets & -targets
+                    targets ^= bit
+                    found.append(origin | (bit.bit_length() - 1) << 6)
+                continue
+            geometry = lesson if lesson is not None else standard(kind)
+            for target, mask, rule in steps(geometry, us, origin):
                 if mask & occupied:
                     continue
                 victim = squares[target]
