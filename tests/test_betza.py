@@ -281,3 +281,13 @@ def test_taught_pawns_double_step_and_take_en_passant_alike_in_both_engines(seed
     start = "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1"
     teach = {f"{file}{rank}": "fmW2fcF" for file in "abcdefgh" for rank in (2, 7)}
     _play_both(start, teach, seed, 40)
+
+
+def test_a_betza_lesson_crosses_processes_by_pickle_and_keeps_its_moves_and_label() -> None:
+    import pickle
+
+    lesson = geometry_named("nN")
+    copy = pickle.loads(pickle.dumps(lesson))
+    assert label_of(copy) == "nN"
+    assert all(reach(copy, colour, square) == reach(lesson, colour, square) for colour in (WHITE, BLACK)
+               for square in range(64))

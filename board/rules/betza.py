@@ -9,6 +9,7 @@ The reader turns the string into a table of shifts, so the move function is one 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Final
 
 from board.errors import BetzaError
@@ -250,19 +251,21 @@ def coloured(table: Table) -> tuple[Table, Table]:
     return dict(table), black
 
 
+def betza_move(tables: tuple[Table, Table], colour: int, start: Coord, end: Coord) -> Path | None:
+    """A Betza piece's move start -> end by its tables (:func:`coloured`), or None for no."""
+    entry = tables[colour].get((end[0] - start[0], end[1] - start[1]))
+    if entry is None:
+        return None
+    path, rule = entry
+    return Path(end, tuple([(start[0] + x, start[1] + y) for x, y in path]), rule)
+
+
 def betza_moves(text: str) -> Callable[[int, Coord, Coord], Path | None]:
-    """The move function ``(colour, start, end) -> Path | None`` of the piece written ``text``.
+    """The move function ``(colour, start, end) -> Path | None`` of the piece written ``text``: its
+    tables bound to :func:`betza_move` (plain data and a module's function, so a piece taught it can be
+    sent to another process).
 
     Raises:
         BetzaError: as :func:`read_betza`.
     """
-    tables = coloured(read_betza(text))
-
-    def moves(colour: int, start: Coord, end: Coord) -> Path | None:
-        entry = tables[colour].get((end[0] - start[0], end[1] - start[1]))
-        if entry is None:
-            return None
-        path, rule = entry
-        return Path(end, tuple([(start[0] + x, start[1] + y) for x, y in path]), rule)
-
-    return moves
+    return partial(betza_move, coloured(read_betza(text)))
