@@ -17,7 +17,7 @@ from board.rules.fen_text import format_fen
 from board.rules.geometries import Geometry
 from board.rules.judge import Intent
 from board.rules.movegen import is_check, legal_moves, repetition_key
-from board.rules.moves import CASTLE, from_square, to_square
+from board.rules.moves import CASTLE, EN_PASSANT, from_square, to_square
 from board.rules.outcome import (
     GAME_OVER,
     Claim,
@@ -187,7 +187,7 @@ class Game:
         rivals = [
             m & 63 for m in legal if m >> 6 & 63 == target and position.squares[m & 63] == code and m != move
         ]
-        capture = bool(position.squares[target]) or move >> 15 == 2
+        capture = bool(position.squares[target]) or move >> 15 == EN_PASSANT
         taught.push(move)
         check = taught.in_check()
         mate = check and not taught.legal_moves()
@@ -198,6 +198,8 @@ class Game:
     def play_intent(self, intent: Intent, want_san: bool = True) -> Played:
         """Play an already parsed intent (see :meth:`play`)."""
         if self._taught is not None:
+            if self._ending is not None:
+                raise IllegalMoveError(intent.text, f"the game is over ({self._ending})")
             legal = self._taught.legal_moves()
             return self._push_taught(self._taught_move(intent, legal), legal, want_san)
         move = self._legal(intent)
