@@ -73,6 +73,8 @@ PROGRESS_AFTER = 1.0
 
 def run_perft(args: argparse.Namespace) -> int:
     """Print the perft node count (and with ``--divide`` the count under each root move)."""
+    from functools import partial
+
     from actors.cli.replay_options import lessons
     from board.notation.fen import parse_fen, write_fen
     from board.rules import taught as taught_rules
@@ -83,19 +85,19 @@ def run_perft(args: argparse.Namespace) -> int:
     # The position counted, written out in full: 'startpos' and optional fields become explicit.
     record: dict[str, Any] = {"fen": write_fen(position), "depth": depth}
     taught = lessons(args.teach)
+    count_all: Callable[[], int] = partial(perft, position, depth)
+    split: Callable[[], Iterable[tuple[Move, int]]] = partial(divided, position, depth)
+    first_moves: Callable[[], int] = partial(root_moves, position)
     if taught:  # taught pieces: counted by board.rules.taught, each lesson moving with its piece
         board = taught_rules.TaughtBoard(position, taught_rules.read_lessons(position, taught))
         record["teach"] = taught
-        count_all: Callable[[], int] = lambda: taught_rules.perft(board, depth)  # noqa: E731
-        split: Callable[[], Iterable[tuple[Move, int]]] = lambda: taught_rules.divided(board, depth)  # noqa: E731
-        total = len(board.legal_moves())
-    else:
-        count_all, split, total = (lambda: perft(position, depth)), (lambda: divided(position, depth)), -1
+        count_all = partial(taught_rules.perft, board, depth)
+        split = partial(taught_rules.divided, board, depth)
+        first_moves = partial(len, board.legal_moves())
     counts: list[tuple[str, int]] = []
     if depth > 1 or (args.divide and depth > 0):  # counted first move by first move, to show progress
-        if total < 0:
-            total = root_moves(position)
-        counts = sorted((move.uci(), count) for move, count in _counted_with_progress(split, total, depth))
+        counted = _counted_with_progress(split, first_moves(), depth)
+        counts = sorted((move.uci(), count) for move, count in counted)
         nodes = sum(count for _, count in counts)
     else:
         nodes = count_all()
