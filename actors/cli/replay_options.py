@@ -80,7 +80,7 @@ def check_options(args: argparse.Namespace) -> None:
         raise InputError("--network needs the games judged in this process (drop --workers/--ray)")
     args.lessons = lessons(args.teach)
     if args.lessons and args.engine != "actors":
-        raise InputError("--teach on replay needs the actor engine (the direct engine takes lessons in "
+        raise InputError("--teach needs the actor engine for a replay (the direct engine takes lessons in "
                          "perft --teach and board.Game(fen, teach=...))")
     if args.lessons and not in_process:
         raise InputError("--teach needs the games judged in this process (drop --workers/--ray)")
