@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import pykka
 
+from actors.kernel.actor import fence
 from actors.kernel.errors import (
     ActorFailure,
     ActorTimeout,
@@ -435,7 +436,10 @@ class Supervisor:
         would both change the game), so the game ends with an ActorTimeout.
         """
         ref = self.directory.unregister(name)
-        if ref is None or not ref.is_alive():
+        if ref is None:
+            return
+        fence(ref)  # before another incarnation serves the name: a late word of this one changes nothing
+        if not ref.is_alive():
             return
         try:
             if not wait:
