@@ -24,12 +24,22 @@ from actors.kernel.errors import (
     LinkFailure,
     RestartIntensityExceeded,
 )
-from actors.kernel.messaging import DEFAULT_TIMEOUT, Directory, Ref, ask, post, tell, wait_one
+from actors.kernel.messaging import (
+    DEFAULT_TIMEOUT,
+    Directory,
+    Pending,
+    Ref,
+    ask,
+    post,
+    tell,
+    wait_all,
+    wait_one,
+)
 from actors.kernel.remote import RemoteRef
 from actors.protocol.board import Place, Roster, RosterQuery
 from actors.protocol.control import Ping
 from actors.protocol.journal import JournalEntries, JournalQuery, Record
-from actors.protocol.piece import Resync
+from actors.protocol.piece import Resync, Targets, TargetsQuery
 from actors.protocol.referee import Begin, Ready
 from actors.protocol.values import GameState, JournalEntry, RosterEntry, layout_of
 from actors.roles.board import BoardActor, birth_name
@@ -38,7 +48,8 @@ from actors.roles.piece import PieceActor
 from actors.roles.referee import REFEREE, PositionRefereeActor, RefereeActor
 from actors.tracing.recorder import marking, note_restart
 from board.notation.fen import parse_fen, write_fen
-from board.rules.geometries import Geometry
+from board.rules.geometries import Geometry, label_of, reach, standard
+from board.rules.squares import SQUARE_NAMES
 
 if TYPE_CHECKING:
     from actors.kernel.hive import Hive
@@ -391,16 +402,23 @@ class Supervisor:
                 self._stop(name, wait=False)
         # A piece that is alive but silent (stuck in a handler) is replaced like a dead one.
         silent = self._unresponsive([entry.name for entry in roster.entries if self.alive(entry.name)])
+        entries = journal.entries if journal is not None else ()
+        promoted = promoted_names(self.start_fen, entries, self.chess960) if entries else set()
+        resyncs: list[Pending] = []
         for entry in roster.entries:
             if self.alive(entry.name) and entry.name not in silent:
-                tell(
-                    self.ref(entry.name),
-                    post(self.recorder, SUPERVISOR, entry.name, Resync(entry.square, entry.has_moved)),
-                )
+                # One record, asked: what the board and the journal hold of the piece, the whole of it
+                # (a promotion or a lesson the journal never recorded is undone), answered before the
+                # heal ends, so no later Moved can be overtaken by it.
+                record = Resync(entry.square, entry.has_moved, entry.code, taught.get(entry.name),
+                                int(entry.name in promoted))
+                resyncs.append(ask(self.ref(entry.name), entry.name,
+                                   post(self.recorder, SUPERVISOR, entry.name, record)))
                 continue
             self._count_restart(entry.name)
             self._stop(entry.name, wait=False)
             self._start_piece(entry, taught.get(entry.name))
+        wait_all(resyncs, self.timeout)  # a piece that does not answer is healed again (or the game fails)
         if referee_stopped or not self.alive(REFEREE):
             if not referee_stopped:
                 self._count_restart(REFEREE)
@@ -414,6 +432,36 @@ class Supervisor:
                 self._count_restart(REFEREE)
                 self._stop(REFEREE)
                 self._start_referee()
+
+    def disagreements(self) -> list[str]:
+        """Where a piece's own answers differ from what the board and the journal hold of it (none,
+        after any heal: the invariant every fault test checks). Each piece on the board's roster is
+        asked for its reach, and must answer from the roster's square, by the move function the
+        journal gives it (its lesson, or its kind's own: a promotion or lesson the journal never
+        recorded does not count), under that function's label.
+
+        Raises:
+            ActorFailure: the board, the journal or a piece did not answer.
+        """
+        roster = self.roster()
+        taught = {} if self.position_only else self._current_lessons(self.journal())
+        pending = [ask(self.ref(entry.name), entry.name, post(self.recorder, SUPERVISOR, entry.name,
+                                                              TargetsQuery()))
+                   for entry in roster.entries]
+        found: list[str] = []
+        for entry, answer in zip(roster.entries, wait_all(pending, self.timeout), strict=True):
+            geometry = taught.get(entry.name) or standard(entry.code & 7)
+            where = f"{entry.name} (on {SQUARE_NAMES[entry.square]} for the board)"
+            if not isinstance(answer, Targets):
+                found.append(f"{where} answered {type(answer).__name__}")
+            elif answer.square != entry.square:
+                stands = SQUARE_NAMES[answer.square] if answer.square >= 0 else "no square"
+                found.append(f"{where} says it stands on {stands}")
+            elif answer.label != label_of(geometry):
+                found.append(f"{where} moves as {answer.label!r}, the journal says {label_of(geometry)!r}")
+            elif geometry.pure and answer.reach != reach(geometry, entry.code >> 3, entry.square):
+                found.append(f"{where} reaches other squares than a {label_of(geometry)} there")
+        return found
 
     def _current_lessons(self, journal: JournalEntries) -> dict[str, Geometry]:
         """Each taught piece's move function now: the last it told the journal at the number of
