@@ -18,7 +18,7 @@ import pytest
 
 import actors
 from actors.client.game import ActorGame
-from actors.kernel.errors import ActorFailure
+from actors.kernel.errors import ActorFailure, LinkFailure
 from actors.kernel.links import LinkModel
 from actors.kernel.messaging import Envelope
 from actors.kernel.network import Network
@@ -135,6 +135,47 @@ def test_after_heals_every_piece_answers_as_the_board_and_the_journal_hold() -> 
             game.supervisor.heal()  # a crash nobody has asked about yet is healed now
             assert game.supervisor.disagreements() == [], move
         assert game.supervisor.restarts >= 3
+
+
+# -- nothing lost in silence
+
+
+def test_a_journal_cut_off_past_the_retries_fails_the_game_rather_than_lose_its_records() -> None:
+    network = Network(LinkModel(retries=1))
+    with ActorGame(network=network) as game:
+        assert isinstance(game.propose("e4"), Accepted)
+        network.partition(frozenset({"journal"}), 30.0)
+        with pytest.raises(LinkFailure, match="the journal never got the record of ply 2"):
+            game.propose("e5")
+        with pytest.raises(LinkFailure):  # the game is over: nothing after it is played or recorded
+            game.propose("Nf3")
+        assert game.plies == 1
+
+
+def test_a_broken_link_between_running_actors_fails_the_game_at_once() -> None:
+    # The board's word to the knight on g8 is lost for good: every later move that asks the knight
+    # would fail and the others be accepted, so the game fails at the next heal, whatever it is.
+    network = Network(LinkModel(retries=0))
+    with ActorGame(network=network) as game:
+        assert isinstance(game.propose("e4"), Accepted)
+        network.plan("Moved", "drop")
+        with pytest.raises(LinkFailure):
+            game.propose("Nf6")
+        with pytest.raises(LinkFailure, match=r"broken|lost"):
+            game.propose("e5")
+        assert game.plies == 1
+
+
+def test_the_summary_counts_a_game_stopped_by_a_failure_apart_from_illegal_ones(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from actors.cli import main
+
+    games = [str(DATA / "opera-game.pgn"), str(DATA / "immortal-game.pgn")]
+    status = main(["replay", *games, "--network", "retries=1,partition=journal:60"])
+    out = capsys.readouterr().out
+    assert status == 1
+    assert out.count("failure at ply 1: e4: the journal never got the record") == 2, out
+    assert "no illegal move, 2 games stopped by a failure of the actors" in out, out
 
 
 # -- one seed, one run

@@ -101,6 +101,7 @@ class Network:
         self._labels: dict[str, str] = {}  # an actor's urn -> its incarnation ('board', 'board#2')
         self._serving: dict[str, str] = {}  # a name -> the urn of the incarnation that serves it now
         self._starts: Counter[str] = Counter()  # how many incarnations each name has had here
+        self._refs: dict[str, Ref] = {}  # an actor's urn -> its ref (is that incarnation still running?)
         self._seqs: dict[Pair, int] = {}
         self._expected: dict[Pair, int] = {}
         self._early: dict[Pair, dict[int, Packet]] = {}
@@ -140,6 +141,7 @@ class Network:
                 starts = self._starts[name]
                 self._labels[urn] = name if starts == 1 else f"{name}#{starts}"
             self._serving[name] = urn
+            self._refs[urn] = ref
         ROUTES[urn] = self
 
     def incarnation(self, ref: Ref) -> str:
@@ -268,6 +270,19 @@ class Network:
                 self._telling[packet.sender] += 1
             self._transmit(packet, self._now())
 
+    def broken_links(self) -> list[str]:
+        """Why each link between two running incarnations broke (a message on it lost for good), oldest
+        first: such a link carries nothing more, and a game over it must fail rather than go on with
+        some moves failing and others accepted. A link to an incarnation since replaced or stopped is
+        not listed: its successor's links start afresh."""
+        with self._lock:
+            running = {"client"} | {
+                self._labels[urn] for urn in self._serving.values()
+                if urn in self._refs and self._refs[urn].is_alive()
+            }
+            return [reason for (sender, receiver), reason in self._broken.items()
+                    if sender in running and receiver in running]
+
     def _label_of(self, name: str) -> str:
         """The incarnation a message sent as ``name`` from a thread of no actor of this network comes
         from: the client's (its supervisor's too), or the one serving ``name`` now."""
@@ -391,6 +406,8 @@ class Network:
             self._break(packet.pair, reason)
         if packet.carrying == "tell" and packet.attempts:  # it was on its way: its sender waits for it
             self._told(packet.sender, self._now(), reason)
+        elif packet.carrying == "tell":  # refused on a broken link: its sender hears of it all the same
+            self._lost_tells[packet.sender] = reason
         if packet.future is not None:
             asked = packet.receiver if packet.carrying == "ask" else packet.sender
             failure = (None, as_exc_info(LinkFailure(f"{asked} did not answer {packet.kind}: {reason}")))

@@ -194,7 +194,14 @@ class Supervisor:
         return entries
 
     def record(self, first_ply: int, entries: tuple[JournalEntry, ...]) -> None:
-        """Write accepted moves to the journal (a tell: the journal takes its mail in order)."""
+        """Write accepted moves to the journal (a tell: the journal takes its mail in order).
+
+        Raises:
+            LinkFailure: over failing links, the record was lost for good (the game is over: a heal
+                would rebuild it without those moves).
+        """
+        if self.failed is not None:
+            raise self.failed
         if entries:
             last = first_ply + len(entries) - 1  # traced with the last ply it records
             tell(
@@ -203,6 +210,13 @@ class Supervisor:
             )
             if self.directory.turnstile is not None:
                 self.directory.turnstile.drain()  # under a schedule, the ply ends with its journal entry
+            network = self.directory.network
+            if network is not None:  # over failing links, a record lost for good fails the game now
+                lost = network.told("client", self.timeout)
+                if lost is not None:
+                    plies = f"ply {first_ply}" if first_ply == last else f"plies {first_ply}-{last}"
+                    self.failed = LinkFailure(f"the journal never got the record of {plies}: {lost}")
+                    raise self.failed
 
     # -- starting
 
@@ -375,6 +389,11 @@ class Supervisor:
         return silent
 
     def _heal_once(self) -> None:
+        network = self.directory.network
+        if network is not None and (broken := network.broken_links()):
+            # Nothing can cross a broken link between two running actors again: fail at once, rather
+            # than go on with the moves that cross it refused and the others accepted.
+            raise LinkFailure(f"a link between running actors is broken: {broken[0]}")
         # The referee first: one still judging a move its asker gave up on may yet make it, so
         # nothing is compared with the journal until the referee is idle, or stopped.
         referee_stopped = False
