@@ -76,6 +76,7 @@ PLANNED = {
     "duplicate": Fate(False, 2, 0.0, False),
     "delay": Fate(False, 1, 0.0, False),  # the time is set from the model's first timeout
     "reorder": Fate(False, 1, 0.0, True),
+    "lose": Fate(True, 0, 0.0, False),  # and every attempt after it: lost for good
 }
 """The faults :meth:`Network.plan` can give a chosen message."""
 
@@ -205,8 +206,9 @@ class Network:
         """Befall the next ``times`` messages of class ``kind`` (or their replies) with ``fault``,
         whatever the model says: a scenario's ``drop next Apply``, a test's single fault.
 
-        ``fault`` is ``drop`` (lost once: it is sent again), ``duplicate``, ``delay`` (held past the
-        first timeout, so that it is sent again and arrives twice) or ``reorder``.
+        ``fault`` is ``drop`` (lost once: it is sent again), ``lose`` (lost on every attempt: lost for
+        good), ``duplicate``, ``delay`` (held past the first timeout, so that it is sent again and
+        arrives twice) or ``reorder``.
 
         Raises:
             ValueError: an unknown fault.
@@ -228,6 +230,8 @@ class Network:
 
     def _planned_fate(self, packet: Packet) -> Fate | None:
         fault = self._planned.take(packet.kind, packet.carrying)
+        if fault == "lose":
+            packet.doomed = True
         return None if fault is None else self._planned_fault(fault)
 
     def _planned_fault(self, fault: str) -> Fate:
@@ -328,10 +332,13 @@ class Network:
 
     def _fate(self, packet: Packet, attempt: int) -> Fate:
         """What befalls this attempt: a planned fault, else the model's decision."""
+        if packet.doomed:
+            return PLANNED["lose"]
         if attempt == 1 and packet.carrying != "ack" and self.points is not None:
             point, self.points = self.points, self.points + 1
             fault = self._nth.get(point)
             if fault is not None:
+                packet.doomed = fault == "lose"
                 return self._planned_fault(fault)
         if self._planned and attempt == 1 and packet.carrying != "ack":
             planned = self._planned_fate(packet)

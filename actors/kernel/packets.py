@@ -42,6 +42,7 @@ class Packet:
     attempts: int = 0
     arrivals: int = 0
     done: bool = False  # acknowledged (or given up)
+    doomed: bool = False  # lost on every attempt (a planned loss for good)
     origin: str = ""  # the urn of the sending actor ("" for the client): a replaced one's mail is fenced
 
     @property
