@@ -161,6 +161,8 @@ class Supervisor:
         self.restarts = 0
         self.failed: ActorFailure | None = None
         self._restart_times: deque[float] = deque()
+        self._lost_nodes: set[str] = set()
+        """The nodes found gone: the restarts of their actors were counted once, as one event."""
         self._started: list[Ref] = []
         self._hive_wanted = hive and turnstile is None
         self._hive: Hive | None = None
@@ -322,6 +324,14 @@ class Supervisor:
 
     def _count_restart(self, name: str) -> None:
         note_restart(self.recorder, name)
+        ref = self.ref(name)
+        if isinstance(ref, RemoteRef) and ref.node in getattr(ref.carrier, "dead", ()):
+            # Its node is gone, and every actor it ran with it: one event, counted once against the
+            # intensity (as an OTP supervisor restarting a subtree counts one restart), however
+            # many actors the node held.
+            if ref.node in self._lost_nodes:
+                return
+            self._lost_nodes.add(ref.node)
         now = time.monotonic()
         times = self._restart_times
         times.append(now)
