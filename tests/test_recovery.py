@@ -178,6 +178,47 @@ def test_the_summary_counts_a_game_stopped_by_a_failure_apart_from_illegal_ones(
     assert "no illegal move, 2 games stopped by a failure of the actors" in out, out
 
 
+# -- the restart intensity, from the command line
+
+
+CRASH_THE_BOARD_TWICE = """
+start startpos
+crash board
+play e4
+crash board
+play e5
+"""
+
+
+@pytest.mark.parametrize(("limit", "status"), [(1, 1), (2, 0)])
+def test_run_takes_the_restart_intensity_limit(tmp_path: Path, limit: int, status: int,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    from actors.cli import main
+
+    script = tmp_path / "crashes.scenario"
+    script.write_text(CRASH_THE_BOARD_TWICE)
+    assert main(["run", str(script), "--max-restarts", str(limit)]) == status
+    out = capsys.readouterr().out
+    assert ("2 restarts within 5 s (the limit is 1)" in out) == (limit == 1), out
+
+
+@pytest.mark.parametrize("command", [["replay"], ["run", "x.scenario"], ["shell"], ["studio"]])
+def test_each_command_that_runs_actors_takes_max_restarts(command: list[str]) -> None:
+    from actors.cli import build_parser
+
+    parser = build_parser()
+    assert parser.parse_args([*command, "--max-restarts", "3"]).max_restarts == 3
+    assert parser.parse_args(command).max_restarts == 10
+
+
+def test_a_max_restarts_that_is_no_count_is_one_clear_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    from actors.cli import main
+
+    assert main(["replay", "--max-restarts", "-1"]) == 2
+    error = capsys.readouterr().err.strip()
+    assert error.count("\n") == 0 and "'-1' is not a count of restarts" in error, error
+
+
 # -- one seed, one run
 
 
