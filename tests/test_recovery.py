@@ -22,7 +22,7 @@ from actors.kernel.errors import ActorFailure, LinkFailure
 from actors.kernel.links import LinkModel
 from actors.kernel.messaging import Envelope
 from actors.kernel.network import Network
-from actors.protocol import Accepted
+from actors.protocol import Accepted, Rejected
 from actors.protocol.board import Declare
 from actors.protocol.control import HangOnNext
 from actors.protocol.piece import TargetsQuery
@@ -135,6 +135,22 @@ def test_after_heals_every_piece_answers_as_the_board_and_the_journal_hold() -> 
             game.supervisor.heal()  # a crash nobody has asked about yet is healed now
             assert game.supervisor.disagreements() == [], move
         assert game.supervisor.restarts >= 3
+
+
+@pytest.mark.parametrize("lost", ["Learn", "Teach"])
+def test_a_lesson_whose_reply_is_lost_for_good_is_resolved_before_the_game_goes_on(lost: str) -> None:
+    # The knight on c1 learns the camel's leap (it then attacks d4); the reply that says so is lost
+    # for good. The lesson is asked again after the heal, and the king may not step onto d4.
+    network = Network(LinkModel(retries=0))
+    with ActorGame("8/8/8/8/8/4k3/8/K1N5 b - - 0 1", network=network) as game:
+        network.plan(lost, "drop", reply=True)
+        learned = game.piece("c1").learn("camel")
+        assert learned.refused is None and learned.label == "camel"
+        assert game.supervisor.restarts == 0  # healed, with nothing to restart
+        rejected = game.propose("Kd4")
+        assert isinstance(rejected, Rejected), rejected
+        assert game.supervisor.disagreements() == []
+        assert isinstance(game.propose("Kd3"), Accepted)
 
 
 # -- nothing lost in silence
