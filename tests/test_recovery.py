@@ -267,7 +267,12 @@ def test_the_same_seed_replays_ten_real_games_alike_in_three_processes(tmp_path:
     runs = [_finished(process, trace) for process, trace in processes]  # type: ignore[arg-type]
     outputs = [out for out, _ in runs]
     assert len(outputs[0].splitlines()) == 10
-    assert outputs[1] == outputs[0] and outputs[2] == outputs[0]
-    assert runs[1][1] == runs[0][1] and runs[2][1] == runs[0][1], "the same messages, faults and replies"
+    for number, output in enumerate(outputs[1:], start=2):
+        differing = [(first, other) for first, other in zip(outputs[0].splitlines(), output.splitlines(),
+                                                            strict=True) if first != other]
+        assert not differing, f"run {number} differs from run 1: {differing}"
+    for number, (_, events) in enumerate(runs[1:], start=2):
+        assert events == runs[0][1], (f"run {number}'s trace differs from run 1's: {events - runs[0][1]}"
+                                      f" more, {runs[0][1] - events} fewer")
     rows = [json.loads(line) for line in outputs[0].splitlines()]
     assert sum(row["network"]["dropped"] for row in rows) > 10_000, "a run that faults a great deal"
