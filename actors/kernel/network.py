@@ -62,7 +62,7 @@ if TYPE_CHECKING:
 
     from actors.tracing.recorder import TraceRecorder
 
-__all__ = ["PLANNED", "Network"]
+__all__ = ["LOSE", "PLANNED", "Network"]
 
 FIRST_WAIT = 0.0001
 """Seconds, beyond the round trip of a delayed message, before one not yet acknowledged is sent again
@@ -76,9 +76,13 @@ PLANNED = {
     "duplicate": Fate(False, 2, 0.0, False),
     "delay": Fate(False, 1, 0.0, False),  # the time is set from the model's first timeout
     "reorder": Fate(False, 1, 0.0, True),
-    "lose": Fate(True, 0, 0.0, False),  # and every attempt after it: lost for good
 }
-"""The faults :meth:`Network.plan` can give a chosen message."""
+"""The faults :meth:`Network.plan` can give a chosen message, each survived by the protocol."""
+
+LOSE = "lose"
+"""The fault :meth:`Network.plan` also gives: lost on every attempt, for good (the game then fails with
+LinkFailure, or the heal resolves a lost reply: never a verdict on a message that did not come)."""
+_LOST = Fate(True, 0, 0.0, False)
 
 
 class Network:
@@ -213,8 +217,8 @@ class Network:
         Raises:
             ValueError: an unknown fault.
         """
-        if fault not in PLANNED:
-            raise ValueError(f"unknown fault {fault!r}: use {', '.join(PLANNED)}")
+        if fault not in PLANNED and fault != LOSE:
+            raise ValueError(f"unknown fault {fault!r}: use {', '.join(PLANNED)} or {LOSE}")
         with self._lock:
             self._planned.add(kind, fault, reply, times)
 
@@ -225,16 +229,18 @@ class Network:
             self.points = 0
             self._nth = dict(faults or {})
             for fault in self._nth.values():
-                if fault not in PLANNED:
-                    raise ValueError(f"unknown fault {fault!r}: use {', '.join(PLANNED)}")
+                if fault not in PLANNED and fault != LOSE:
+                    raise ValueError(f"unknown fault {fault!r}: use {', '.join(PLANNED)} or {LOSE}")
 
     def _planned_fate(self, packet: Packet) -> Fate | None:
         fault = self._planned.take(packet.kind, packet.carrying)
-        if fault == "lose":
+        if fault == LOSE:
             packet.doomed = True
         return None if fault is None else self._planned_fault(fault)
 
     def _planned_fault(self, fault: str) -> Fate:
+        if fault == LOSE:
+            return _LOST
         if fault == "delay":
             return Fate(False, 1, 10 * self._first_wait, False)
         return PLANNED[fault]
@@ -333,12 +339,12 @@ class Network:
     def _fate(self, packet: Packet, attempt: int) -> Fate:
         """What befalls this attempt: a planned fault, else the model's decision."""
         if packet.doomed:
-            return PLANNED["lose"]
+            return _LOST
         if attempt == 1 and packet.carrying != "ack" and self.points is not None:
             point, self.points = self.points, self.points + 1
             fault = self._nth.get(point)
             if fault is not None:
-                packet.doomed = fault == "lose"
+                packet.doomed = fault == LOSE
                 return self._planned_fault(fault)
         if self._planned and attempt == 1 and packet.carrying != "ack":
             planned = self._planned_fate(packet)
