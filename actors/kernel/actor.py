@@ -264,8 +264,8 @@ class TracedActor(pykka.ThreadingActor, Generic[Request]):
 
 def fence(ref: Any) -> None:
     """Fence the incarnation behind ``ref`` before another takes its name: whatever it still sends
-    (a late declaration, a record for the journal) goes nowhere. A ref to another process is fenced
-    by its node's network instead."""
+    (a late declaration, a record for the journal) goes nowhere. An actor in another process is not
+    reached from here: the supervisor stops it on its node, and the network drops mail to it."""
     weak = getattr(ref, "_actor_weakref", None)
     actor = weak() if weak is not None else None
     if isinstance(actor, TracedActor):
