@@ -168,6 +168,21 @@ def test_a_journal_cut_off_past_the_retries_fails_the_game_rather_than_lose_its_
         assert game.plies == 1
 
 
+RECORD_LOST_FOR_GOOD = """
+network retries=0
+start startpos
+drop next Record   # the journal never hears of 1. e4
+play e4
+"""
+
+
+@pytest.mark.parametrize("schedule", ["", "schedule fifo\n"])
+def test_a_record_lost_for_good_fails_the_game_on_free_actors_and_under_a_turnstile(schedule: str) -> None:
+    results = run_script(schedule + RECORD_LOST_FOR_GOOD)
+    assert results[-1] == (False, "actor failure: the journal never got the record of ply 1: Record from"
+                                  " client to journal was lost 1 times"), results
+
+
 def test_a_broken_link_between_running_actors_fails_the_game_at_once() -> None:
     # The board's word to the knight on g8 is lost for good: every later move that asks the knight
     # would fail and the others be accepted, so the game fails at the next heal, whatever it is.

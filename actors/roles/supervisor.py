@@ -206,19 +206,26 @@ class Supervisor:
             raise self.failed
         if entries:
             last = first_ply + len(entries) - 1  # traced with the last ply it records
+            turnstile = self.directory.turnstile
+            links = turnstile.links if turnstile is not None else None
+            given_up = len(links.failures) if links is not None else 0
             tell(
                 self.ref(JOURNAL),
                 post(self.recorder, "client", JOURNAL, Record(first_ply, entries), None, last),
             )
-            if self.directory.turnstile is not None:
-                self.directory.turnstile.drain()  # under a schedule, the ply ends with its journal entry
+            lost: str | None = None
+            if turnstile is not None:
+                turnstile.drain()  # under a schedule, the ply ends with its journal entry
+                if links is not None:  # over its failing links, a record lost for good fails the game
+                    lost = next((reason for reason in links.failures[given_up:]
+                                 if reason.startswith("Record from client")), None)
             network = self.directory.network
             if network is not None:  # over failing links, a record lost for good fails the game now
                 lost = network.told("client", self.timeout)
-                if lost is not None:
-                    plies = f"ply {first_ply}" if first_ply == last else f"plies {first_ply}-{last}"
-                    self.failed = LinkFailure(f"the journal never got the record of {plies}: {lost}")
-                    raise self.failed
+            if lost is not None:
+                plies = f"ply {first_ply}" if first_ply == last else f"plies {first_ply}-{last}"
+                self.failed = LinkFailure(f"the journal never got the record of {plies}: {lost}")
+                raise self.failed
 
     # -- starting
 
