@@ -41,7 +41,7 @@ FLOORS = {
     "reply lost for good": 2,
     "message lost for good": 3,
     "lost once and sent again": 10,
-    "duplicated": 10,
+    "duplicated": 5,
     "stalls": 2,
     "partitions": 3,
     "games failed cleanly": 2,
