@@ -47,11 +47,16 @@ def test_random_crashes_change_no_verdict_and_no_position() -> None:
                 moves = legal_moves(direct.position)
                 if not moves or direct.ended():
                     break
-                if rng.random() < 0.25:
+                struck = rng.random() < 0.25
+                if struck:
                     inject(game, rng)
                 text = san(direct.position, rng.choice(moves)) if rng.random() < 0.9 else "Ke5"
                 assert actor_verdict(game, text) == direct_verdict(direct, text), f"seed {seed}: {text}"
+                if struck:  # healed, every piece answers as the board and the journal hold
+                    game.supervisor.heal()
+                    assert game.supervisor.disagreements() == [], f"seed {seed}: {text}"
             game.supervisor.heal()
+            assert game.supervisor.disagreements() == []
             assert game.fen() == direct.fen()
             restarts += game.supervisor.restarts
     assert restarts > 20, "the test crashed too few actors to mean anything"

@@ -232,12 +232,16 @@ def step_line(result: StepResult) -> Text:
 # --- summary --------------------------------------------------------------------------------
 
 
-def headline(games: int, plies: int, illegal: int) -> str:
-    """``"1 game, 33 plies, no illegal move"``."""
+def headline(games: int, plies: int, illegal: int, failed: int = 0) -> str:
+    """``"1 game, 33 plies, no illegal move"`` (and how many games a failure of the actors stopped)."""
     counted = f"{games} game{'s' if games != 1 else ''}, {plies} pl{'ies' if plies != 1 else 'y'}"
     if not illegal:
-        return f"{counted}, no illegal move"
-    return f"{counted}, {illegal} game{'s' if illegal != 1 else ''} stopped by an illegal move"
+        line = f"{counted}, no illegal move"
+    else:
+        line = f"{counted}, {illegal} game{'s' if illegal != 1 else ''} stopped by an illegal move"
+    if failed:
+        line += f", {failed} game{'s' if failed != 1 else ''} stopped by a failure of the actors"
+    return line
 
 
 def summary_view(
@@ -245,17 +249,19 @@ def summary_view(
     counts: Mapping[str, int],
     latencies: Mapping[str, Sequence[int]],
     startup: tuple[int, int] = (0, 0),
+    failed: int = 0,
 ) -> RenderableType:
     """The end of an actor replay: totals, messages delivered by kind, handling latency per actor kind.
 
     ``totals`` is (games, legal plies, games stopped by an illegal move); ``counts`` maps message
     kind to deliveries (most frequent first); ``latencies`` maps an actor role ('referee', 'board',
     'knight', ...) to its sorted handling times in ns; ``startup`` is (messages, ns) spent setting
-    the games up before their first moves (shown apart, and counted in the totals too).
+    the games up before their first moves (shown apart, and counted in the totals too); ``failed``
+    counts the games a failure of the actors stopped (not illegal: no move was judged).
     """
     delivered = sum(counts.values())
     messages = f"{delivered} message{'s' if delivered != 1 else ''} delivered"
-    title = Text(f"summary: {headline(*totals)}; {messages}", Style(bold=True))
+    title = Text(f"summary: {headline(*totals, failed)}; {messages}", Style(bold=True))
     games = max(1, totals[0])
     setup = Text(
         f"start-up: {startup[0]} of those messages ({startup[0] / games:.0f} a game),"

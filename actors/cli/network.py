@@ -1,4 +1,5 @@
-"""The ``--network`` option of the commands that run a game's actors (replay, run): links that fail."""
+"""The ``--network`` option of the commands that run a game's actors (replay, run, shell): links that
+fail; and ``--max-restarts``, how many restarts a game's supervisor heals before it gives up."""
 
 from __future__ import annotations
 
@@ -18,6 +19,27 @@ NETWORK_HELP = (
 def add_network_flag(parser: argparse.ArgumentParser) -> None:
     """Give a subcommand ``--network SPEC``."""
     parser.add_argument("--network", metavar="SPEC", default=None, help=NETWORK_HELP)
+
+
+MAX_RESTARTS_HELP = (
+    "how many restarts the supervisor makes within 5 seconds before the game ends with"
+    " RestartIntensityExceeded (default 10; a lost node's actors count as one)"
+)
+
+
+def add_max_restarts_flag(parser: argparse.ArgumentParser) -> None:
+    """Give a subcommand ``--max-restarts N``."""
+    parser.add_argument("--max-restarts", metavar="N", type=_restarts, default=10, help=MAX_RESTARTS_HELP)
+
+
+def _restarts(text: str) -> int:
+    try:
+        count = int(text)
+    except ValueError:
+        count = -1
+    if not 0 <= count <= 1_000_000:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a count of restarts (a whole number from 0)")
+    return count
 
 
 def network_model(args: argparse.Namespace) -> LinkModel | None:

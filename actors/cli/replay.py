@@ -13,7 +13,7 @@ from itertools import chain, islice
 from typing import TYPE_CHECKING, Any
 
 from actors.cli.help import add_command
-from actors.cli.network import add_network_flag
+from actors.cli.network import add_max_restarts_flag, add_network_flag
 from actors.cli.nodes import add_nodes_flags, open_nodes
 from actors.cli.output import add_json_flag, add_trace_flags
 from actors.cli.replay_options import check_options, plan_for
@@ -71,6 +71,7 @@ def register(subparsers: Any) -> None:
                              "chancellor, amazon, jumping-rook, ...); repeatable")
     add_trace_flags(parser, "replay", " (actor engine)")
     add_network_flag(parser)
+    add_max_restarts_flag(parser)
     add_nodes_flags(parser, ray_flags=False)
     parser.add_argument("--quiet", action="store_true",
                         help="no progress display on stderr for several games")
@@ -191,6 +192,7 @@ def _judged_elsewhere(args: argparse.Namespace, sources: Iterator[tuple[str, Ite
 def _judged_whole(args: argparse.Namespace, games: Iterator[PgnGame]) -> Iterator[GameVerdict]:
     from actors.client.replay import judge_for, watch_game
 
-    if args.lessons:
-        return (watch_game(game, args.engine, teach=args.lessons) for game in games)
+    if args.lessons or (args.engine == "actors" and args.max_restarts != 10):
+        return (watch_game(game, args.engine, teach=args.lessons, max_restarts=args.max_restarts)
+                for game in games)
     return map(judge_for(args.engine), games)

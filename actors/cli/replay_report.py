@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from actors.cli.network import network_line
 from actors.cli.output import counted, emit
 from actors.kernel.links import COUNTED
+from board.games.verdicts import FAILURE
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -24,12 +25,15 @@ if TYPE_CHECKING:
 
 
 class Totals(NamedTuple):
-    """What a replay found: games, legal plies, games stopped by an illegal move, inputs with a game."""
+    """What a replay found: games, legal plies, games stopped by an illegal move, inputs with a game,
+    and games stopped by a failure of the actors (a link lost for good, restarts past the limit):
+    never counted as illegal, since no move was judged."""
 
     games: int
     plies: int
     illegal: int
     sources: frozenset[str | None]
+    failed: int = 0
 
 
 def status(args: argparse.Namespace, totals: Totals) -> int:
@@ -39,7 +43,7 @@ def status(args: argparse.Namespace, totals: Totals) -> int:
         sys.stderr.write(f"chess-actors replay: {', '.join(empty)}: no game found "
                          "(no tag pair, move or result in it)\n")
         return 2
-    return 1 if totals.illegal else 0
+    return 1 if totals.illegal or totals.failed else 0
 
 
 def print_totals(args: argparse.Namespace, plan: Plan, totals: Totals, progressed: bool) -> None:
@@ -48,10 +52,12 @@ def print_totals(args: argparse.Namespace, plan: Plan, totals: Totals, progresse
     Plain output ends with it; ``--json`` keeps stdout to one object a game, so the line goes to
     stderr, and only where the progress display was (a terminal), to leave the totals in its place.
     """
-    games, plies, illegal, _ = totals
+    games, plies, illegal, _, failed = totals
     if games < 2 or plan.summary:
         return
     stopped = f"{counted(illegal, 'game')} stopped by an illegal move" if illegal else "no illegal move"
+    if failed:
+        stopped += f", {counted(failed, 'game')} stopped by a failure of the actors"
     line = f"summary: {counted(games, 'game')}, {counted(plies, 'ply', 'plies')}, {stopped}\n"
     if not args.json:
         sys.stdout.write(line)
@@ -74,7 +80,7 @@ def start_progress(args: argparse.Namespace, several: bool, stack: ExitStack
 def report(args: argparse.Namespace, plan: Plan, verdicts: Iterator[GameVerdict], out: Console | None,
             watcher: Watcher | None, progress: tuple[Progress, TaskID] | None) -> Totals:
     """Print every verdict (and the boards and summary the plan asks for); return the totals."""
-    games = plies = illegal = 0
+    games = plies = illegal = failed = 0
     found: set[str | None] = set()
     for number, verdict in enumerate(verdicts, 1):
         found.add(verdict.source)
@@ -82,7 +88,9 @@ def report(args: argparse.Namespace, plan: Plan, verdicts: Iterator[GameVerdict]
         record["game"] = number
         if watcher is not None and watcher.faults is not None:
             record["network"] = {name: watcher.faults[name] for name in COUNTED}
-        games, plies, illegal = number, plies + verdict.plies, illegal + (verdict.error is not None)
+        broke = verdict.error is not None and verdict.error.kind == FAILURE
+        games, plies = number, plies + verdict.plies
+        illegal, failed = illegal + (verdict.error is not None and not broke), failed + broke
         if out is not None and plan.board == "end" and verdict.fen:
             from actors.cli.display import BoardView
 
@@ -102,10 +110,10 @@ def report(args: argparse.Namespace, plan: Plan, verdicts: Iterator[GameVerdict]
         out.print()
         startup = (messages.startup_messages, messages.startup_ns)
         out.print(summary_view((games, plies, illegal), dict(messages.counts.most_common()), latencies,
-                               startup))
+                               startup, failed))
     if watcher is not None and args.links is not None and not args.json:
         sys.stdout.write(network_line(args.links, watcher.network_total) + "\n")
-    return Totals(games, plies, illegal, frozenset(found))
+    return Totals(games, plies, illegal, frozenset(found), failed)
 
 
 def _input_name(path: str) -> str:

@@ -97,7 +97,7 @@ class Watcher:
                 verdict = watch_game(game, self.args.engine, recorder, self.on_move,
                                      positions=self.plan.board == "each", teach=self.args.lessons,
                                      pool=self.pool, network=self.args.links, faults=self.faults,
-                                     nodes=self.nodes)
+                                     nodes=self.nodes, max_restarts=self.args.max_restarts)
                 if self.faults is not None:
                     self.network_total.update(self.faults)
                 if recorder is not None and self.studio is not None:

@@ -12,7 +12,7 @@ from contextlib import ExitStack, closing
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from actors.cli.help import add_command
-from actors.cli.network import add_network_flag, network_line, network_model
+from actors.cli.network import add_max_restarts_flag, add_network_flag, network_line, network_model
 from actors.cli.nodes import add_nodes_flags, open_nodes, own_nodes_option
 from actors.cli.output import add_json_flag, add_trace_flags, emit, fail
 from actors.cli.streams import SideOutput, check_writable, open_side_output
@@ -45,6 +45,7 @@ def register(subparsers: Any) -> None:
                              "(b1=NC, g8=nN, c1=mBcF) or a name (a kind or a fairy piece: archbishop, "
                              "chancellor, amazon, jumping-rook, ...); repeatable")
     add_network_flag(parser)
+    add_max_restarts_flag(parser)
     add_nodes_flags(parser, ray_flags=True)
     add_json_flag(parser)
     parser.set_defaults(handler=run_scenario_command)
@@ -106,7 +107,7 @@ def run_scenario_command(args: argparse.Namespace) -> int:
         show = _printer(args)
         counts: Counter[str] = Counter()
         results = run_scenario(scenario, show, recorder, teach=taught, network=model, nodes=nodes,
-                               counts=counts)
+                               counts=counts, max_restarts=args.max_restarts)
     if args.html is not None and recorder is not None:
         from actors.studio import write_page
 

@@ -14,7 +14,7 @@ from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any
 
 from actors.cli.help import add_command
-from actors.cli.network import add_network_flag, network_line, network_model
+from actors.cli.network import add_max_restarts_flag, add_network_flag, network_line, network_model
 from actors.cli.nodes import add_nodes_flags, open_nodes, own_nodes_option
 from actors.cli.output import add_json_flag
 from actors.cli.streams import forget_interrupt
@@ -55,6 +55,7 @@ def register(subparsers: Any) -> None:
                        help="a Chess960 game from start position N (0-959), or from a FEN whose K and Q "
                             "are X-FEN's (the outermost rook on that side)")
     add_network_flag(parser)
+    add_max_restarts_flag(parser)
     add_nodes_flags(parser, ray_flags=True)
     add_json_flag(parser)
     parser.set_defaults(handler=run_shell)
@@ -73,7 +74,8 @@ def run_shell(args: argparse.Namespace) -> int:
     on_nodes = own_nodes_option(args)
     with ExitStack() as stack:
         nodes = None if on_nodes is None else open_nodes(stack, on_nodes, fen, to_stderr=args.json)
-        shell = stack.enter_context(Shell(fen, chess960=chess960, network=model, nodes=nodes))
+        shell = stack.enter_context(Shell(fen, chess960=chess960, network=model, nodes=nodes,
+                                          max_restarts=args.max_restarts))
         if interactive:
             _readline(shell)
             if not args.json:

@@ -13,6 +13,7 @@ from contextlib import ExitStack, closing
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from actors.cli.help import add_command
+from actors.cli.network import add_max_restarts_flag
 from actors.cli.nodes import add_nodes_flags, open_nodes, own_nodes_option
 from actors.cli.output import add_json_flag, emit
 from actors.cli.streams import say
@@ -50,6 +51,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--port", type=_port, default=0,
                         help="the port to listen on (default: one the system picks)")
     add_nodes_flags(parser, ray_flags=True)
+    add_max_restarts_flag(parser)
     add_json_flag(parser)
     parser.set_defaults(handler=run_studio)
 
@@ -84,7 +86,8 @@ def run_studio(args: argparse.Namespace) -> int:
         raise InputError(f"--port {args.port}: cannot listen on it: {error.strerror or error}") from None
     with closing(listening), ExitStack() as stack:  # closed however the command ends (serving closes it too)
         nodes = None if on_nodes is None else open_nodes(stack, on_nodes, opening.fen, to_stderr=True)
-        shell = Shell(opening.fen, chess960=opening.chess960, network=opening.network, nodes=nodes)
+        shell = Shell(opening.fen, chess960=opening.chess960, network=opening.network, nodes=nodes,
+                      max_restarts=args.max_restarts)
         live = stack.enter_context(LiveGame(shell=shell))
         source = opening.source
         title = "chess-actors live studio" + (f": {source}" if source else "")

@@ -266,19 +266,22 @@ class ActorGame(ProposalStream, StudyTools, GameLifetime):
         return reply
 
     def _request(self, message: object, made: Callable[[], Accepted | None] | None = None,
-                 attempts: list[Pending] | None = None) -> Any:
-        """Ask the referee; while actors fail, heal and ask again, unless ``made()`` finds it done.
+                 attempts: list[Pending] | None = None, receiver: str = REFEREE) -> Any:
+        """Ask the referee (or ``receiver``); while actors fail, heal and ask again, unless ``made()``
+        finds it done. So an ask whose reply never came is resolved before the game goes on: the heal
+        brings every actor back to what the journal holds (a move or lesson it never recorded is
+        undone), and the ask, which sets rather than adds, is asked again.
 
         Each ask sent is added to ``attempts``. Giving up is the supervisor's decision (its
-        intensity limit); ``max_restarts + 1`` failed attempts also end it, for failures that
-        restart nothing (a referee slower than the timeout).
+        intensity limit, or a link broken for good); ``max_restarts + 1`` failed attempts also end
+        it, for failures that restart nothing (a referee slower than the timeout).
         """
         supervisor = self.supervisor
         if supervisor.failed is not None:
             raise supervisor.failed
         for _ in range(max(1, supervisor.max_restarts + 1)):
             try:
-                pending = self._ask_later(REFEREE, message)
+                pending = self._ask_later(receiver, message)
                 if attempts is not None:
                     attempts.append(pending)
                 return self._wait(pending)

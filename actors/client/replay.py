@@ -126,6 +126,7 @@ def watch_game(
     network: LinkModel | None = None,
     faults: Counter[str] | None = None,
     nodes: Nodes | None = None,
+    max_restarts: int = 10,
 ) -> GameVerdict:
     """Replay one game like :func:`judge_for` (same verdict), calling ``on_move`` after each move.
 
@@ -143,6 +144,7 @@ def watch_game(
         network: the links between the game's actors (actor engine only).
         faults: the game's network counts (dropped, duplicated, delayed, retried) are added to it.
         nodes: run the game's actors on these node processes (actor engine only; not with ``pool``).
+        max_restarts: the supervisor's restart intensity limit (see :class:`ActorGame`).
 
     Returns:
         The game's verdict.
@@ -161,7 +163,8 @@ def watch_game(
         return bad_start(game, error)
     if engine == "direct":
         return _watch_direct(game, board, report, positions)
-    return _watch_actors(game, board, recorder, report, positions, teach or {}, pool, network, faults, nodes)
+    return _watch_actors(game, board, recorder, report, positions, teach or {}, pool, network, faults, nodes,
+                         max_restarts)
 
 
 def _ignore(report: MoveReport) -> None:
@@ -201,13 +204,13 @@ def _kind(error: ChessActorsError) -> str:
 def _watch_actors(
     game: PgnGame, mirror: Game, recorder: TraceRecorder | None, report: MoveListener, positions: bool,
     teach: Mapping[str, str], pool: SystemPool | None, network: LinkModel | None = None,
-    faults: Counter[str] | None = None, nodes: Nodes | None = None,
+    faults: Counter[str] | None = None, nodes: Nodes | None = None, max_restarts: int = 10,
 ) -> GameVerdict:
     from actors.client.game import ActorGame
 
     actor_game = ActorGame(
         start_fen(game), recorder=recorder, teach=teach, pool=pool, chess960=mirror.chess960, network=network,
-        nodes=nodes,
+        nodes=nodes, max_restarts=max_restarts,
     )
     if faults is not None and actor_game.network is not None:
         counts = actor_game.network.counts

@@ -18,6 +18,7 @@ from actors.protocol.values import JournalEntry
 from actors.roles.referee import REFEREE
 
 if TYPE_CHECKING:
+    from actors.kernel.network import Network
     from actors.roles.supervisor import Supervisor
     from actors.tracing.recorder import TraceRecorder
 
@@ -41,6 +42,7 @@ class ProposalStream:
     _check_open: Callable[[], None]
     _propose: Callable[[Proposal, Iterable[Pending | None]], Verdict]
     _played: Callable[[Verdict], Verdict]
+    network: Network | None
 
     def propose_many(self, texts: Iterable[str], window: int = WINDOW) -> list[Verdict]:
         """Propose moves in order, as :meth:`propose` one by one would, with many in flight at once.
@@ -139,10 +141,19 @@ class ProposalStream:
         """The replies of a window, in order, up to the first that failed (or came back stale).
 
         The referee answers in order, so waiting for the last reply waits for them all; it is the
-        only wait, and its timeout bounds the window's.
+        only wait, and its timeout bounds the window's. Over failing links the replies are waited
+        for in turn, each for a whole timeout after the one before it: a window of lossy plies may
+        take longer than one timeout while every reply comes in time, and whether the game heals
+        must not depend on how fast the machine ran them.
         """
         last = batch[-1][1]
-        if last is not None:
+        if last is not None and self.network is not None:
+            with suppress(ActorFailure):  # the first failure is found below, in order
+                for _, pending in batch:
+                    if pending is None:
+                        break
+                    wait_one(*pending, self.timeout)
+        elif last is not None:
             with suppress(ActorFailure):  # the first failure is found below, in order
                 wait_one(*last, self.timeout)
         replies: list[Verdict] = []

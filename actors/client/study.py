@@ -53,8 +53,11 @@ class StudyTools:
         Raises:
             InputError: the piece refused the geometry (it raised or answered nonsense); nothing changed.
             ActorUnavailable: the board has no piece called ``name`` (it was captured).
+            ActorFailure: the actors failed past healing (the game is over, as for a proposal).
         """
-        learned: Learned = self.ask(BOARD, Teach(name, geometry))
+        # A lesson sets, it does not add: one whose reply never came is asked again after the heal
+        # (which gives the piece the lesson the journal holds), never left half taught.
+        learned: Learned = self._request(Teach(name, geometry), receiver=BOARD)
         if learned.refused is not None:
             raise InputError(f"{name} cannot learn {geometry.name!r}: {learned.refused}")
         if learned.square < 0:

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 import pykka
 
 from actors.kernel.deliveries import Turn
-from actors.kernel.errors import ActorFailure, InjectedCrash
+from actors.kernel.errors import ActorFailure, ActorUnavailable, InjectedCrash
+from actors.kernel.fault_marks import Fenced
 from actors.kernel.limits import start_actor_thread
 from actors.kernel.mailbox import Reply, new_inbox
 from actors.kernel.messaging import (
@@ -91,6 +92,8 @@ class TracedActor(pykka.ThreadingActor, Generic[Request]):
         self.sender = ""
         self._crash_on: str | None = None
         self._hang_on: tuple[str, float] | None = None
+        self.fenced = False
+        """Whether this incarnation was replaced (see :func:`fence`): what it still sends goes nowhere."""
 
     # -- how the kernel delivers
 
@@ -219,7 +222,13 @@ class TracedActor(pykka.ThreadingActor, Generic[Request]):
         return post(self.recorder, self.name, receiver, message, self.current, hint=hint)
 
     def send(self, receiver: str, message: object, hint: str | None = None) -> Pending:
-        """Ask ``receiver`` without waiting (see :meth:`wait`)."""
+        """Ask ``receiver`` without waiting (see :meth:`wait`).
+
+        Raises:
+            ActorUnavailable: ``receiver`` is not running, or this incarnation was replaced.
+        """
+        if self.fenced:
+            raise self._fenced(receiver, message)
         recorder = self.recorder
         envelope = (  # untraced, made here as a plain tuple is made: a send is made several times a ply
             _envelope(Envelope, (message, self.name, None, None))
@@ -238,5 +247,26 @@ class TracedActor(pykka.ThreadingActor, Generic[Request]):
         return wait_one(name, future, self.timeout)
 
     def tell(self, receiver: str, message: object) -> None:
-        """Tell ``receiver`` (no reply; a dead receiver is the supervisor's to notice)."""
+        """Tell ``receiver`` (no reply; a dead receiver is the supervisor's to notice; nothing goes
+        from a replaced incarnation)."""
+        if self.fenced:
+            self._fenced(receiver, message)
+            return
         tell(self.directory.ref(receiver), self.envelope(receiver, message))
+
+    def _fenced(self, receiver: str, message: object) -> ActorUnavailable:
+        """Mark in the trace that a replaced incarnation tried to send ``message``; the error its ask gets."""
+        if self.recorder is not None:
+            mark = Fenced(type(message).__name__, "message", "sender")
+            self.recorder.post(self.name, receiver, mark, parent=self.current).done()
+        return ActorUnavailable(f"{self.name} was replaced: this incarnation sends nothing")
+
+
+def fence(ref: Any) -> None:
+    """Fence the incarnation behind ``ref`` before another takes its name: whatever it still sends
+    (a late declaration, a record for the journal) goes nowhere. An actor in another process is not
+    reached from here: the supervisor stops it on its node, and the network drops mail to it."""
+    weak = getattr(ref, "_actor_weakref", None)
+    actor = weak() if weak is not None else None
+    if isinstance(actor, TracedActor):
+        actor.fenced = True

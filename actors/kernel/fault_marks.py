@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Delayed", "Dropped", "Duplicated", "Retried"]
+__all__ = ["Delayed", "Dropped", "Duplicated", "Fenced", "Retried"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,3 +43,13 @@ class Retried:
     message: str
     carrying: str
     attempt: int
+
+
+@dataclass(frozen=True, slots=True)
+class Fenced:
+    """``message`` came from, or was meant for, an incarnation that was replaced (``side``: 'sender' or
+    'receiver'): it is dropped where it arrives and changes nothing (Erlang's mail to a dead pid)."""
+
+    message: str
+    carrying: str
+    side: str

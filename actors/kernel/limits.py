@@ -88,6 +88,8 @@ class _BoundedThread(threading.Thread):
     """
 
     refused: BaseException | None = None
+    actor_urn: str | None = None
+    """The urn of the actor whose loop the thread runs (its incarnation: see actors.kernel.network)."""
 
     def _bootstrap(self) -> None:
         try:
@@ -130,9 +132,11 @@ def _process_signals_blocked() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
-def start_thread(target: Callable[[], Any], kind: str, daemon: bool) -> threading.Thread:
+def start_thread(
+    target: Callable[[], Any], kind: str, daemon: bool, actor_urn: str | None = None
+) -> threading.Thread:
     """Start a thread running ``target`` (named ``kind-N``, as pykka names its threads), with
-    stacks sized for actors (:func:`size_thread_stacks`).
+    stacks sized for actors (:func:`size_thread_stacks`); ``actor_urn`` names the actor it runs.
 
     Raises:
         RuntimeError: the system refused the thread, or the thread failed before it began; never
@@ -140,6 +144,7 @@ def start_thread(target: Callable[[], Any], kind: str, daemon: bool) -> threadin
     """
     size_thread_stacks()
     thread = _BoundedThread(target=target, name=f"{kind}-{next(_thread_numbers)}", daemon=daemon)
+    thread.actor_urn = actor_urn
     with _process_signals_blocked():  # the new thread inherits the mask: it never takes Ctrl-C
         thread.start()
     if thread.refused is not None:
@@ -218,7 +223,7 @@ def start_actor_thread(actor: Any, name: str) -> None:
     import pykka
 
     try:
-        start_thread(actor._actor_loop, type(actor).__name__, actor.use_daemon_thread)
+        start_thread(actor._actor_loop, type(actor).__name__, actor.use_daemon_thread, actor.actor_urn)
     except RuntimeError as error:
         pykka.ActorRegistry.unregister(actor.actor_ref)
         actor.actor_stopped.set()

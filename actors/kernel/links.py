@@ -30,7 +30,7 @@ __all__ = [
 COUNTED = ("dropped", "duplicated", "delayed", "retried")
 """The faults a run counts (the ``network`` object of a ``--json`` row)."""
 
-FAULT_KINDS = frozenset({"Dropped", "Duplicated", "Delayed", "Retried"})
+FAULT_KINDS = frozenset({"Dropped", "Duplicated", "Delayed", "Retried", "Fenced"})
 """The kinds of the trace events that mark a fault (see actors.kernel.fault_marks), not deliveries."""
 
 DEFAULT_DELAY = 0.00005

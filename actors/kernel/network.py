@@ -5,8 +5,14 @@ Under a :class:`~actors.kernel.links.LinkModel` each transmission may be lost, d
 or reordered, and a partition cuts actors off for a time. Over those links the network keeps
 the guarantee pykka gives in one process, per pair of actors, as TCP does over IP:
 
-- **Sequence numbers.** Each (sender, receiver) pair numbers its asks and tells (the sender is the
-  sending thread: the client and the supervisor running in it are one); the receiving end
+- **Incarnations.** Every start of an actor (the first, a restart, a move to another node) is a new
+  incarnation, named for the trace and the seed by its name and how many times that name was started
+  on this network ('board', then 'board#2'); the client and the supervisor it runs are one, 'client'.
+  Sequence numbers, acknowledgements and the fates the model draws belong to a pair of incarnations,
+  never to a thread (threads' idents are reused). Mail from or to an incarnation that was replaced
+  is dropped where it arrives (a ``Fenced`` mark in the trace): a replaced actor changes nothing.
+- **Sequence numbers.** Each (sender, receiver) pair of incarnations numbers its asks and tells; the
+  receiving end
   hands them to the receiver's mailbox in that order, once each: a copy it has had already (a
   duplicate, or a sending again whose acknowledgement was lost) is dropped, and one that overtook
   an earlier message waits for it.
@@ -44,7 +50,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from actors.kernel.errors import ActorUnavailable, LinkFailure
-from actors.kernel.fault_marks import Delayed, Dropped, Duplicated, Retried
+from actors.kernel.fault_marks import Delayed, Dropped, Duplicated, Fenced, Retried
 from actors.kernel.links import COUNTED, Fate, LinkModel, PlannedFaults, separated
 from actors.kernel.mailbox import Posted, Reply
 from actors.kernel.messaging import ROUTES, Directory, Envelope, Ref
@@ -56,7 +62,7 @@ if TYPE_CHECKING:
 
     from actors.tracing.recorder import TraceRecorder
 
-__all__ = ["PLANNED", "Network"]
+__all__ = ["LOSE", "PLANNED", "Network"]
 
 FIRST_WAIT = 0.0001
 """Seconds, beyond the round trip of a delayed message, before one not yet acknowledged is sent again
@@ -71,7 +77,12 @@ PLANNED = {
     "delay": Fate(False, 1, 0.0, False),  # the time is set from the model's first timeout
     "reorder": Fate(False, 1, 0.0, True),
 }
-"""The faults :meth:`Network.plan` can give a chosen message."""
+"""The faults :meth:`Network.plan` can give a chosen message, each survived by the protocol."""
+
+LOSE = "lose"
+"""The fault :meth:`Network.plan` also gives: lost on every attempt, for good (the game then fails with
+LinkFailure, or the heal resolves a lost reply: never a verdict on a message that did not come)."""
+_LOST = Fate(True, 0, 0.0, False)
 
 
 class Network:
@@ -92,6 +103,10 @@ class Network:
         self._lock = threading.RLock()
         self._wake = threading.Condition(self._lock)
         self._names: dict[str, str] = {}
+        self._labels: dict[str, str] = {}  # an actor's urn -> its incarnation ('board', 'board#2')
+        self._serving: dict[str, str] = {}  # a name -> the urn of the incarnation that serves it now
+        self._starts: Counter[str] = Counter()  # how many incarnations each name has had here
+        self._refs: dict[str, Ref] = {}  # an actor's urn -> its ref (is that incarnation still running?)
         self._seqs: dict[Pair, int] = {}
         self._expected: dict[Pair, int] = {}
         self._early: dict[Pair, dict[int, Packet]] = {}
@@ -123,13 +138,32 @@ class Network:
 
     def adopt(self, name: str, ref: Ref) -> None:
         """Put the actor ``name`` behind this network: mail to it crosses a link."""
+        urn = ref.actor_urn
         with self._lock:
-            self._names[ref.actor_urn] = name
-        ROUTES[ref.actor_urn] = self
+            self._names[urn] = name
+            if urn not in self._labels:  # a new incarnation: its links start afresh
+                self._starts[name] += 1
+                starts = self._starts[name]
+                self._labels[urn] = name if starts == 1 else f"{name}#{starts}"
+            self._serving[name] = urn
+            self._refs[urn] = ref
+        ROUTES[urn] = self
+
+    def incarnation(self, ref: Ref) -> str:
+        """The incarnation ``ref`` is on this network ('white-pawn-e2', 'white-pawn-e2#2'; '' if
+        it was never adopted)."""
+        with self._lock:
+            return self._labels.get(ref.actor_urn, "")
 
     def forget(self, ref: Ref) -> None:
-        """The actor is being stopped: its mail no longer goes through the network."""
-        ROUTES.pop(ref.actor_urn, None)
+        """The actor is being stopped: its mail no longer goes through the network, and what it
+        still sends is fenced (it serves its name no longer)."""
+        urn = ref.actor_urn
+        ROUTES.pop(urn, None)
+        with self._lock:
+            name = self._names.get(urn)
+            if name is not None and self._serving.get(name) == urn:
+                del self._serving[name]
 
     def join(self, directory: Directory) -> None:
         """Put a running system's actors (a pooled one, borrowed) behind this network."""
@@ -176,14 +210,15 @@ class Network:
         """Befall the next ``times`` messages of class ``kind`` (or their replies) with ``fault``,
         whatever the model says: a scenario's ``drop next Apply``, a test's single fault.
 
-        ``fault`` is ``drop`` (lost once: it is sent again), ``duplicate``, ``delay`` (held past the
-        first timeout, so that it is sent again and arrives twice) or ``reorder``.
+        ``fault`` is ``drop`` (lost once: it is sent again), ``lose`` (lost on every attempt: lost for
+        good), ``duplicate``, ``delay`` (held past the first timeout, so that it is sent again and
+        arrives twice) or ``reorder``.
 
         Raises:
             ValueError: an unknown fault.
         """
-        if fault not in PLANNED:
-            raise ValueError(f"unknown fault {fault!r}: use {', '.join(PLANNED)}")
+        if fault not in PLANNED and fault != LOSE:
+            raise ValueError(f"unknown fault {fault!r}: use {', '.join(PLANNED)} or {LOSE}")
         with self._lock:
             self._planned.add(kind, fault, reply, times)
 
@@ -194,14 +229,18 @@ class Network:
             self.points = 0
             self._nth = dict(faults or {})
             for fault in self._nth.values():
-                if fault not in PLANNED:
-                    raise ValueError(f"unknown fault {fault!r}: use {', '.join(PLANNED)}")
+                if fault not in PLANNED and fault != LOSE:
+                    raise ValueError(f"unknown fault {fault!r}: use {', '.join(PLANNED)} or {LOSE}")
 
     def _planned_fate(self, packet: Packet) -> Fate | None:
         fault = self._planned.take(packet.kind, packet.carrying)
+        if fault == LOSE:
+            packet.doomed = True
         return None if fault is None else self._planned_fault(fault)
 
     def _planned_fault(self, fault: str) -> Fate:
+        if fault == LOSE:
+            return _LOST
         if fault == "delay":
             return Fate(False, 1, 10 * self._first_wait, False)
         return PLANNED[fault]
@@ -222,13 +261,17 @@ class Network:
         with self._lock:
             if self._closed:
                 raise ActorUnavailable(f"{name} is not running: the network closed")
-            # The sender is the thread: the client and the supervisor it runs are one process, whose
-            # record of a move must reach the journal before its question about the journal does.
-            pair = (threading.get_ident(), ref.actor_urn)
+            # The sender is the incarnation whose thread sends (an actor's thread knows its actor);
+            # the client and the supervisor it runs are one, whose record of a move must reach the
+            # journal before its question about the journal does.
+            origin = getattr(threading.current_thread(), "actor_urn", None) or ""
+            labels = self._labels
+            sender = labels.get(origin) or self._label_of(envelope.sender)
+            pair = (sender, labels.get(ref.actor_urn) or name)
             seq = self._seqs.get(pair, 0)
             self._seqs[pair] = seq + 1
             packet = Packet(carrying, envelope.sender, name, pair, seq, type(envelope.message).__name__,
-                             ref=ref, envelope=envelope, future=future)
+                             ref=ref, envelope=envelope, future=future, origin=origin)
             broken = self._broken.get(pair)
             if broken is not None:
                 self._give_up(packet, broken)
@@ -236,6 +279,27 @@ class Network:
             if carrying == "tell":
                 self._telling[packet.sender] += 1
             self._transmit(packet, self._now())
+
+    def broken_links(self) -> list[str]:
+        """Why each link between two running incarnations broke (a message on it lost for good), oldest
+        first: such a link carries nothing more, and a game over it must fail rather than go on with
+        some moves failing and others accepted. A link to an incarnation since replaced or stopped is
+        not listed: its successor's links start afresh."""
+        with self._lock:
+            running = {"client"} | {
+                self._labels[urn] for urn in self._serving.values()
+                if urn in self._refs and self._refs[urn].is_alive()
+            }
+            return [reason for (sender, receiver), reason in self._broken.items()
+                    if sender in running and receiver in running]
+
+    def _label_of(self, name: str) -> str:
+        """The incarnation a message sent as ``name`` from a thread of no actor of this network comes
+        from: the client's (its supervisor's too), or the one serving ``name`` now."""
+        if name in ("client", "supervisor"):
+            return "client"
+        urn = self._serving.get(name)
+        return self._labels.get(urn, name) if urn is not None else name
 
     # -- the link
 
@@ -274,20 +338,29 @@ class Network:
 
     def _fate(self, packet: Packet, attempt: int) -> Fate:
         """What befalls this attempt: a planned fault, else the model's decision."""
+        if packet.doomed:
+            return _LOST
         if attempt == 1 and packet.carrying != "ack" and self.points is not None:
             point, self.points = self.points, self.points + 1
             fault = self._nth.get(point)
             if fault is not None:
+                packet.doomed = fault == LOSE
                 return self._planned_fault(fault)
         if self._planned and attempt == 1 and packet.carrying != "ack":
             planned = self._planned_fate(packet)
             if planned is not None:
                 return planned
+        # Decided for the pair of incarnations the transmission crosses, in its direction.
+        first, second = packet.pair
         if packet.carrying == "ack":  # sent once an arrival: told apart by what it acknowledges
-            assert packet.acked is not None
-            return self.model.fate(packet.sender, packet.receiver, f"ack of {packet.acked.carrying}",
-                                   packet.seq, packet.arrivals)
-        return self.model.fate(packet.sender, packet.receiver, packet.carrying, packet.seq, attempt)
+            acked = packet.acked
+            assert acked is not None
+            if acked.carrying != "reply":
+                first, second = second, first
+            return self.model.fate(first, second, f"ack of {acked.carrying}", packet.seq, packet.arrivals)
+        if packet.carrying == "reply":
+            first, second = second, first
+        return self.model.fate(first, second, packet.carrying, packet.seq, attempt)
 
     def _cut(self, sender: str, receiver: str, now: float) -> bool:
         if self.model.partitions and self.model.cut(sender, receiver, now, self.places):
@@ -302,6 +375,14 @@ class Network:
         if packet.done or self._closed:
             return
         if packet.attempts > self.model.retries:
+            if packet.arrivals and packet.carrying in ("ask", "tell"):
+                # It arrived, and every acknowledgement of it was lost: the receiving end has it, in
+                # its place, so nothing is missing from the sequence and the link stays whole. (Broken
+                # when the timer gives up, it would fail whichever later message the clock reached.)
+                packet.done = True
+                if packet.carrying == "tell":
+                    self._told(packet.sender, now)
+                return
             self._give_up(packet, f"{packet.kind} from {packet.sender} to {packet.receiver} was lost"
                                   f" {packet.attempts} times")
             return
@@ -338,6 +419,8 @@ class Network:
             self._break(packet.pair, reason)
         if packet.carrying == "tell" and packet.attempts:  # it was on its way: its sender waits for it
             self._told(packet.sender, self._now(), reason)
+        elif packet.carrying == "tell":  # refused on a broken link: its sender hears of it all the same
+            self._lost_tells[packet.sender] = reason
         if packet.future is not None:
             asked = packet.receiver if packet.carrying == "ask" else packet.sender
             failure = (None, as_exc_info(LinkFailure(f"{asked} did not answer {packet.kind}: {reason}")))
@@ -419,6 +502,13 @@ class Network:
         """Hand an ask or tell to the receiver's mailbox (its one delivery)."""
         ref = packet.ref
         assert ref is not None
+        origin = packet.origin
+        if origin and origin in self._names and self._serving.get(self._names[origin]) != origin:
+            self._fence(packet, "sender")  # sent by an incarnation replaced since: it changes nothing
+            return
+        if self._serving.get(packet.receiver, ref.actor_urn) != ref.actor_urn:
+            self._fence(packet, "receiver")  # meant for an incarnation replaced since
+            return
         if ref.actor_stopped.is_set():
             if packet.future is not None:
                 settle(packet.future,
@@ -450,6 +540,18 @@ class Network:
                 self._deferred.setdefault(ask.receiver, []).append(reply)
                 return
             self._transmit(reply, self._now())
+
+    def _fence(self, packet: Packet, side: str) -> None:
+        """Drop ``packet``, from or to a replaced incarnation (``side``), marked in the trace; its
+        asker hears that the actor is not running."""
+        recorder = self.recorder
+        if recorder is not None:
+            recorder.post(packet.sender, packet.receiver, Fenced(packet.kind, packet.carrying, side),
+                          parent=packet.delivery).done()
+        if packet.future is not None:
+            replaced = packet.receiver if side == "receiver" else packet.sender
+            failure = ActorUnavailable(f"{replaced} is not running: that incarnation was replaced")
+            settle(packet.future, (None, as_exc_info(failure)))
 
     # -- the timer thread
 

@@ -18,9 +18,9 @@ if TYPE_CHECKING:
 
 __all__ = ["AnswerBack", "Packet", "Pair", "as_exc_info", "settle"]
 
-Pair = tuple[int, str]
-"""A sequence of messages: the sending thread (one process: an actor, or the client with its
-supervisor) and the receiver's urn."""
+Pair = tuple[str, str]
+"""A sequence of messages: the sender's incarnation and the receiver's (see actors.kernel.network:
+'board' for a first start, 'board#2' for the next; the client with its supervisor is one, 'client')."""
 
 
 @dataclass(eq=False, slots=True)
@@ -30,7 +30,7 @@ class Packet:
     carrying: str  # "ask", "tell", "reply" or "ack"
     sender: str
     receiver: str
-    pair: Pair  # (sending thread, receiver's urn) of the ask or tell: its sequence
+    pair: Pair  # (sender's incarnation, receiver's incarnation) of the ask or tell: its sequence
     seq: int
     kind: str  # the message's class name, for the trace
     order: int = 0  # a reply's place among the replies on its pair (answered in that order)
@@ -42,6 +42,8 @@ class Packet:
     attempts: int = 0
     arrivals: int = 0
     done: bool = False  # acknowledged (or given up)
+    doomed: bool = False  # lost on every attempt (a planned loss for good)
+    origin: str = ""  # the urn of the sending actor ("" for the client): a replaced one's mail is fenced
 
     @property
     def delivery(self) -> Delivery | None:

@@ -11,9 +11,11 @@ How you talk to a piece (it answers about its own square only, from its own move
     Seat(square, has_moved, code, layout) -> Targets (stand here now as a plain ``code``, in a game
                                               of that castling layout: a pooled system's next game,
                                               a ChessMoveQ case)
+    Resync(square, has_moved, code, geometry, promotions) -> Targets (the supervisor healed the
+                                              game: be exactly this, as the board and the journal hold it)
     KnightPathQuery(target, size)  -> KnightWalk
     KnightTourQuery(size, closed)  -> KnightWalk
-    Captured(), Resync(square, has_moved)                tells from the board and the supervisor
+    Captured()                     a tell from the board
 A piece's reach is its own word, and it alone keeps the board's record of it current: every change
 (a seat, a move, a promotion, a lesson) is answered or told to the board by the piece, never relayed.
 A captured piece leaves the board but keeps running (off the board, it answers no to every move), so
@@ -158,10 +160,17 @@ class Captured:
 
 @dataclass(frozen=True, slots=True)
 class Resync:
-    """The supervisor healed the game: you stand on ``square`` (a tell)."""
+    """The supervisor healed the game: be what the board and the journal hold of you, all of it in
+    one record (an ask: the heal completes only when every piece has answered it, before any later
+    move is told to anyone). You stand on ``square``, as a ``code`` (a promotion the journal never
+    recorded is undone), moving by ``geometry`` (None: your kind's own; a lesson the journal never
+    recorded is forgotten), promoted ``promotions`` times. Seeing it twice changes nothing."""
 
     square: int
     has_moved: bool
+    code: int = 0
+    geometry: Geometry | None = None
+    promotions: int = 0
 
 
 @dataclass(frozen=True, slots=True)

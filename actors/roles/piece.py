@@ -129,13 +129,20 @@ class PieceActor(TracedActor[PieceRequest]):
                 self.promotions += 1
                 self.tell(JOURNAL, RecordTeaching(Teaching(self.name, self.geometry, self.promotions)))
                 return self.targets()
-            case Resync(square=square, has_moved=has_moved):
-                self.square, self.has_moved = square, has_moved
-                return None
+            case Resync():
+                return self._resync(message)
             case KnightPathQuery() | KnightTourQuery():
                 return self._knight_walk(message)
             case _:
                 assert_never(message)
+
+    def _resync(self, record: Resync) -> Targets:
+        """Be what the heal's record says, whole: its kind with its own moves, then its lesson."""
+        self._become(record.code or self.code)
+        if record.geometry is not None:
+            self.geometry, self.label = record.geometry, label_of(record.geometry)
+        self.square, self.has_moved, self.promotions = record.square, record.has_moved, record.promotions
+        return self.targets()
 
     def _become(self, code: int) -> None:
         """Be a plain piece of ``code`` with its kind's own move function."""

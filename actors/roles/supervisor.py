@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import pykka
 
+from actors.kernel.actor import fence
 from actors.kernel.errors import (
     ActorFailure,
     ActorTimeout,
@@ -23,12 +24,22 @@ from actors.kernel.errors import (
     LinkFailure,
     RestartIntensityExceeded,
 )
-from actors.kernel.messaging import DEFAULT_TIMEOUT, Directory, Ref, ask, post, tell, wait_one
+from actors.kernel.messaging import (
+    DEFAULT_TIMEOUT,
+    Directory,
+    Pending,
+    Ref,
+    ask,
+    post,
+    tell,
+    wait_all,
+    wait_one,
+)
 from actors.kernel.remote import RemoteRef
 from actors.protocol.board import Place, Roster, RosterQuery
 from actors.protocol.control import Ping
 from actors.protocol.journal import JournalEntries, JournalQuery, Record
-from actors.protocol.piece import Resync
+from actors.protocol.piece import Resync, Targets, TargetsQuery
 from actors.protocol.referee import Begin, Ready
 from actors.protocol.values import GameState, JournalEntry, RosterEntry, layout_of
 from actors.roles.board import BoardActor, birth_name
@@ -37,7 +48,8 @@ from actors.roles.piece import PieceActor
 from actors.roles.referee import REFEREE, PositionRefereeActor, RefereeActor
 from actors.tracing.recorder import marking, note_restart
 from board.notation.fen import parse_fen, write_fen
-from board.rules.geometries import Geometry
+from board.rules.geometries import Geometry, label_of, reach, standard
+from board.rules.squares import SQUARE_NAMES
 
 if TYPE_CHECKING:
     from actors.kernel.hive import Hive
@@ -149,6 +161,8 @@ class Supervisor:
         self.restarts = 0
         self.failed: ActorFailure | None = None
         self._restart_times: deque[float] = deque()
+        self._lost_nodes: set[str] = set()
+        """The nodes found gone: the restarts of their actors were counted once, as one event."""
         self._started: list[Ref] = []
         self._hive_wanted = hive and turnstile is None
         self._hive: Hive | None = None
@@ -182,15 +196,36 @@ class Supervisor:
         return entries
 
     def record(self, first_ply: int, entries: tuple[JournalEntry, ...]) -> None:
-        """Write accepted moves to the journal (a tell: the journal takes its mail in order)."""
+        """Write accepted moves to the journal (a tell: the journal takes its mail in order).
+
+        Raises:
+            LinkFailure: over failing links, the record was lost for good (the game is over: a heal
+                would rebuild it without those moves).
+        """
+        if self.failed is not None:
+            raise self.failed
         if entries:
             last = first_ply + len(entries) - 1  # traced with the last ply it records
+            turnstile = self.directory.turnstile
+            links = turnstile.links if turnstile is not None else None
+            given_up = len(links.failures) if links is not None else 0
             tell(
                 self.ref(JOURNAL),
                 post(self.recorder, "client", JOURNAL, Record(first_ply, entries), None, last),
             )
-            if self.directory.turnstile is not None:
-                self.directory.turnstile.drain()  # under a schedule, the ply ends with its journal entry
+            lost: str | None = None
+            if turnstile is not None:
+                turnstile.drain()  # under a schedule, the ply ends with its journal entry
+                if links is not None:  # over its failing links, a record lost for good fails the game
+                    lost = next((reason for reason in links.failures[given_up:]
+                                 if reason.startswith("Record from client")), None)
+            network = self.directory.network
+            if network is not None:  # over failing links, a record lost for good fails the game now
+                lost = network.told("client", self.timeout)
+            if lost is not None:
+                plies = f"ply {first_ply}" if first_ply == last else f"plies {first_ply}-{last}"
+                self.failed = LinkFailure(f"the journal never got the record of {plies}: {lost}")
+                raise self.failed
 
     # -- starting
 
@@ -296,6 +331,14 @@ class Supervisor:
 
     def _count_restart(self, name: str) -> None:
         note_restart(self.recorder, name)
+        ref = self.ref(name)
+        if isinstance(ref, RemoteRef) and ref.node in getattr(ref.carrier, "dead", ()):
+            # Its node is gone, and every actor it ran with it: one event, counted once against the
+            # intensity (as an OTP supervisor restarting a subtree counts one restart), however
+            # many actors the node held.
+            if ref.node in self._lost_nodes:
+                return
+            self._lost_nodes.add(ref.node)
         now = time.monotonic()
         times = self._restart_times
         times.append(now)
@@ -363,6 +406,11 @@ class Supervisor:
         return silent
 
     def _heal_once(self) -> None:
+        network = self.directory.network
+        if network is not None and (broken := network.broken_links()):
+            # Nothing can cross a broken link between two running actors again: fail at once, rather
+            # than go on with the moves that cross it refused and the others accepted.
+            raise LinkFailure(f"a link between running actors is broken: {broken[0]}")
         # The referee first: one still judging a move its asker gave up on may yet make it, so
         # nothing is compared with the journal until the referee is idle, or stopped.
         referee_stopped = False
@@ -390,16 +438,23 @@ class Supervisor:
                 self._stop(name, wait=False)
         # A piece that is alive but silent (stuck in a handler) is replaced like a dead one.
         silent = self._unresponsive([entry.name for entry in roster.entries if self.alive(entry.name)])
+        entries = journal.entries if journal is not None else ()
+        promoted = promoted_names(self.start_fen, entries, self.chess960) if entries else set()
+        resyncs: list[Pending] = []
         for entry in roster.entries:
             if self.alive(entry.name) and entry.name not in silent:
-                tell(
-                    self.ref(entry.name),
-                    post(self.recorder, SUPERVISOR, entry.name, Resync(entry.square, entry.has_moved)),
-                )
+                # One record, asked: what the board and the journal hold of the piece, the whole of it
+                # (a promotion or a lesson the journal never recorded is undone), answered before the
+                # heal ends, so no later Moved can be overtaken by it.
+                record = Resync(entry.square, entry.has_moved, entry.code, taught.get(entry.name),
+                                int(entry.name in promoted))
+                resyncs.append(ask(self.ref(entry.name), entry.name,
+                                   post(self.recorder, SUPERVISOR, entry.name, record)))
                 continue
             self._count_restart(entry.name)
             self._stop(entry.name, wait=False)
             self._start_piece(entry, taught.get(entry.name))
+        wait_all(resyncs, self.timeout)  # a piece that does not answer is healed again (or the game fails)
         if referee_stopped or not self.alive(REFEREE):
             if not referee_stopped:
                 self._count_restart(REFEREE)
@@ -413,6 +468,36 @@ class Supervisor:
                 self._count_restart(REFEREE)
                 self._stop(REFEREE)
                 self._start_referee()
+
+    def disagreements(self) -> list[str]:
+        """Where a piece's own answers differ from what the board and the journal hold of it (none,
+        after any heal: the invariant every fault test checks). Each piece on the board's roster is
+        asked for its reach, and must answer from the roster's square, by the move function the
+        journal gives it (its lesson, or its kind's own: a promotion or lesson the journal never
+        recorded does not count), under that function's label.
+
+        Raises:
+            ActorFailure: the board, the journal or a piece did not answer.
+        """
+        roster = self.roster()
+        taught = {} if self.position_only else self._current_lessons(self.journal())
+        pending = [ask(self.ref(entry.name), entry.name, post(self.recorder, SUPERVISOR, entry.name,
+                                                              TargetsQuery()))
+                   for entry in roster.entries]
+        found: list[str] = []
+        for entry, answer in zip(roster.entries, wait_all(pending, self.timeout), strict=True):
+            geometry = taught.get(entry.name) or standard(entry.code & 7)
+            where = f"{entry.name} (on {SQUARE_NAMES[entry.square]} for the board)"
+            if not isinstance(answer, Targets):
+                found.append(f"{where} answered {type(answer).__name__}")
+            elif answer.square != entry.square:
+                stands = SQUARE_NAMES[answer.square] if answer.square >= 0 else "no square"
+                found.append(f"{where} says it stands on {stands}")
+            elif answer.label != label_of(geometry):
+                found.append(f"{where} moves as {answer.label!r}, the journal says {label_of(geometry)!r}")
+            elif geometry.pure and answer.reach != reach(geometry, entry.code >> 3, entry.square):
+                found.append(f"{where} reaches other squares than a {label_of(geometry)} there")
+        return found
 
     def _current_lessons(self, journal: JournalEntries) -> dict[str, Geometry]:
         """Each taught piece's move function now: the last it told the journal at the number of
@@ -435,7 +520,10 @@ class Supervisor:
         would both change the game), so the game ends with an ActorTimeout.
         """
         ref = self.directory.unregister(name)
-        if ref is None or not ref.is_alive():
+        if ref is None:
+            return
+        fence(ref)  # before another incarnation serves the name: a late word of this one changes nothing
+        if not ref.is_alive():
             return
         try:
             if not wait:

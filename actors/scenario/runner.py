@@ -72,6 +72,7 @@ def run_scenario(
     network: LinkModel | Network | None = None,
     nodes: Nodes | None = None,
     counts: Counter[str] | None = None,
+    max_restarts: int = 10,
 ) -> list[StepResult]:
     """Run the steps against a fresh actor game, stopping after the first that fails.
 
@@ -95,6 +96,7 @@ def run_scenario(
             :class:`~actors.kernel.network.Network` given is the one used, to read its counts after.
             None: the model of the script's ``network`` line, if it has one.
         nodes: run the actors on these node processes (:class:`~actors.client.nodes.Nodes`).
+        max_restarts: the supervisor's restart intensity limit (see :class:`ActorGame`).
         counts: given, what befell the messages on failing links is added to it when the game ends
             (``dropped``, ``duplicated``, ``delayed``, ``retried``), whichever links the game had.
 
@@ -136,7 +138,8 @@ def run_scenario(
         pool = process_pool()
     results: list[StepResult] = []
     with ActorGame(scenario.start_fen, timeout, recorder, pool=pool, teach=teach, network=network,
-                   chess960=scenario.chess960, nodes=nodes, schedule=turnstile) as game:
+                   chess960=scenario.chess960, nodes=nodes, schedule=turnstile,
+                   max_restarts=max_restarts) as game:
         runner = _Runner(game)
         for index, step in enumerate(scenario.steps):
             order = scenario.order_before(index)

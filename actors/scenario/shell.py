@@ -54,6 +54,8 @@ class Shell(DeliveryByHand):
             deliver freely over Ray's links, so nothing is delivered by hand (``mode step``,
             ``deliver N``, ``order`` and the like are refused), and what the nodes record joins the
             trace after each command.
+        max_restarts: the supervisor's restart intensity limit (see
+            :class:`~actors.client.game.ActorGame`).
 
     Raises:
         FenError: the FEN is malformed or impossible.
@@ -62,7 +64,7 @@ class Shell(DeliveryByHand):
 
     def __init__(
         self, fen: str = "startpos", timeout: float = DEFAULT_TIMEOUT, chess960: bool | None = False,
-        network: LinkModel | None = None, nodes: Nodes | None = None,
+        network: LinkModel | None = None, nodes: Nodes | None = None, max_restarts: int = 10,
     ) -> None:
         self.policy = Interactive(patience=600.0)
         self.turnstile: Turnstile | None = None
@@ -76,10 +78,10 @@ class Shell(DeliveryByHand):
         if nodes is None:
             self.turnstile = Turnstile(self.policy)
             self.game = ActorGame(fen, timeout, self.recorder, schedule=self.turnstile, chess960=chess960,
-                                  network=network or LinkModel())
+                                  network=network or LinkModel(), max_restarts=max_restarts)
         else:
             self.game = ActorGame(fen, timeout, self.recorder, chess960=chess960, nodes=nodes,
-                                  network=network or LinkModel())
+                                  network=network or LinkModel(), max_restarts=max_restarts)
         self.run_step = step_runner(self.game)
         self.stepping = False
         self.saved: list[str] = []

@@ -122,7 +122,7 @@ def _phase_note(phase: str, root: TraceEvent) -> str:
     return _mermaid_text(" ".join(parts))
 
 
-_FAULT_ARROWS = {"Dropped": "-x", "Duplicated": "--)", "Delayed": "--)", "Retried": "-)"}
+_FAULT_ARROWS = {"Dropped": "-x", "Duplicated": "--)", "Delayed": "--)", "Retried": "-)", "Fenced": "-x"}
 
 
 def fault_arrow(event: TraceEvent, sender: str, receiver: str) -> str:
@@ -142,6 +142,8 @@ def fault_arrow(event: TraceEvent, sender: str, receiver: str) -> str:
     elif kind == "Delayed":
         seconds = payload.get("seconds") or 0
         text = f"{what} late ({seconds * 1e3:g} ms)" if seconds else f"{what} overtaken"
+    elif kind == "Fenced":
+        text = f"✗ {what} dropped: its {payload.get('side', 'sender')} was replaced"
     else:
         text = f"↻ {what} sent again (attempt {attempt}, of message {event['parent_id']})"
     return f"{sender}{_FAULT_ARROWS[kind]}{receiver}: {_mermaid_text(text)}"

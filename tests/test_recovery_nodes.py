@@ -1,0 +1,42 @@
+"""A lost node is healed as one event: its actors start again on a survivor, counted once against
+the restart intensity, and the game goes on to the verdicts of one process."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import signal
+
+import pytest
+
+from actors.client.game import ActorGame
+from actors.client.replay import embedded_game
+from actors.protocol import Accepted
+from board.games.replay import replay_direct
+from board.notation.pgn import read_games
+
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="needs the 'cluster' extra")
+
+
+def test_the_node_holding_every_piece_killed_mid_game_is_one_restart_and_the_game_goes_on() -> None:
+    from actors.client.nodes import Nodes
+
+    with embedded_game() as text:
+        [game] = read_games(text)  # the Opera game: 33 plies to mate
+    moves = [token.text for token in game.moves]
+    expected = replay_direct(game).as_json()
+    with Nodes(3, "local") as nodes, ActorGame(nodes=nodes) as actor_game:
+        held = [name for name, node in nodes.placed.items() if node == "node-3"]
+        assert len(held) == 32, "the role placement puts every piece on node 3"
+        for move in moves[:12]:
+            assert isinstance(actor_game.propose(move), Accepted)
+        os.kill(nodes.pids["node-3"], signal.SIGKILL)  # more actors than the intensity allows restarts
+        for move in moves[12:]:
+            assert isinstance(actor_game.propose(move), Accepted), move
+        assert actor_game.supervisor.restarts == 1, "the node's 32 actors were one restart"
+        assert "node-3" in nodes.dead
+        standing = {entry.name for entry in actor_game.supervisor.roster().entries}
+        assert {nodes.placed[name] for name in held if name in standing} <= {"node-1", "node-2"}
+        assert actor_game.supervisor.disagreements() == []
+        fen = actor_game.fen()
+    assert (actor_game.plies, fen, actor_game.outcome) == (expected["plies"], expected["fen"], "checkmate")

@@ -1,0 +1,270 @@
+"""Recovery through random sequences: a game over failing links, crashed, stalled and cut off while it
+plays and learns, judged against the reference after every step.
+
+Each step is a proposal (legal or not), a lesson through the handle, a crash (now, or armed on a
+lesson), a stall, a partition, or a message of a chosen kind (or its reply) lost once, lost for
+good or duplicated. After every step: the actors agree with tests/reference_judge.py on the
+position, every legal target and the outcome (no verdict of the game differs); no king was taken;
+and, healed, every piece answers as the board and the journal hold (Supervisor.disagreements). A
+game may instead fail, cleanly: with an ActorFailure, after which it plays nothing more; the next
+steps play a new game. The run counts what it reached and asserts a floor for each kind of event.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from hypothesis import HealthCheck, Phase, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
+from reference_judge import Reference
+from truth_model import STARTS, Switch, Tally, TruthRun, lessons
+
+from actors.client.game import ActorGame
+from actors.kernel.errors import ActorFailure, LinkFailure
+from actors.kernel.links import LinkModel
+from actors.kernel.network import Network
+from actors.protocol.control import HangOnNext
+from actors.tracing.recorder import TraceRecorder
+
+LESSONS = sorted(lessons(Switch()))
+KINDS = ("ProposeText", "Apply", "Moved", "Promote", "Captured", "MoveQuery", "Survey", "Teach", "Learn",
+         "Declare", "Record", "RecordTeaching", "Begin", "Gather", "Resync", "TargetsQuery", "Ping")
+"""The kinds of message a fault is planned on (a lesson's, a move's, a heal's and the journal's)."""
+
+FLOORS = {
+    "accepted": 20,
+    "lessons": 5,
+    "heals": 10,
+    "heal during a lesson": 2,
+    "late message from a replaced incarnation": 1,
+    "reply lost for good": 2,
+    "message lost for good": 3,
+    "lost once and sent again": 10,
+    "duplicated": 5,
+    "stalls": 2,
+    "partitions": 3,
+    "games failed cleanly": 2,
+}
+"""How often each kind of event must happen in one run of the machine, at least."""
+
+REACHED: Counter[str] = Counter()
+
+
+class FaultRun(TruthRun):
+    """A TruthRun whose game runs over a network that faults what the steps plan."""
+
+    def __init__(self, fen: str, tally: Tally) -> None:
+        self.switch = Switch()
+        self.lessons = lessons(self.switch)
+        self.tally = tally
+        self.reference = Reference(fen)
+        self.recorder = TraceRecorder()
+        self.network = Network(LinkModel(retries=4), self.recorder)
+        self.game = ActorGame(fen, timeout=0.3, recorder=self.recorder, network=self.network,
+                              max_restarts=12, period=0.001)
+        self.game.start()
+        self.said = (self.game.outcome, tuple(self.game.claimable))
+        self.fen = fen
+        self.log = [f"ActorGame({fen!r}) over a network"]
+        self.calls = []
+
+    def marks(self, kind: str) -> list[dict[str, object]]:
+        return [event for event in self.recorder.events() if event["kind"] == kind]
+
+
+class RecoveryMachine(RuleBasedStateMachine):
+    """Games on the actors and the reference, stepped by the same calls, with faults between."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tally = Tally()
+        self.run: FaultRun | None = None
+        self.starts = 0
+
+    @initialize(first=st.integers(0, len(STARTS) - 1))
+    def begin(self, first: int) -> None:
+        self.starts = first
+        self._new_game()
+
+    def _new_game(self) -> None:
+        if self.run is not None:
+            self._tally_marks(self.run)
+            self.run.close()
+        self.run = FaultRun(STARTS[self.starts % len(STARTS)], self.tally)
+        self.starts += 1
+
+    def _tally_marks(self, run: FaultRun) -> None:
+        retries = run.network.model.retries
+        REACHED["late message from a replaced incarnation"] += len(run.marks("Fenced"))
+        for mark in run.marks("Dropped"):
+            payload = mark["payload"]
+            assert isinstance(payload, dict)
+            if payload["attempt"] == retries + 1 and payload["carrying"] == "reply":
+                REACHED["reply lost for good"] += 1
+            elif payload["attempt"] == retries + 1 and payload["carrying"] in ("ask", "tell"):
+                REACHED["message lost for good"] += 1
+            elif payload["attempt"] == 1 and payload["carrying"] != "ack":
+                REACHED["lost once and sent again"] += 1
+        REACHED["duplicated"] += len(run.marks("Duplicated"))
+
+    def teardown(self) -> None:
+        if self.run is not None:
+            self._tally_marks(self.run)
+            self.run.close()
+        REACHED.update(self.tally.counts)
+
+    @property
+    def live(self) -> FaultRun:
+        assert self.run is not None
+        return self.run
+
+    def _failed(self, error: ActorFailure) -> None:
+        """The game failed: cleanly, with a named failure, after which it plays nothing."""
+        game = self.live.game
+        failed = game.supervisor.failed
+        if failed is not None:
+            try:
+                game.propose("e4")
+            except ActorFailure as again:
+                assert again is failed, f"after {failed!r}, the game answered {again!r}"
+            else:
+                raise AssertionError(f"the game failed ({failed!r}) and then played on")
+        REACHED["games failed cleanly"] += 1
+        self._new_game()
+
+    def _step(self, action: str, *arguments: object) -> None:
+        try:
+            getattr(self.live, action)(*arguments)
+        except ActorFailure as error:
+            self._failed(error)
+
+    # -- moves and lessons
+
+    @rule(index=st.integers(0, 10_000), form=st.integers(0, 2))
+    def propose_a_legal_move(self, index: int, form: int) -> None:
+        self._step("propose_legal", index, form)
+
+    @rule(index=st.integers(0, 10_000), form=st.integers(0, 2))
+    def propose_another_legal_move(self, index: int, form: int) -> None:
+        self._step("propose_legal", index, form)
+
+    @rule(text=st.sampled_from(["Ke5", "O-O", "exd6", "Qxh8", "a8=Q", "Nf3", "Kxe8"]))
+    def propose_a_text(self, text: str) -> None:
+        self._step("propose_text", text)
+
+    @rule(at=st.integers(0, 63), lesson=st.sampled_from(LESSONS))
+    def teach(self, at: int, lesson: str) -> None:
+        self._step("teach", at, lesson, False)
+
+    # -- crashes, stalls, partitions
+
+    @rule(who=st.integers(0, 40))
+    def crash_and_heal(self, who: int) -> None:
+        self._step("crash", who)
+
+    @rule(at=st.integers(0, 63), lesson=st.sampled_from(LESSONS))
+    def crash_during_a_lesson(self, at: int, lesson: str) -> None:
+        run = self.live
+        occupied = sorted(run.reference.men)
+        square = min(occupied, key=lambda candidate: (abs(candidate - at), candidate))
+        name = run.game.piece(_name(square)).name
+        run.game.crash_on_next(name, "Learn")
+        restarts = run.game.supervisor.restarts
+        self._step("teach", square, lesson, False)
+        if self.run is run and run.game.supervisor.restarts > restarts:
+            REACHED["heal during a lesson"] += 1
+
+    @rule(who=st.integers(0, 40), kind=st.sampled_from(["Moved", "MoveQuery", "Learn", "Survey"]))
+    def stall(self, who: int, kind: str) -> None:
+        run = self.live
+        names = ["board"] + [entry.name for entry in run.game.supervisor.roster().entries]
+        try:
+            run.game.ask(names[who % len(names)], HangOnNext(kind, 0.9))  # three timeouts long
+        except ActorFailure as error:
+            self._failed(error)
+            return
+        REACHED["stalls"] += 1
+
+    @rule(at=st.integers(0, 63), lesson=st.sampled_from(LESSONS))
+    def stall_a_lesson(self, at: int, lesson: str) -> None:
+        # The piece stalls in its lesson, is replaced, and wakes to tell the journal of a lesson its
+        # successor may not have: fenced, it changes nothing.
+        run = self.live
+        occupied = sorted(run.reference.men)
+        square = min(occupied, key=lambda candidate: (abs(candidate - at), candidate))
+        name = run.game.piece(_name(square)).name
+        stuck = run.game.supervisor.ref(name)
+        assert stuck is not None
+        run.game.ask(name, HangOnNext("Learn", 0.9))
+        self._step("teach", square, lesson, False)
+        stuck.actor_stopped.wait(3.0)  # it woke, handled the lesson, and stopped
+        REACHED["stalls"] += 1
+
+    @rule(kind=st.sampled_from(["ProposeText", "Apply", "Moved", "Survey", "MoveQuery"]),
+          index=st.integers(0, 10_000))
+    def lose_a_reply_of_the_next_move_for_good(self, kind: str, index: int) -> None:
+        self.live.network.plan(kind, "lose", reply=True)
+        self._step("propose_legal", index, 1)
+
+    @rule(kind=st.sampled_from(["ProposeText", "Apply", "Moved", "Survey", "MoveQuery", "Captured",
+                                "Record"]), reply=st.booleans(), index=st.integers(0, 10_000))
+    def duplicate_a_message_of_the_next_move(self, kind: str, reply: bool, index: int) -> None:
+        self.live.network.plan(kind, "duplicate", reply=reply)
+        self._step("propose_legal", index, 0)
+
+    @rule(kind=st.sampled_from(["ProposeText", "Apply", "Moved", "Survey", "Captured", "Record"]),
+          index=st.integers(0, 10_000))
+    def lose_a_message_of_the_next_move_for_good(self, kind: str, index: int) -> None:
+        self.live.network.plan(kind, "lose")
+        self._step("propose_legal", index, 2)
+
+    @rule(who=st.sampled_from(["board", "referee", "journal"]), seconds=st.sampled_from([0.002, 0.01]))
+    def partition(self, who: str, seconds: float) -> None:
+        self.live.network.partition(frozenset({who}), seconds)
+        REACHED["partitions"] += 1
+
+    # -- messages lost, lost for good, duplicated
+
+    @rule(kind=st.sampled_from(KINDS), reply=st.booleans(),
+          fault=st.sampled_from(["drop", "lose", "duplicate"]))
+    def fault_the_next(self, kind: str, reply: bool, fault: str) -> None:
+        self.live.network.plan(kind, fault, reply=reply)
+
+    # -- after every step
+
+    @invariant()
+    def the_actors_agree_with_the_reference_and_every_piece_with_the_board_and_journal(self) -> None:
+        if self.run is None:
+            return
+        try:
+            self.run.check()  # position, legal targets, outcome, both kings on the board
+            self.run.game.supervisor.heal()
+            disagreements = self.run.game.supervisor.disagreements()
+        except ActorFailure as error:
+            self._failed(error)
+            return
+        assert disagreements == [], disagreements
+
+
+def _name(square: int) -> str:
+    from board.rules.squares import SQUARE_NAMES
+
+    return SQUARE_NAMES[square]
+
+
+def test_recovery_never_changes_a_verdict_and_reaches_every_kind_of_event() -> None:
+    REACHED.clear()
+    run_state_machine_as_test(RecoveryMachine, settings=settings(
+        max_examples=14,
+        stateful_step_count=30,
+        derandomize=True,
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+        phases=[Phase.explicit, Phase.generate],
+    ))
+    print("reached:", dict(sorted(REACHED.items())))
+    short = {event: (REACHED[event], floor) for event, floor in FLOORS.items() if REACHED[event] < floor}
+    assert not short, f"events reached fewer times than their floor (reached, floor): {short}"
+    assert LinkFailure  # a lost message's failure is named (see _failed)
