@@ -440,7 +440,9 @@
     data.games.forEach((g, i) => {
       const option = document.createElement("option");
       option.value = String(i);
-      option.textContent = `game ${g.number} (${g.phases.filter((q) => q.kind === "ply").length} plies)`;
+      const plies = g.phases.filter((q) => q.kind === "ply" && !q.refused).length;
+      const refused = g.phases.some((q) => q.refused) ? ", then a refused move" : "";
+      option.textContent = `game ${g.number} (${plies} plies${refused})`;
       picker.appendChild(option);
     });
     picker.value = String(state.game);

@@ -84,6 +84,13 @@ class Delivery:
             self.t_handled = time.monotonic_ns()
         self.recorder.record_delivery(self)
 
+    def cancelled(self, ply: int) -> None:
+        """A proposal sent for a later ply was cancelled by the refusal of ``ply``: it served that ply
+        (its ``ply``, and its phase when the phase was its own ply's), never a ply of its own."""
+        if self.phase == f"ply {self.ply}":
+            self.phase = f"ply {ply}"
+        self.ply = ply
+
     @property
     def kind(self) -> str:
         """The message's class name."""
