@@ -6,7 +6,7 @@ Plain data for the page's script (JSON); the board follows the moves the referee
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from actors.tracing.event import FORMAT_VERSION, TraceEvent
@@ -174,7 +174,9 @@ def _group(events: list[TraceEvent]) -> list[tuple[str, list[TraceEvent]]]:
     return [(key.split("#")[0], groups[key]) for key in order]
 
 
-def _compact(event: TraceEvent, origin: int, faults: set[int], reasks: set[int]) -> dict[str, Any]:
+def _compact(
+    event: TraceEvent, origin: int, faults: set[int], reasks: set[int], handling: Collection[int]
+) -> dict[str, Any]:
     replied = event.get("t_replied")
     compact = {
         "id": event["msg_id"],
@@ -197,6 +199,8 @@ def _compact(event: TraceEvent, origin: int, faults: set[int], reasks: set[int])
         "reask": event["msg_id"] in reasks,
         "cancelled": _refusal(event) == "cancelled",
     }
+    if event["msg_id"] in handling:  # taken up by its receiver, its reply not yet given
+        compact["open"] = True
     if "sender_node" in event:  # a game on nodes: whether the message crossed between processes
         compact["crossed"] = event["sender_node"] != event.get("receiver_node")
     return compact
@@ -220,7 +224,7 @@ def _faults_and_reasks(events: list[TraceEvent]) -> tuple[set[int], set[int]]:
     return faults, reasks
 
 
-def _game(number: int, events: list[TraceEvent]) -> dict[str, Any]:
+def _game(number: int, events: list[TraceEvent], handling: Collection[int]) -> dict[str, Any]:
     events.sort(key=lambda item: item["msg_id"])
     origin = min(event["t_sent"] for event in events)
     faults, reasks = _faults_and_reasks(events)
@@ -266,7 +270,7 @@ def _game(number: int, events: list[TraceEvent]) -> dict[str, Any]:
             "move": move,
             "applied_at": applied_at,
             "span": max(ends) - min(event["t_sent"] for event in chosen),
-            "events": [_compact(event, origin, faults, reasks) for event in chosen],
+            "events": [_compact(event, origin, faults, reasks, handling) for event in chosen],
             "rows": rows,
         })  # fmt: skip
     game = {"number": number, "actors": list(actors), "kinds": list(kinds), "phases": phases}
@@ -275,10 +279,14 @@ def _game(number: int, events: list[TraceEvent]) -> dict[str, Any]:
     return game
 
 
-def build_model(events: Iterable[TraceEvent], title: str = "chess-actors studio") -> dict[str, Any]:
+def build_model(
+    events: Iterable[TraceEvent], title: str = "chess-actors studio", handling: Collection[int] = ()
+) -> dict[str, Any]:
     """Return the page's data: the trace's games, each as phases of messages with the board around them.
 
     Times are nanoseconds from the game's first send; a trace without game numbers is game 1.
+    ``handling`` names the events (by id) of messages taken up by their receiver whose reply is still
+    to come (the live studio's step mode draws them at once, marked ``open``).
     """
     games: dict[int, list[TraceEvent]] = {}
     for event in events:
@@ -286,5 +294,5 @@ def build_model(events: Iterable[TraceEvent], title: str = "chess-actors studio"
     return {
         "title": title,
         "format": FORMAT_VERSION,
-        "games": [_game(number, games[number]) for number in sorted(games)],
+        "games": [_game(number, games[number], handling) for number in sorted(games)],
     }

@@ -64,6 +64,9 @@ class Delivery:
     def begin(self) -> Delivery:
         """Stamp ``t_handled``: the receiver starts handling the message. Returns ``self``."""
         self.t_handled = time.monotonic_ns()
+        handling = self.recorder.handling
+        if handling is not None:
+            handling[self.msg_id] = self
         return self
 
     def replied(self, answer: object) -> None:
