@@ -217,15 +217,18 @@
     return name.length > 8 ? name.slice(0, 7) + "…" : name;
   }
   // --- fan-outs: one sender asking many actors the same thing at once -------------------------
-  // A run of at least FAN_OUT messages of one kind from one sender, sent while handling one message
+  // A run of messages of one kind from one sender to at least FAN_OUT actors, sent while handling one message
   // (or each a root request, as the supervisor's pings), is drawn as one arrow until it is clicked.
   const FAN_OUT = 4;
   const isPiece = (name) => /^(white|black)-[a-z-]+-[a-h][1-8]$/.test(name);
   function fanOuts(p, shown) {
     const groups = [];
     let run = [];
-    const plain = (e) => !(e.fault || e.reask || e.restart || e.link || e.open);
-    const close = () => { if (run.length >= FAN_OUT) groups.push(run); run = []; };
+    const plain = (e) => !(e.fault || e.reask || e.restart || e.link || e.open || e.cancelled);
+    const close = () => {  // many receivers, not one asked many times (as proposals in flight are)
+      if (new Set(run.map((i) => p.events[i].to)).size >= FAN_OUT) groups.push(run);
+      run = [];
+    };
     p.events.forEach((e, i) => {
       if (!shown[i]) return;
       const head = run.length ? p.events[run[0]] : null;
@@ -317,10 +320,14 @@
       return { left, right, lane };
     };
     let fit = layout(false);
-    const abbreviate = fit.lane < 110;
+    const abbreviate = lanes.some((name) => !heads.has(name) && measure(name) > fit.lane - 6);
     if (abbreviate) fit = layout(true);
     const laneWidth = fit.lane, margin = fit.left;
-    const headName = (name) => heads.get(name) || (abbreviate && measure(name) > laneWidth - 6 ? shortName(name) : name);
+    // Narrow lanes carry short names, but a name that fits its lane is written whole (the outer
+    // lanes' names are as the margins were made for).
+    const outer = (name) => name === lanes[0] || name === lanes[lanes.length - 1];
+    const headName = (name) => heads.get(name) ||
+      (abbreviate && (outer(name) || measure(name) > laneWidth - 6) ? shortName(name) : name);
     // Names wider than their lane take two staggered rows, so that no two run into each other.
     const stagger = lanes.some((name) => measure(headName(name)) > laneWidth - 4);
     const top = stagger ? 44 : 30;
