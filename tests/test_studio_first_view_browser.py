@@ -411,6 +411,12 @@ def test_each_command_is_its_own_phase_and_compare_opens_in_view(screens: Any, l
     assert phases[1:] == [
         ["ply 1", False, "e4"], ["ply 2", True, None], ["ply 2", True, None], ["ply 2", False, "Nf6"]]
     assert page.locator("#phase-title").inner_text().startswith("ply 2 · Nf6")
+    # A link to ply 2 is to the move played; a refusal is linked by its place.
+    assert "&ply=2&" in (page.locator("#deep-link").get_attribute("href") or "")
+    page.evaluate("window.studio.go(2, 0)")
+    assert "&phase=3&" in (page.locator("#deep-link").get_attribute("href") or "")
+    page.evaluate("location.hash = '#ply=2'")
+    page.wait_for_function("document.body.getAttribute('data-phase') === '4'")
     page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # the window scrolled away
     page.click("#compare-orders")
     page.wait_for_selector("#compare li")

@@ -578,7 +578,8 @@
   const addressable = location.protocol !== "about:";
   function hash() {
     const p = phase();
-    const where = p.kind === "ply" && p.ply !== null ? `ply=${p.ply}` : `phase=${state.phase + 1}`;
+    // A refusal shares its ply's number with the move played after it: it is named by its place.
+    const where = p.kind === "ply" && p.ply !== null && !p.refused ? `ply=${p.ply}` : `phase=${state.phase + 1}`;
     return `#game=${game().number}&${where}&msg=${state.msg}`;
   }
   function readHash(fallback) {
@@ -591,7 +592,8 @@
     let target = state.phase;
     if (params.has("ply")) {
       const ply = Number(params.get("ply"));
-      let index = phases.findIndex((q) => q.label === `ply ${ply}`);
+      let index = phases.findIndex((q) => q.label === `ply ${ply}` && !q.refused);
+      if (index < 0) index = phases.findIndex((q) => q.label === `ply ${ply}`);
       if (index < 0) index = phases.findIndex((q) => q.ply === ply && q.kind !== "startup");
       if (index >= 0) target = index;
     } else if (params.has("phase")) target = Number(params.get("phase")) - 1;
