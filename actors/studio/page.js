@@ -217,8 +217,8 @@
     return name.length > 8 ? name.slice(0, 7) + "…" : name;
   }
   // --- fan-outs: one sender asking many actors the same thing at once -------------------------
-  // A run of messages of one kind from one sender to at least FAN_OUT actors, sent while handling one message
-  // (or each a root request, as the supervisor's pings), is drawn as one arrow until it is clicked.
+  // A run of messages of one kind from one sender to at least FAN_OUT actors, sent while handling one
+  // message (or each a root request, as the supervisor's pings), is drawn as one arrow until clicked.
   const FAN_OUT = 4;
   const isPiece = (name) => /^(white|black)-[a-z-]+-[a-h][1-8]$/.test(name);
   function fanOuts(p, shown) {
@@ -293,9 +293,10 @@
     const shown = p.events.map(visible);
     const selected = current();
     // Fan-outs are folded unless opened (or the message looked at is one of them).
-    const groups = fanOuts(p, shown).filter((group) => !state.expanded.has(group.id) &&
+    const fans = fanOuts(p, shown);
+    const groups = fans.filter((group) => !state.expanded.has(group.id) &&
       !(selected && group.members.includes(state.msg - 1)));
-    const opened = fanOuts(p, shown).filter((group) => !groups.includes(group));
+    const opened = fans.filter((group) => !groups.includes(group));
     const groupOf = new Map();
     for (const group of groups) for (const index of group.members) groupOf.set(index, group);
     const lanes = [];
@@ -332,7 +333,7 @@
     const stagger = lanes.some((name) => measure(headName(name)) > laneWidth - 4);
     const top = stagger ? 44 : 30;
     const x = (name) => margin + lanes.indexOf(name) * laneWidth;
-    const width = Math.max(Math.min(room, 300), fit.left + fit.right + (lanes.length - 1) * laneWidth, room);
+    const width = Math.max(room, fit.left + fit.right + (lanes.length - 1) * laneWidth);
     // The rows: a folded fan-out is one row, where its first message was sent.
     const rows = [];
     const drawnGroups = new Set();
