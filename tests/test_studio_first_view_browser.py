@@ -265,7 +265,12 @@ def test_lane_names_stay_in_view_while_the_diagram_scrolls(screens: Any, pages: 
     tall = page.evaluate("document.getElementById('diagram-scroll').scrollHeight")
     assert tall > scroll.bounding_box()["height"]
     page.evaluate(f"document.getElementById('diagram-scroll').scrollTop = {tall}")
-    page.wait_for_timeout(50)  # one frame for the scroll's handler: what is measured is where it is
+    page.wait_for_function("""() => {  // the scroll's handler has moved the names with it
+        const scroll = document.getElementById('diagram-scroll');
+        const heads = document.querySelector('#diagram .lane-heads');
+        return scroll.scrollTop > 0
+            && heads.getAttribute('transform') === `translate(0, ${scroll.scrollTop})`;
+    }""")
     view = scroll.bounding_box()
     seen = page.evaluate("""() => [...document.querySelectorAll('#diagram .lane-head')].map((head) => {
         const box = head.getBoundingClientRect();
@@ -420,6 +425,8 @@ def test_each_command_is_its_own_phase_and_compare_opens_in_view(screens: Any, l
     page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # the window scrolled away
     page.click("#compare-orders")
     page.wait_for_selector("#compare li")
+    # The page scrolls to it (in the frame after drawing it): wait for that, then measure.
+    page.wait_for_function("() => document.getElementById('compare').getBoundingClientRect().top >= 0")
     box = page.locator("#compare").bounding_box()
     assert 0 <= box["y"] < 800, "compare is drawn where it is seen"
     diagram = page.locator("#diagram-scroll").bounding_box()
