@@ -245,6 +245,10 @@ def test_a_heal_draws_its_fan_outs_as_one_arrow_each_that_opens_on_a_click(
     page.locator("#diagram g.arrow.fan-out[data-kind='Ping']").click()
     assert page.locator("#diagram g.arrow.request[data-kind='Ping']").count() == 32 + 1  # and the referee's
     assert page.locator("#diagram g.fold-group").count() == 1
+    pings = sorted(page.evaluate("""() => [...document.querySelectorAll(
+        "#diagram g.arrow.request[data-kind='Ping']")].map((g) => g.getBoundingClientRect().top)"""))
+    fold = page.locator("#diagram g.fold-group").bounding_box()
+    assert pings[0] < fold["y"] < pings[1], "the fold is above the 32, under the referee's own ping"
     assert page.locator("#diagram .lane-head[data-lane='white-king-e1']").count() == 1
     _shot(page, f"crash-heal-opened-{width}")
     page.locator("#diagram g.fold-group").click()

@@ -344,8 +344,8 @@
         if (!drawnGroups.has(group)) { drawnGroups.add(group); rows.push({ group }); }
         continue;
       }
-      const opening = opened.find((g) => g.members[0] === index && !isReply);
-      if (opening) rows.push({ fold: opening });
+      const opening = opened.find((g) => !drawnGroups.has(g) && g.members.includes(index));
+      if (opening) { drawnGroups.add(opening); rows.push({ fold: opening }); }  // above its first row
       rows.push({ index, isReply });
     }
     const marks = causal(selected);
