@@ -197,8 +197,9 @@ def _compact(
         "restart": event["kind"] == "Restart",
         "link": LINK_FAULTS.get(event["kind"]),
         "reask": event["msg_id"] in reasks,
-        "cancelled": _refusal(event) == "cancelled",
     }
+    if _refusal(event) == "cancelled":  # sent behind a refused proposal: it served the refused ply
+        compact["cancelled"] = True
     if event["msg_id"] in handling:  # taken up by its receiver, its reply not yet given
         compact["open"] = True
     if "sender_node" in event:  # a game on nodes: whether the message crossed between processes
