@@ -56,7 +56,9 @@ class LiveGame:
         self._sink: TraceSink = callback_sink(self._publish_event)
         self._sequence = 0
         self._closed = False
-        self._sent: list[tuple[str, int]] = []  # each phase's label and size in the last state sent to all
+        # Each phase's label, size and messages awaiting their reply in the last state sent to all.
+        self._sent: list[tuple[str, int, int]] = []
+        self.shell.recorder.handling = {}  # a delivery is drawn when taken up, not when it is answered
 
     def __enter__(self) -> LiveGame:
         self.shell.recorder.attach(self._sink)
@@ -162,10 +164,16 @@ class LiveGame:
         shell = self.shell
         game = shell.game
         events: list[TraceEvent] = shell.recorder.events()
-        model = build_model(events, "chess-actors live studio") if events else None
+        # In step mode, what was delivered and waits on its own asks is drawn at once, reply to come.
+        done = {event["msg_id"] for event in events}
+        handling = [event for event in shell.recorder.being_handled() if event["msg_id"] not in done]
+        events += handling
+        model = build_model(events, "chess-actors live studio", {event["msg_id"] for event in handling}) \
+            if events else None
         if model is not None:
             phases = model["games"][0]["phases"]
-            shape = [(phase["label"], len(phase["events"])) for phase in phases]
+            shape = [(phase["label"], len(phase["events"]), sum("open" in event for event in phase["events"]))
+                     for phase in phases]
             start = 0
             if not whole:
                 while start < min(len(shape), len(self._sent)) and shape[start] == self._sent[start]:
@@ -182,7 +190,7 @@ class LiveGame:
             "plies": game.plies,
             "outcome": game.outcome,
             "restarts": game.supervisor.restarts,
-            "messages": len(events),
+            "messages": len(done),
             "geometries": sorted(NAMED),
             "delivery_verbs": list(DELIVERY_VERBS),
         }

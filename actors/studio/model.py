@@ -5,7 +5,8 @@ Plain data for the page's script (JSON); the board follows the moves the referee
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from actors.tracing.event import FORMAT_VERSION, TraceEvent
@@ -106,20 +107,65 @@ def _phase_kind(label: str | None) -> str:
     return head if head in ("startup", "ply", "step", "heal") else "other"
 
 
+_PROPOSALS = frozenset({"ProposeText", "ProposeSquares"})
+_NEXT_PLY = re.compile(r"but ply (\d+) is next")
+
+
+def _refusal(event: TraceEvent) -> str | None:
+    """How the referee refused a proposal: ``"cancelled"`` for one sent behind a refused ply (or, in
+    a trace written before such proposals were marked, for a later ply than the next), ``"refused"``
+    for any other refusal; None for anything else."""
+    if event["kind"] not in _PROPOSALS or event.get("reply") != "Rejected":
+        return None
+    reply = event.get("reply_payload") or {}
+    reason = str(reply.get("reason", ""))
+    if reply.get("kind") != "stale":
+        return "refused"
+    if reason.startswith("cancelled"):
+        return "cancelled"
+    later = _NEXT_PLY.search(reason)
+    ply = event.get("ply")
+    return "cancelled" if later and isinstance(ply, int) and ply > int(later.group(1)) else "refused"
+
+
+def _label(event: TraceEvent) -> str:
+    """The phase an event served; a proposal cancelled by a refusal serves the refused ply (a trace
+    written before cancelled proposals were marked names a ply never played)."""
+    label = phase_of(event) or "other"
+    if _refusal(event) == "cancelled" and label == f"ply {event.get('ply')}":
+        later = _NEXT_PLY.search(str((event.get("reply_payload") or {}).get("reason", "")))
+        if later:
+            return f"ply {later.group(1)}"
+    return label
+
+
 def _group(events: list[TraceEvent]) -> list[tuple[str, list[TraceEvent]]]:
     """Split a game's events (in id order) into phases: plies and steps gather their messages even
-    when pipelining interleaves them; each run of start-up or healing is a phase of its own."""
+    when pipelining interleaves them; each run of start-up or healing is a phase of its own, and a
+    move proposed after a refused one for the same ply is a phase of its own too (each command of
+    the live studio is one phase)."""
     groups: dict[str, list[TraceEvent]] = {}
     order: list[str] = []
     runs = 0
     previous: str | None = None
+    latest: dict[str, str] = {}  # a ply's or step's label: the key of its newest phase
+    refused: set[str] = set()
+    known = {event["msg_id"] for event in events}
     for event in events:
-        label = phase_of(event) or "other"
+        label = _label(event)
         key = label
         if label in _RECURRING:
             if label != previous:
                 runs += 1
             key = f"{label}#{runs}"
+        else:
+            key = latest.setdefault(label, label)
+            proposal = event["kind"] in _PROPOSALS and event["parent_id"] not in known
+            refusal = _refusal(event)
+            if proposal and refusal != "cancelled" and key in refused:
+                key = latest[label] = f"{label}#{len(order)}"
+            if proposal and refusal == "refused":
+                refused.add(key)
         previous = label
         if key not in groups:
             groups[key] = []
@@ -128,7 +174,9 @@ def _group(events: list[TraceEvent]) -> list[tuple[str, list[TraceEvent]]]:
     return [(key.split("#")[0], groups[key]) for key in order]
 
 
-def _compact(event: TraceEvent, origin: int, faults: set[int], reasks: set[int]) -> dict[str, Any]:
+def _compact(
+    event: TraceEvent, origin: int, faults: set[int], reasks: set[int], handling: Collection[int]
+) -> dict[str, Any]:
     replied = event.get("t_replied")
     compact = {
         "id": event["msg_id"],
@@ -150,6 +198,10 @@ def _compact(event: TraceEvent, origin: int, faults: set[int], reasks: set[int])
         "link": LINK_FAULTS.get(event["kind"]),
         "reask": event["msg_id"] in reasks,
     }
+    if _refusal(event) == "cancelled":  # sent behind a refused proposal: it served the refused ply
+        compact["cancelled"] = True
+    if event["msg_id"] in handling:  # taken up by its receiver, its reply not yet given
+        compact["open"] = True
     if "sender_node" in event:  # a game on nodes: whether the message crossed between processes
         compact["crossed"] = event["sender_node"] != event.get("receiver_node")
     return compact
@@ -173,7 +225,7 @@ def _faults_and_reasks(events: list[TraceEvent]) -> tuple[set[int], set[int]]:
     return faults, reasks
 
 
-def _game(number: int, events: list[TraceEvent]) -> dict[str, Any]:
+def _game(number: int, events: list[TraceEvent], handling: Collection[int]) -> dict[str, Any]:
     events.sort(key=lambda item: item["msg_id"])
     origin = min(event["t_sent"] for event in events)
     faults, reasks = _faults_and_reasks(events)
@@ -207,16 +259,19 @@ def _game(number: int, events: list[TraceEvent]) -> dict[str, Any]:
         rows = [[index_of[point.event["msg_id"]], int(point.is_reply)] for point in timeline(chosen, True)]
         ends = [event.get("t_replied") or event["t_handled"] for event in chosen]
         plies = [event.get("ply") for event in chosen if event.get("ply") is not None]
+        refusals = [_refusal(event) for event in chosen if event["parent_id"] not in index_of]
         phases.append({
             "label": label,
             "kind": _phase_kind(label),
             "ply": plies[0] if plies else None,
+            "refused": "refused" in refusals and move is None,
+            "cancelled": refusals.count("cancelled"),
             "before": before,
             "after": placement_text(squares),
             "move": move,
             "applied_at": applied_at,
             "span": max(ends) - min(event["t_sent"] for event in chosen),
-            "events": [_compact(event, origin, faults, reasks) for event in chosen],
+            "events": [_compact(event, origin, faults, reasks, handling) for event in chosen],
             "rows": rows,
         })  # fmt: skip
     game = {"number": number, "actors": list(actors), "kinds": list(kinds), "phases": phases}
@@ -225,10 +280,14 @@ def _game(number: int, events: list[TraceEvent]) -> dict[str, Any]:
     return game
 
 
-def build_model(events: Iterable[TraceEvent], title: str = "chess-actors studio") -> dict[str, Any]:
+def build_model(
+    events: Iterable[TraceEvent], title: str = "chess-actors studio", handling: Collection[int] = ()
+) -> dict[str, Any]:
     """Return the page's data: the trace's games, each as phases of messages with the board around them.
 
     Times are nanoseconds from the game's first send; a trace without game numbers is game 1.
+    ``handling`` names the events (by id) of messages taken up by their receiver whose reply is still
+    to come (the live studio's step mode draws them at once, marked ``open``).
     """
     games: dict[int, list[TraceEvent]] = {}
     for event in events:
@@ -236,5 +295,5 @@ def build_model(events: Iterable[TraceEvent], title: str = "chess-actors studio"
     return {
         "title": title,
         "format": FORMAT_VERSION,
-        "games": [_game(number, games[number]) for number in sorted(games)],
+        "games": [_game(number, games[number], handling) for number in sorted(games)],
     }
