@@ -230,3 +230,87 @@ def test_a_lessons_claims_are_checked_against_the_trace_as_a_tell_or_an_ask(tmp_
     wrong = PROTOCOL_CLAIM.fullmatch("<!-- protocol: Moved tell -->")
     assert wrong is not None and wrong.group("how") == "tell"
     assert not _prose("a\n```text\nasks `Moved`\n```\nb <!-- tells `Record` -->").count("`")
+
+
+# --- the site works offline ---------------------------------------------------------------------------
+
+OUTSIDE = re.compile(r"""(?:src|href)\s*=\s*["']?(?:https?:)?//""", re.IGNORECASE)
+CSS_OUTSIDE = re.compile(r"""(?:@import\s+(?:url\()?|url\()\s*["']?(?:https?:)?//""", re.IGNORECASE)
+
+
+def _loaded_from_outside(html: str) -> list[str]:
+    """The tags of a page that would load a script, a style sheet, a font or a preconnection from
+    another host (links a reader follows, ``<a href>``, are not loads)."""
+    tags = re.findall(r"<(?:script|link|img|iframe|source|style)\b[^>]*>", html, re.IGNORECASE)
+    return [tag for tag in tags if OUTSIDE.search(tag)]
+
+
+def test_no_page_of_the_site_loads_anything_from_another_host(site: Path) -> None:
+    pages = sorted(site.rglob("*.html"))
+    assert len(pages) > 20
+    outside = {str(page.relative_to(site)): found for page in pages if (found := _loaded_from_outside(
+        page.read_text(encoding="utf-8")))}
+    assert not outside, f"pages that load from another host: {outside}"
+    sheets = {str(sheet.relative_to(site)) for sheet in site.rglob("*.css")
+              if CSS_OUTSIDE.search(sheet.read_text(encoding="utf-8"))}
+    assert not sheets, f"style sheets that import or load fonts from another host: {sheets}"
+    lesson = (site / "course" / "one-ply" / "index.html").read_text(encoding="utf-8")
+    assert 'src="../../javascripts/mermaid.min.js"' in lesson, "the lesson loads the site's own Mermaid"
+    script = (site / "javascripts" / "mermaid.min.js").read_text(encoding="utf-8")
+    assert 'globalThis["mermaid"]' in script and len(script) > 1_000_000, "the script is Mermaid's build"
+
+
+def test_the_outside_check_finds_a_script_a_font_or_a_style_from_another_host() -> None:
+    assert _loaded_from_outside('<script src="https://unpkg.com/mermaid@11/dist/mermaid.min.js"></script>')
+    assert _loaded_from_outside('<link rel="preconnect" href="https://fonts.gstatic.com" crossorigin>')
+    assert _loaded_from_outside("<link href=//fonts.googleapis.com/css?family=Roboto rel=stylesheet>")
+    assert not _loaded_from_outside('<script src="../assets/bundle.js"></script><a href="https://x.org">x</a>')
+    assert CSS_OUTSIDE.search('@import url("https://fonts.googleapis.com/css2?family=Roboto");')
+    assert not CSS_OUTSIDE.search("background: url(\"data:image/svg+xml;charset=utf-8,<svg xmlns='http://www.w3.org/2000/svg'/>\")")
+
+
+def test_a_lesson_served_with_no_route_out_draws_its_sequence_diagram(site: Path, browser: object) -> None:
+    """The built site served on 127.0.0.1; every request for another host is refused and counted."""
+    import functools
+    import http.server
+    import threading
+
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
+    handler.log_message = lambda *arguments: None  # type: ignore[attr-defined]
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    serving = threading.Thread(target=server.serve_forever, daemon=True)
+    serving.start()
+    local = f"http://127.0.0.1:{server.server_address[1]}"
+    refused: list[str] = []
+    try:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+
+        def route(request_route: object) -> None:
+            url = request_route.request.url  # type: ignore[attr-defined]
+            if url.startswith(local):
+                request_route.continue_()  # type: ignore[attr-defined]
+            else:
+                refused.append(url)
+                request_route.abort()  # type: ignore[attr-defined]
+
+        page.route("**/*", route)
+        # The theme puts each drawn diagram in a closed shadow root; open them so the test can read them.
+        page.add_init_script(
+            "const attach = Element.prototype.attachShadow;"
+            "Element.prototype.attachShadow = function (init) { return attach.call(this, {...init, mode: 'open'}); };"
+        )
+        page.goto(f"{local}/course/one-ply/")
+        page.wait_for_function(
+            "() => document.querySelector('div.mermaid')?.shadowRoot?.querySelector('svg')", timeout=30_000
+        )
+        text = page.evaluate(
+            "() => [...document.querySelectorAll('div.mermaid')].map(node => "
+            "node.shadowRoot.querySelector('svg').textContent).join(' ')"
+        )
+        page.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+        serving.join(timeout=10)
+    assert not refused, f"the page asked other hosts for {refused}"
+    assert "MoveQuery b1→f3" in text and "Targets from f3" in text, "the diagram was drawn as SVG"
