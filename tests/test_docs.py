@@ -297,7 +297,8 @@ def test_a_lesson_served_with_no_route_out_draws_its_sequence_diagram(site: Path
         # The theme puts each drawn diagram in a closed shadow root; open them so the test can read them.
         page.add_init_script(
             "const attach = Element.prototype.attachShadow;"
-            "Element.prototype.attachShadow = function (init) { return attach.call(this, {...init, mode: 'open'}); };"
+            "Element.prototype.attachShadow = function (init) {"
+            " return attach.call(this, {...init, mode: 'open'}); };"
         )
         page.goto(f"{local}/course/one-ply/")
         page.wait_for_function(
