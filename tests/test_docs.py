@@ -315,3 +315,20 @@ def test_a_lesson_served_with_no_route_out_draws_its_sequence_diagram(site: Path
         serving.join(timeout=10)
     assert not refused, f"the page asked other hosts for {refused}"
     assert "MoveQuery b1→f3" in text and "Targets from f3" in text, "the diagram was drawn as SVG"
+
+
+# --- the benchmarks page is a reference -----------------------------------------------------------
+
+
+def test_the_benchmarks_page_is_one_table_a_subject_each_with_its_command_and_no_notes_of_history() -> None:
+    text = (DOCS / "benchmarks.md").read_text(encoding="utf-8")
+    sections = re.split(r"^## ", text, flags=re.M)[1:]
+    assert len(sections) >= 5
+    for section in sections:
+        title = section.splitlines()[0]
+        tables = re.findall(r"^\| *-+ *\|", section, re.M)
+        assert len(tables) == 1, f"'{title}' has {len(tables)} tables: one table a subject"
+        assert re.search(r"`(?:bench\.py \w+|chess-actors [^`]+)`", section), f"'{title}' names no command"
+    # what the machine was doing, and which engine came before, belong to commit messages
+    assert not re.search(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}\b", text), "a commit id"
+    assert not re.search(r"\bload\b|\bbusy\b|this machine|quiet machine|\bbefore:", text, re.IGNORECASE)
