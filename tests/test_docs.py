@@ -332,3 +332,36 @@ def test_the_benchmarks_page_is_one_table_a_subject_each_with_its_command_and_no
     # what the machine was doing, and which engine came before, belong to commit messages
     assert not re.search(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}\b", text), "a commit id"
     assert not re.search(r"\bload\b|\bbusy\b|this machine|quiet machine|\bbefore:", text, re.IGNORECASE)
+
+
+# --- the Python reference and the Python API page -----------------------------------------------------
+
+
+def test_every_public_name_is_in_the_api_reference(site: Path) -> None:
+    import actors
+    import board
+
+    pages = "".join(page.read_text(encoding="utf-8") for page in (site / "reference").rglob("*.html"))
+    documented = {identifier.rsplit(".", 1)[-1] for identifier in re.findall(r'id="([\w.]+)"', pages)}
+    missing = []
+    for package in (actors, board):
+        for name in package.__all__:
+            value = getattr(package, name)
+            constant = not (callable(value) or isinstance(value, type)) and name.isupper()
+            if name not in documented and not (constant and f"<code>{name}</code>" in pages):
+                missing.append(f"{package.__name__}.{name}")
+    assert not missing, f"public names the reference does not show: {missing}"
+    assert 'id="actors.client.handle.PieceHandle"' in pages, "what game.piece() returns"
+    for internal in ("actors.kernel.fault_marks", "actors.kernel.remote", "actors.client.placement"):
+        assert f'id="{internal}"' not in pages, f"{internal} is internal, and off the reference"
+
+
+def test_the_python_api_page_teaches_the_game_a_verdict_a_piece_and_a_lesson_in_turn() -> None:
+    page = DOCS / "python-api.md"
+    text = page.read_text(encoding="utf-8")
+    headings = re.findall(r"^## (.+)$", text, re.M)
+    assert headings[:4] == ["The game", "A verdict", "A piece", "A lesson"]
+    assert "`PieceHandle`" in text and ".learn(" in text
+    examples = [block for block in blocks(page) if block.kind == "doctest"]
+    assert examples and all(block.language == "pycon" for block in examples), "a doctest is a console session"
+    assert max(block.text.count("print(") for block in examples) <= 5, "short examples, each about one thing"
