@@ -37,6 +37,8 @@ def _compiled_modules() -> list[Any]:
     sources = sorted(
         str(path.relative_to(ROOT)) for path in (ROOT / "board").rglob("*.py") if _compilable(path)
     )
+    _note(f"compiling {len(sources)} modules of the rules core with mypyc"
+          " (about three minutes on two cores)")
     try:
         # One shared library named after the package (board__mypyc), which board's __init__ looks for.
         return list(mypycify(sources, opt_level="3", debug_level="0", group_name="board"))

@@ -8,7 +8,9 @@ A fenced block is checked when the line before its opening fence is a marker com
     <!-- readme-test: doctest -->        a ```python block of `>>>` lines, run as a doctest
     <!-- readme-test: output of CMD -->  any block: its text is what the bash command CMD prints
 
-In expected output a line `...` stands for any number of lines, and trailing blanks are ignored.
+A block may be indented, as it is inside a list item or a collapsible answer (``??? note``): its lines
+are read without the indentation of its opening fence. In expected output a line `...` stands for any
+number of lines, and trailing blanks are ignored.
 Commands and doctests run in a temporary directory (commands with this interpreter's scripts first on
 PATH). It holds a copy of the scenario scripts (``*.scenario``) kept beside the page, so that a
 lesson's page can run its own scenario by name, and nothing else.
@@ -27,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 MARKER = re.compile(r"<!--\s*readme-test:\s*(?P<kind>console|doctest|output of)\s*(?P<command>.*?)\s*-->")
-FENCE = re.compile(r"^(?P<fence>```+|~~~+)\s*(?P<language>[\w-]*)")
+FENCE = re.compile(r"^(?P<indent> *)(?P<fence>```+|~~~+)\s*(?P<language>[\w-]*)")
 EXIT = re.compile(r"\s#\s*exit (?P<status>\d+)\s*$")
 ANY_LINES = "..."
 
@@ -77,14 +79,15 @@ def blocks(path: Path) -> list[Block]:
             index += 1
             continue
         if opening:
-            fence = opening.group("fence")
-            end = next((at for at in range(index + 1, len(lines)) if lines[at].startswith(fence)), None)
+            indent, fence = opening.group("indent"), opening.group("fence")
+            closing = indent + fence
+            end = next((at for at in range(index + 1, len(lines)) if lines[at].startswith(closing)), None)
             if end is None:
                 raise ValueError(f"{path.name}:{index + 1}: the block is never closed")
             kind = marker.group("kind") if marker else None
             command = marker.group("command") if marker else ""
-            found.append(Block(path, index + 1, opening.group("language"), "\n".join(lines[index + 1 : end]),
-                               section, kind, command))
+            text = "\n".join(line.removeprefix(indent) for line in lines[index + 1 : end])
+            found.append(Block(path, index + 1, opening.group("language"), text, section, kind, command))
             marker = None
             index = end
         index += 1

@@ -87,3 +87,37 @@ def test_every_example_in_help_is_a_command_line_the_parser_accepts(command: tup
                 build_parser().parse_args(words[1:])
             except SystemExit as exit_:  # argparse's way of refusing
                 pytest.fail(f"{part!r} does not parse (exit {exit_.code})")
+
+
+@pytest.mark.parametrize(
+    ("words", "command"),
+    [(("replay", "--bogus"), "chess-actors replay"), (("explore", "--gmae", "2"), "chess-actors explore"),
+     (("knight", "path", "a1", "b3", "--closed"), "chess-actors knight path"),
+     (("trace", "t.jsonl", "--to", "jsonl", "--game", "1", "--boards"), "chess-actors trace")],
+)
+def test_an_unknown_flag_names_the_help_of_the_command_it_was_given_to(
+    words: tuple[str, ...], command: str
+) -> None:
+    done = chess_actors(*words)
+    assert done.returncode == 2 and done.stdout == ""
+    unknown = words[-1] if words[-1].startswith("--") else words[-2]
+    assert done.stderr == f"{command}: unrecognized arguments: {unknown} (see {command} --help)\n"
+
+
+@pytest.mark.parametrize("flag", ["--game", "--plies", "--trace", "--board", "--json"])
+def test_the_same_flag_means_the_same_thing_on_every_command_that_takes_it(flag: str) -> None:
+    """Each study flag is taken by the commands that read or make games and traces, with one meaning
+    (its help text says it, the command's own words aside)."""
+    takes = {"--game": {"replay", "trace", "explore"}, "--plies": {"replay", "trace", "explore"},
+             "--trace": {"replay", "run", "explore"}, "--board": {"replay"},
+             "--json": {"replay", "trace", "explore", "run", "shell", "studio"}}[flag]
+    parser = build_parser()
+    commands = next(action for action in parser._actions if action.dest == "command").choices
+    for name in takes:
+        helps = [action.help or "" for action in commands[name]._actions if flag in action.option_strings]
+        assert helps, f"chess-actors {name} has no {flag}"
+    if flag in ("--game", "--plies"):
+        for name in takes:
+            (action,) = [action for action in commands[name]._actions if flag in action.option_strings]
+            assert action.metavar == ("N" if flag == "--game" else "A-B")
+            assert "1-based" in (action.help or ""), f"{name} {flag}: {action.help}"

@@ -348,3 +348,42 @@ def test_a_chess960_game_replays_with_either_engine(engine: str) -> None:
     assert shown.returncode == 0, shown.stderr
     assert "4 plies" in shown.stdout
 
+
+
+TWO_GAMES = "1. e4 e5 2. Nf3 *\n\n1. d4 d5 2. c4 e6 3. Nc3 *\n"
+
+
+def test_game_replays_only_that_game_and_numbers_it_as_the_input_does(tmp_path: Path) -> None:
+    done = chess_actors("replay", "-", "--game", "2", "--json", "--trace", str(tmp_path / "t.jsonl"),
+                        stdin=TWO_GAMES)
+    assert done.returncode == 0, done.stderr
+    (record,) = [json.loads(line) for line in done.stdout.splitlines()]
+    assert (record["game"], record["plies"]) == (2, 5)
+    assert record["fen"] == "rnbqkbnr/ppp2ppp/4p3/3p4/2PP4/2N5/PP2PPPP/R1BQKBNR b KQkq - 1 3"
+    games = {json.loads(line)["game"] for line in (tmp_path / "t.jsonl").read_text().splitlines()}
+    assert games == {2}, "the trace's game field is the game's number in the input, as trace --game reads it"
+
+
+def test_plies_plays_up_to_b_and_shows_and_traces_plies_a_to_b(tmp_path: Path) -> None:
+    trace = tmp_path / "t.jsonl"
+    done = chess_actors("replay", "-", "--game", "2", "--plies", "2-3", "--board", "none",
+                        "--trace", str(trace), stdin=TWO_GAMES)
+    assert done.returncode == 0, done.stderr
+    assert [line.split()[-1] for line in move_lines(done.stdout)] == ["d5", "c4"]
+    assert "game 2: ? - ?, 3 plies, *" in done.stdout
+    plies = {json.loads(line)["ply"] for line in trace.read_text().splitlines()}
+    assert plies == {2, 3}, "the trace keeps plies 2-3, as chess-actors trace --plies 2-3 would"
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [(("--game", "3"), "--game 3: the input has 2 games"), (("--game", "0"), "--game 0: games count from 1"),
+     (("--plies", "3-1"), "--plies '3-1': the range ends before it starts"),
+     (("--plies", "2-3", "--workers", "2"), "--game and --plies replay in this process")],
+)
+def test_game_and_plies_that_cannot_be_met_are_one_line_and_exit_2(
+    flags: tuple[str, ...], message: str
+) -> None:
+    done = chess_actors("replay", "-", *flags, stdin=TWO_GAMES)
+    assert done.returncode == 2 and done.stderr.startswith(f"chess-actors replay: {message}"), done.stderr
+    assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1

@@ -392,3 +392,24 @@ def test_orders_past_the_cap_are_refused(orders: str) -> None:
 
     with pytest.raises(InputError, match="from 1 to 1,000,000, or all"):
         parse_orders(orders)
+
+
+def test_explore_trace_writes_each_explored_ply_in_arrival_order_numbered_as_the_game(tmp_path: Path) -> None:
+    trace = tmp_path / "t.jsonl"
+    done = run_cli("explore", "tests/data/opera-game.pgn", "--plies", "2-3", "--orders", "all",
+                   "--trace", str(trace))
+    assert done.returncode == 0, done.stderr
+    events = [json.loads(line) for line in trace.read_text(encoding="utf-8").splitlines()]
+    assert {(event["ply"], event["phase"]) for event in events} == {(2, "ply 2"), (3, "ply 3")}
+    drawn = run_cli("trace", str(trace), "--to", "mermaid", "--plies", "3-3")
+    assert drawn.returncode == 0 and "Note over client,referee: ply 3: Nf3" in drawn.stdout, drawn.stderr
+
+
+def test_explore_says_when_a_ply_is_illegal(tmp_path: Path) -> None:
+    pgn = tmp_path / "illegal.pgn"
+    pgn.write_text("1. e4 e5 2. Ke3 Nc6 *\n", encoding="utf-8")
+    done = run_cli("explore", str(pgn), "--orders", "all")
+    assert done.returncode == 0, done.stderr
+    (line,) = [line for line in done.stdout.splitlines() if line.startswith("ply 3 ")]
+    assert line.startswith("ply 3 Ke3 (illegal: no king can reach e3): 2 orders"), line
+    assert not any(line.startswith("ply 4 ") for line in done.stdout.splitlines()), "the game stops there"

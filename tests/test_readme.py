@@ -120,3 +120,14 @@ def test_a_page_runs_the_scenarios_kept_beside_it_in_a_directory_of_its_own(tmp_
     assert check(doctest_block, work) == []
     assert (work / "written.txt").is_file(), "a doctest writes in the example's directory"
     assert not (pages / "written.txt").exists()
+
+
+def test_a_block_indented_inside_a_list_item_or_a_collapsible_answer_is_found_and_run(tmp_path: Path) -> None:
+    guide = _guide(tmp_path, (
+        "# Questions\n\n1. What does echo print?\n\n    ??? note \"Answer\"\n\n"
+        "        <!-- readme-test: console -->\n        ```console\n"
+        "        $ echo hi\n        hi\n        ```\n"
+    ))
+    (block,) = blocks(guide)
+    assert (block.kind, block.text) == ("console", "$ echo hi\nhi")
+    assert check(block, tmp_path) == []

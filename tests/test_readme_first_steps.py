@@ -20,6 +20,13 @@ def test_the_first_steps_say_where_the_commands_are() -> None:
     assert ". .venv/bin/activate" in text and "`.venv/bin/chess-actors`" in text
 
 
+def test_the_first_command_shows_pip_s_progress_and_says_how_long_the_compile_takes() -> None:
+    text = " ".join(_first_steps().split())
+    assert ".venv/bin/pip install -e . && .venv/bin/chess-actors replay" in text, "no -q: pip shows its steps"
+    assert "Building editable for chess-actors (pyproject.toml)" in text
+    assert re.search(r"about \w+ minutes on two cores", text)
+
+
 def test_the_first_steps_say_what_the_test_command_installs_and_how_long_it_takes() -> None:
     text = " ".join(_first_steps().split())
     assert "Ray and Playwright" in text

@@ -166,3 +166,20 @@ def test_save_says_when_a_failed_command_sent_messages_the_scenario_leaves_out(t
     assert str(said).endswith("; 1 command that failed is left out, with the messages sent for them")
     saved = (tmp_path / "session.scenario").read_text(encoding="utf-8")
     assert saved.splitlines()[2:] == ["play e4", "play e5"]
+
+
+def test_the_live_studio_opens_a_session_saved_after_step_mode_with_its_orders(tmp_path: Path) -> None:
+    import argparse
+
+    from actors.cli.studio import _opening
+    from actors.studio.live import LiveGame
+
+    saved = tmp_path / "stepped.scenario"
+    with Shell() as shell:
+        _session(shell, ["e4", "mode step", "e5", "step", "deliver 2", "run", f"save {saved}"])
+    assert "order referee board" in saved.read_text(encoding="utf-8"), "step mode chose an order"
+    opening = _opening(argparse.Namespace(scenario=str(saved), pgn=None))
+    assert opening.lines == ["play e4", "order referee board", "play e5"]
+    with LiveGame(shell=Shell(opening.fen, chess960=opening.chess960, network=opening.network)) as live:
+        assert live.run_lines(opening.lines) == []
+        assert [entry.san for entry in live.shell.game.journal] == ["e4", "e5"]

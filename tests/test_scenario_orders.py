@@ -125,14 +125,18 @@ def test_a_network_given_twice_or_a_scheduled_script_on_nodes_is_one_line(tmp_pa
     assert done.stderr.startswith("chess-actors run: --nodes: ") and len(done.stderr.splitlines()) == 1
 
 
-def test_the_studio_refuses_a_scenario_with_order_lines_in_one_line(tmp_path: Path) -> None:
+def test_the_studio_refuses_a_scenario_whose_order_drops_a_delivery_in_one_line(tmp_path: Path) -> None:
+    """Orders of actor names are replayed by the live studio (tests/test_saved_sessions.py); one that
+    drops or duplicates a delivery is for chess-actors run."""
     script = tmp_path / "stepped.scenario"
-    script.write_text("schedule fifo\ne4\norder referee board black-pawn-e7\ne5\n", encoding="utf-8")
+    script.write_text("schedule fifo\ne4\norder referee drop board board black-pawn-e7\ne5\n",
+                      encoding="utf-8")
     done = subprocess.run([sys.executable, "-m", "actors.cli", "studio", "--scenario", str(script)], cwd=ROOT,
                           capture_output=True, text=True, check=False, timeout=120)
     assert done.returncode == 2 and done.stdout == ""
-    assert done.stderr == (f"chess-actors studio: {script}, line 3: an order line is for chess-actors run;"
-                           " the studio starts from its steps in arrival order (step mode chooses by hand)\n")
+    assert done.stderr == (f"chess-actors studio: {script}, line 3: an order line that drops or duplicates"
+                           " a delivery is replayed by chess-actors run; the studio replays orders of actor"
+                           " names (step mode chooses faults by hand)\n")
 
 
 def test_the_shells_order_after_a_fairy_move_is_refused_and_changes_nothing() -> None:

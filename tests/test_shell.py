@@ -200,7 +200,7 @@ def test_stepping_a_move_to_a_stalled_piece_shows_the_timeout() -> None:
 )
 def test_a_stall_with_bad_seconds_is_one_error_line_and_changes_nothing(command: str, message: str) -> None:
     with Shell() as shell:
-        with pytest.raises(InputError, match="line 1: " + message.replace("(", r"\(").replace(")", r"\)")):
+        with pytest.raises(InputError, match="^" + message.replace("(", r"\(").replace(")", r"\)")):
             shell.execute(command)
         assert shell.turnstile.held() == {}
         assert shell.execute("play e4")[0] == played_move(1, "e4", "e2e4")
@@ -313,7 +313,10 @@ def test_json_prints_one_object_per_thing_shown_each_naming_its_command() -> Non
     assert records[1]["accepted"] is False and records[1]["kind"] == "illegal"
     assert records[2] == {"command": "legal g1", "square": "g1", "targets": []}  # black to move
     assert records[3]["ok"] is True
-    assert records[4]["error"].startswith("<shell>, line 5: unknown step 'bogus'")
+    # a typo is an unknown command, listed with the shell's own commands, not a script's line
+    assert records[4]["error"].startswith("unknown command 'bogus' (commands: a move, play, reject")
+    assert "the shell's own: board, pending, step, deliver, run, mode" in records[4]["error"]
+    assert "line" not in records[4]["error"] and "step 'bogus'" not in records[4]["error"]
     assert records[5]["fen"] == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
     assert done.stderr.startswith("chess-actors shell: 1 of the commands failed; the first: bogus")
 

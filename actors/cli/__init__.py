@@ -31,10 +31,22 @@ __all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "OneLineParser", "build_parse
 
 
 class OneLineParser(argparse.ArgumentParser):
-    """An argument parser whose usage errors are one line on stderr and exit 2."""
+    """An argument parser whose usage errors are one line on stderr and exit 2.
+
+    A word that no option of the command takes is reported by the command's own parser, so the
+    message names the command's help (``chess-actors replay --help``), not the top level's.
+    """
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras and self._subparsers is None:  # the innermost command: no subcommand takes them
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed, extras
 
 
 class VersionAction(argparse.Action):

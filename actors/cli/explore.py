@@ -59,12 +59,16 @@ def register(subparsers: Any) -> None:
                         help="stop exploring after this many seconds, saying how far it got "
                              f"(default {DEFAULT_BUDGET:g})")
     parser.add_argument("--seed", type=int, default=0, help="the first random order's seed (default 0)")
-    parser.add_argument("--game", type=int, default=1, metavar="N", help="which game of the PGN (default 1)")
+    parser.add_argument("--game", type=int, default=1, metavar="N",
+                        help="which game of the PGN (1-based, default 1)")
     parser.add_argument("--counterexample", metavar="PATH", default="explore-ply-{ply}.jsonl",
                         help="where a differing order's trace goes ({ply} is the ply; default %(default)s)")
     parser.add_argument("--html", metavar="PATH", default=None,
                         help="write the first counterexample's studio page, its delivery order side by side "
                              "with the one it differs from")
+    parser.add_argument("--trace", metavar="PATH", default=None,
+                        help="write every delivered message of each explored ply, in arrival order, as a "
+                             "JSON line to PATH (what chess-actors trace reads)")
     parser.add_argument("--network", metavar="single-loss|single-dup|SPEC",
                         help="single-loss (single-dup): instead of orders, run each ply once for every "
                              "message of it lost (duplicated), one at a time, and compare verdict, position "
@@ -170,6 +174,8 @@ def run_explore(args: argparse.Namespace) -> int:
     check_writable(args.counterexample.replace("{ply}", "1"), "--counterexample")
     if args.html is not None:
         check_writable(args.html, "--html")
+    if args.trace is not None:
+        check_writable(args.trace, "--trace")
     start, chess960, script = load_script(args.source, args.game, args.example)
     moves = [item for item in script if isinstance(item, str)]
     taught = len(moves) < len(script)
@@ -190,7 +196,11 @@ def run_explore(args: argparse.Namespace) -> int:
         else:
             single_fault(args.network)  # a name it does not know is an error here, before any run
     if args.network is not None and links is None:
+        if args.trace is not None:
+            raise InputError(f"--trace: --network {args.network} runs each ply once per fault, with no one"
+                             " run to write; leave out --trace, or give a link model")
         return _explore_links(args, plies, deadline, chess960)
+    traced: list[str] = []
     total_orders, total_seconds, changed = 0, 0.0, 0
     cut_at: int | None = None
     cut_inside = False
@@ -213,6 +223,11 @@ def run_explore(args: argparse.Namespace) -> int:
                              on_run=lambda runs: progress.show(done, number, move, runs))  # noqa: B023
             total_orders += report.orders
             total_seconds += report.seconds
+            if args.trace is not None:  # each ply runs from its position alone: number it as the game's
+                from actors.tracing.event import event_to_json
+
+                traced += [event_to_json({**event, "ply": number, "phase": f"ply {number}"})
+                           for event in report.reference.trace]
             path = page = None
             if report.differing is not None:
                 changed += 1
@@ -238,6 +253,8 @@ def run_explore(args: argparse.Namespace) -> int:
             if report.cut_short:
                 cut_at, cut_inside = number, True
                 break
+    if args.trace is not None:
+        _write_lines(args.trace, traced, "--trace")
     if cut_at is not None:  # the one line of a spent budget, in place of the summary
         sys.stdout.flush()
         where = "in" if cut_inside else "before"
@@ -368,14 +385,14 @@ def _write_page(path: str, reference: Sequence[TraceEvent], differing: Sequence[
         raise InputError(f"--html {path}: cannot write: {error.strerror}") from None
 
 
-def _write_lines(path: str, lines: list[str]) -> None:
+def _write_lines(path: str, lines: list[str], option: str = "--counterexample") -> None:
     from board.errors import InputError
 
     try:
         with open(path, "w", encoding="utf-8") as file:
             file.writelines(line + "\n" for line in lines)
     except OSError as error:
-        raise InputError(f"--counterexample {path}: cannot write: {error.strerror}") from None
+        raise InputError(f"{option} {path}: cannot write: {error.strerror}") from None
 
 
 def _taught_plies(start: str, script: list[Lesson | str]) -> list[tuple[int, str, str]]:
@@ -402,13 +419,8 @@ def _history(script: list[Lesson | str], number: int) -> tuple[list[Lesson | str
 
 def _write_trace(run: Run, path: str) -> None:
     from actors.client.explore import trace_lines
-    from board.errors import InputError
 
-    try:
-        with open(path, "w", encoding="utf-8") as file:
-            file.writelines(line + "\n" for line in trace_lines(run))
-    except OSError as error:
-        raise InputError(f"--counterexample {path}: cannot write: {error.strerror}") from None
+    _write_lines(path, trace_lines(run))
 
 
 def _record(number: int, move: str, report: Report, path: str | None) -> dict[str, Any]:
@@ -432,6 +444,9 @@ def _record(number: int, move: str, report: Report, path: str | None) -> dict[st
 def _text(number: int, move: str, report: Report, path: str | None) -> str:
     orders = (f"{counted(report.orders, 'order')} (every order that can differ)" if report.exhaustive
               else counted(report.orders, "seeded random order"))
+    verdict = report.reference.outcome.verdict
+    if verdict.startswith("rejected"):  # the game stops at its first illegal move: say so
+        move += f" (illegal: {verdict.removeprefix('rejected: ')})"
     head = f"ply {number} {move}: {orders} in {report.seconds:.2f} s: "
     if report.differing is None:
         return head + "same verdict, SAN, position and messages under every order"

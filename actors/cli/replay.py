@@ -45,6 +45,7 @@ def register(subparsers: Any) -> None:
             "chess-actors replay games.pgn --engine direct --json",
             "chess-actors replay big.pgn --engine direct --workers 2 --quiet",
             "chess-actors replay --trace t.jsonl --board each",
+            "chess-actors replay games.pgn --game 2 --plies 10-12 --trace t.jsonl   # three plies of game 2",
         ],
     )
     parser.add_argument("pgn", nargs="*", metavar="PGN", help="PGN files; '-' reads stdin")
@@ -69,6 +70,11 @@ def register(subparsers: Any) -> None:
                         help="start each game with the piece on SQUARE moving as PIECE: Betza notation "
                              "(b1=NC, g8=nN, c1=mBcF) or a name (a kind or a fairy piece: archbishop, "
                              "chancellor, amazon, jumping-rook, ...); repeatable")
+    parser.add_argument("--game", type=int, metavar="N",
+                        help="replay only game N of the input (1-based, counted over every PGN given)")
+    parser.add_argument("--plies", metavar="A-B",
+                        help="play each game up to ply B, showing and tracing plies A to B (1-based, "
+                             "inclusive); the plies before A are judged too, to reach the position")
     add_trace_flags(parser, "replay", " (actor engine)")
     add_network_flag(parser)
     add_max_restarts_flag(parser)
@@ -99,9 +105,45 @@ def _games(sources: Iterator[tuple[str, Iterator[bytes]]]) -> Iterator[PgnGame]:
         yield from read_games(blocks, name=name)
 
 
+def _chosen(games: Iterator[PgnGame], game: int | None, plies: tuple[int, int] | None) -> Iterator[PgnGame]:
+    """The games ``--game`` chooses (all without it), each cut after ply B of ``--plies A-B``."""
+    from dataclasses import replace
+
+    from actors.cli.output import counted
+
+    read = 0
+    for read, pgn in enumerate(games, 1):
+        if game is not None and read != game:
+            continue
+        if plies is not None and len(pgn.moves) >= plies[1]:  # what comes after ply B is not played
+            pgn = replace(pgn, moves=pgn.moves[: plies[1]], error=None)
+        yield pgn
+        if game is not None:
+            return
+    if game is not None:
+        raise InputError(f"--game {game}: the input has {counted(read, 'game')}")
+
+
+def chosen_plies(args: argparse.Namespace) -> tuple[int, int] | None:
+    """``--plies A-B`` as a pair, or None; checks ``--game`` too.
+
+    Raises:
+        InputError: a malformed range, a game number below 1, or either with bulk replay.
+    """
+    from actors.tracing.export import parse_ply_range
+
+    if args.game is not None and args.game < 1:
+        raise InputError(f"--game {args.game}: games count from 1")
+    plies = parse_ply_range(args.plies) if args.plies is not None else None
+    if (args.game is not None or plies is not None) and (args.workers > 1 or args.ray):
+        raise InputError("--game and --plies replay in this process: leave out --workers and --ray")
+    return plies
+
+
 def run(args: argparse.Namespace) -> int:
     """Replay each game; exit 1 if any game has an illegal move."""
     check_options(args)
+    args.ply_range = chosen_plies(args)
     if args.engine == "actors" and args.workers == 1 and not args.ray and args.node_option is None:
         from actors.kernel.affinity import one_core
 
@@ -122,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
             progress = start_progress(args, several=True, stack=stack)
             totals = report(args, plan, verdicts, None, None, progress)
         else:
-            games = _games(_sources(args.pgn))
+            games = _chosen(_games(_sources(args.pgn)), args.game, args.ply_range)
             head = list(islice(games, 2))  # one game or several decides what is shown by default
             games = chain(head, games)
             plan = plan_for(args, several=len(head) > 1)

@@ -85,7 +85,7 @@ def report(args: argparse.Namespace, plan: Plan, verdicts: Iterator[GameVerdict]
     for number, verdict in enumerate(verdicts, 1):
         found.add(verdict.source)
         record = verdict.as_json()
-        record["game"] = number
+        record["game"] = number if getattr(args, "game", None) is None else args.game
         if watcher is not None and watcher.faults is not None:
             record["network"] = {name: watcher.faults[name] for name in COUNTED}
         broke = verdict.error is not None and verdict.error.kind == FAILURE

@@ -91,7 +91,7 @@ class Watcher:
             for number, game in enumerate(games, 1):
                 self.last = None
                 if recorder is not None:
-                    recorder.game = number
+                    recorder.game = number if getattr(self.args, "game", None) is None else self.args.game
                 if self.faults is not None:
                     self.faults = Counter()
                 verdict = watch_game(game, self.args.engine, recorder, self.on_move,
@@ -119,7 +119,8 @@ class Watcher:
         """Print one judged move (and the board after it, with ``--board each``)."""
         if report.accepted:
             self.last = report
-        if self.out is None:
+        plies = getattr(self.args, "ply_range", None)
+        if self.out is None or (plies is not None and report.ply < plies[0]):
             return
         from actors.cli.display import BoardView, move_line
 
@@ -141,5 +142,5 @@ def start_watcher(args: argparse.Namespace, plan: Plan, out: Console | None,
         # Events are kept only for the summary's statistics and the studio, and cleared after every game.
         recorder = TraceRecorder(keep=plan.summary or args.html is not None)
         if trace_file is not None:
-            sink = jsonl_sink(cast(TextIO, trace_file))
+            sink = jsonl_sink(cast(TextIO, trace_file), plies=getattr(args, "ply_range", None))
     return Watcher(args, plan, out, recorder, sink, nodes)

@@ -153,11 +153,17 @@ def _opening(args: argparse.Namespace) -> _Opening:
         from actors.scenario.steps import Start
 
         scenario = read_scenario_input(args.scenario)
-        if scenario.orders:  # the live game runs its steps in arrival order (schedule fifo is that)
-            line = scenario.orders[0][1].line
-            raise InputError(f"{scenario.source}, line {line}: an order line is for chess-actors run; the"
-                             " studio starts from its steps in arrival order (step mode chooses by hand)")
-        steps = [step.written for step in scenario.steps if not isinstance(step, Start)]
+        steps = []
+        for index, step in enumerate(scenario.steps):
+            order = scenario.order_before(index)
+            if order is not None:  # a session saved after step mode: its move runs in the order chosen
+                if any(entry.fault is not None for entry in order.entries):
+                    raise InputError(f"{scenario.source}, line {order.line}: an order line that drops or"
+                                     " duplicates a delivery is replayed by chess-actors run; the studio"
+                                     " replays orders of actor names (step mode chooses faults by hand)")
+                steps.append(order.written)  # the shell's own order command, for the move after it
+            if not isinstance(step, Start):
+                steps.append(step.written)
         return _Opening(scenario.start_fen, scenario.chess960, steps, scenario.source,
                         network=scenario.network)
     if args.pgn is None:

@@ -30,7 +30,17 @@ from actors.scenario.script import parse_line
 from actors.scenario.shell_by_hand import DeliveryByHand
 from actors.scenario.shell_output import LegalMoves, Output, Shown
 from actors.scenario.shell_words import BY_HAND_VERBS, FREE_ON_NODES, HELP, SHELL_VERBS
-from actors.scenario.steps import Legal, LinkFault, Play, Reject, Start, Step, StepResult
+from actors.scenario.steps import (
+    STEP_NAMES,
+    Legal,
+    LinkFault,
+    Play,
+    Reject,
+    ScenarioError,
+    Start,
+    Step,
+    StepResult,
+)
 from actors.tracing.event import event_to_json
 from actors.tracing.recorder import TraceRecorder
 from board.errors import InputError
@@ -39,6 +49,16 @@ from board.notation.fen import parse_fen
 if TYPE_CHECKING:
     from actors.client.nodes import Nodes
 
+
+
+def command_problem(verb: str, problem: str) -> str:
+    """What is wrong with a shell command, said of commands: the script grammar's ``unknown step``
+    becomes an unknown command, listed with the shell's own commands beside the scenario's."""
+    if not problem.startswith("unknown step"):
+        return problem
+    scenario = ", ".join(name for name in STEP_NAMES if name != "start")
+    return (f"unknown command {verb!r} (commands: a move, {scenario}; the shell's own: "
+            f"{', '.join(SHELL_VERBS)}; help says what each does)")
 
 class Shell(DeliveryByHand):
     """A live game that takes command lines (see :data:`~actors.scenario.shell_words.HELP`); use as a
@@ -137,7 +157,10 @@ class Shell(DeliveryByHand):
             return self._shell_verb(verb, rest)
         if verb in LINK_FAULTS and len(rest) == 1 and rest[0].isdigit():  # drop 2; not drop next Apply
             return self._deliver(verb, rest)
-        step = parse_line(text, "<shell>", self.commands)
+        try:
+            step = parse_line(text, "<shell>", self.commands)
+        except ScenarioError as error:  # the shell speaks of commands, not of a script's lines
+            raise InputError(command_problem(verb, error.problem)) from None
         if step is None:
             return []
         if isinstance(step, Start):

@@ -71,15 +71,27 @@ def trace_sink(logger: WrappedLogger, *processors: Processor) -> TraceSink:
     )
 
 
-def jsonl_sink(file: TextIO) -> TraceSink:
+def jsonl_sink(file: TextIO, plies: tuple[int, int] | None = None) -> TraceSink:
     """Return a sink that writes each event to ``file`` as one JSON line, flushed as it happens.
 
-    Lines from several actor threads never interleave (structlog's WriteLogger locks the file).
+    With ``plies`` (A, B), only the events of plies A to B are written. Lines from several actor
+    threads never interleave (structlog's WriteLogger locks the file).
     """
-    return trace_sink(
-        _NamedWriteLogger(file),
-        JSONRenderer(serializer=_compact_json),
-    )
+    if plies is None:
+        return trace_sink(_NamedWriteLogger(file), JSONRenderer(serializer=_compact_json))
+    return trace_sink(_NamedWriteLogger(file), keep_plies(*plies), JSONRenderer(serializer=_compact_json))
+
+
+def keep_plies(first: int, last: int) -> Processor:
+    """A processor that drops every event outside plies ``first`` to ``last`` (the start-up's too)."""
+
+    def keep(logger: WrappedLogger, method_name: str, event_dict: EventDict) -> EventDict:
+        ply = event_dict.get("ply")
+        if not isinstance(ply, int) or not first <= ply <= last:
+            raise structlog.DropEvent
+        return event_dict
+
+    return keep
 
 
 class _CallbackLogger:
