@@ -67,8 +67,8 @@ def test_an_output_that_is_an_input_is_refused_before_anything_is_written(
     line = [arg.replace("{in}", str(source)).replace("{out}", str(output)) for arg in args]
     result = chess_actors(*line, cwd=tmp_path)
     assert result.returncode == 2, result.stderr
-    assert result.stderr == (f"chess-actors {args[0]}: {option} {output}: is the input {source} (the same file); "
-                             "writing it would destroy what is read, so give another path\n")
+    assert result.stderr == (f"chess-actors {args[0]}: {option} {output}: is the input {source} (the same "
+                             "file); writing it would destroy what is read, so give another path\n")
     assert source.read_bytes() == original.read_bytes()
     assert sorted(path.name for path in tmp_path.iterdir() if path.name.endswith(".partial")) == []
 
@@ -138,8 +138,8 @@ def test_a_folder_that_cannot_be_written_is_an_input_error_naming_the_option(tmp
 def test_an_interrupted_replay_leaves_the_old_trace_whole(tmp_path: Path) -> None:
     trace = tmp_path / "trace.jsonl"
     trace.write_text("the trace of yesterday\n")
-    child = subprocess.Popen([sys.executable, "-m", "actors.cli", "replay", "-", "--json", "--trace", str(trace)],
-                             cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    command = [sys.executable, "-m", "actors.cli", "replay", "-", "--json", "--trace", str(trace)]
+    child = subprocess.Popen(command, cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT)})
     try:
         assert child.stdin is not None and child.stdout is not None and child.stderr is not None

@@ -133,8 +133,10 @@ def run_trace(args: argparse.Namespace) -> int:
                 "diagram": diagram,
             }
             _write(args, json.dumps(record) + "\n")
-        else:
-            _write(args, diagram)
+        else:  # text for people, which quotes the trace: its escapes are shown, never obeyed
+            from actors.cli.terminal_text import terminal_safe
+
+            _write(args, terminal_safe(diagram))
     return 0
 
 
