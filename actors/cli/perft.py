@@ -68,6 +68,7 @@ PROGRESS_AFTER = 1.0
 
 def run_perft(args: argparse.Namespace) -> int:
     """Print the perft node count (and with ``--divide`` the count under each root move)."""
+    from actors.cli.streams import answer_signals
     from board.notation.fen import parse_fen, write_fen
     from board.rules.perft import perft
 
@@ -80,7 +81,7 @@ def run_perft(args: argparse.Namespace) -> int:
         counts = sorted((move.uci(), count) for move, count in _counted_with_progress(position, depth))
         nodes = sum(count for _, count in counts)
     else:
-        nodes = perft(position, depth)
+        nodes = perft(position, depth, answer_signals)
     record["nodes"] = nodes
     if args.divide:
         record["divide"] = dict(counts)
@@ -96,10 +97,11 @@ def _counted_with_progress(position: Position, depth: int) -> Iterator[tuple[Mov
     import sys
     import time
 
+    from actors.cli.streams import answer_signals
     from board.rules.perft import divided, root_moves
 
     if not sys.stderr.isatty():
-        yield from divided(position, depth)
+        yield from divided(position, depth, answer_signals)
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -109,7 +111,7 @@ def _counted_with_progress(position: Position, depth: int) -> Iterator[tuple[Mov
     started = time.monotonic()
     progress: Progress | None = None
     try:
-        for done, counted in enumerate(divided(position, depth), 1):
+        for done, counted in enumerate(divided(position, depth, answer_signals), 1):
             yield counted
             if progress is None and time.monotonic() - started > PROGRESS_AFTER:
                 progress = Progress(TextColumn(f"perft {depth}: first moves"), BarColumn(),

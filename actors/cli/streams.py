@@ -42,6 +42,17 @@ def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
+def answer_signals() -> None:
+    """The checkpoint the command line gives a long computation of the rules core (perft, the
+    knight treasure hunt), which calls it every few milliseconds.
+
+    A signal's Python handler (Ctrl-C's, SIGTERM's) runs only when the interpreter runs Python
+    code; compiled, the rules core never does, and a count went on for half a minute after Ctrl-C.
+    Entering this function is Python code running: a handler pending since the last call runs
+    here, and what it raises (KeyboardInterrupt, :class:`Terminated`) ends the computation.
+    """
+
+
 def forget_interrupt() -> None:
     """An interrupt was handled where it came (the shell's prompt): the command goes on, and an
     error it meets later is that error, not the interrupt's doing."""

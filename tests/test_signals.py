@@ -1,0 +1,96 @@
+"""Every long computation answers signals: the rules core's long loops (perft, the knight treasure
+hunt) call a checkpoint the command line gives them, where a pending signal's handler runs even when
+the loop is compiled and never returns to the interpreter otherwise."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from board.notation.fen import parse_fen, write_fen
+from board.puzzles.knights.treasure import MAX_TREASURES, hunt_moves, treasure_hunt
+from board.rules.perft import divided, perft
+from board.rules.squares import parse_square
+
+ROOT = Path(__file__).resolve().parent.parent
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+TREASURES = [parse_square(name) for name in
+             ("b3", "c6", "d8", "e2", "f5", "g7", "h1", "h8", "a5", "c1", "e7", "g3")]
+
+
+class Stop(Exception):
+    pass
+
+
+def test_perft_calls_its_checkpoint_every_two_plies_from_the_leaves() -> None:
+    position = parse_fen(KIWIPETE)
+    calls = []
+    assert perft(position, 3, lambda: calls.append(1)) == 97862
+    assert len(calls) == 48  # one call for each position two plies from the leaves: perft 1
+    assert sum(count for _, count in divided(position, 3, lambda: calls.append(1))) == 97862
+
+
+def test_what_the_checkpoint_raises_ends_the_count_with_the_position_restored() -> None:
+    position = parse_fen(KIWIPETE)
+    calls = 0
+
+    def stop_at_the_hundredth() -> None:
+        nonlocal calls
+        calls += 1
+        if calls == 100:
+            raise Stop
+
+    with pytest.raises(Stop):
+        perft(position, 4, stop_at_the_hundredth)
+    assert write_fen(position) == KIWIPETE
+
+
+def test_the_treasure_search_calls_its_checkpoint_and_stops_when_it_raises() -> None:
+    start = parse_square("a1")
+    calls = []
+    assert hunt_moves(start, TREASURES, checkpoint=lambda: calls.append(1)) == hunt_moves(start, TREASURES)
+    assert len(calls) == ((1 << len(TREASURES)) - 1) // 1024  # every 1,024 sets of treasures
+
+    def stop() -> None:
+        raise Stop
+
+    with pytest.raises(Stop):
+        treasure_hunt(start, TREASURES, checkpoint=stop)
+
+
+def test_the_treasure_cap_is_where_the_search_finishes_in_seconds() -> None:
+    assert MAX_TREASURES == 16
+
+
+def _handles_sigterm(pid: int) -> bool:
+    """Whether process ``pid`` catches SIGTERM yet (the command line's guard is in place)."""
+    with open(f"/proc/{pid}/status", encoding="utf-8") as status:
+        caught = next(line for line in status if line.startswith("SigCgt:"))
+    return bool(int(caught.split()[1], 16) >> (signal.SIGTERM - 1) & 1)
+
+
+@pytest.mark.parametrize(("signum", "status", "said"), [
+    (signal.SIGINT, 130, "chess-actors perft: interrupted"),
+    (signal.SIGTERM, 143, "chess-actors perft: terminated"),
+])
+def test_a_long_perft_ends_on_a_signal_with_its_status_and_line(signum: int, status: int, said: str) -> None:
+    child = subprocess.Popen([sys.executable, "-m", "actors.cli", "perft", "startpos", "8"], cwd=ROOT,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        deadline = time.monotonic() + 60
+        while not _handles_sigterm(child.pid) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        time.sleep(0.5)  # counting by now: perft 8 takes hours
+        child.send_signal(signum)
+        stdout, stderr = child.communicate(timeout=5)  # generous: a checkpoint comes every few ms
+    finally:
+        child.kill()
+        child.wait()
+    assert (child.returncode, stdout, stderr) == (status, "", said + "\n")
