@@ -94,3 +94,61 @@ def test_a_long_perft_ends_on_a_signal_with_its_status_and_line(signum: int, sta
         child.kill()
         child.wait()
     assert (child.returncode, stdout, stderr) == (status, "", said + "\n")
+
+
+def _living_descendants(pid: int) -> list[int]:
+    """The processes below ``pid`` (children, their children, ...), zombies left out."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", encoding="utf-8") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[0] != "Z":
+                children.setdefault(int(fields[1]), []).append(int(entry))
+    found, waiting = [], [pid]
+    while waiting:
+        for child in children.get(waiting.pop(), []):
+            found.append(child)
+            waiting.append(child)
+    return found
+
+
+def _alive(pids: list[int]) -> list[int]:
+    living = []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", encoding="utf-8") as stat:
+                if stat.read().rsplit(")", 1)[1].split()[0] != "Z":
+                    living.append(pid)
+        except OSError:
+            continue
+    return living
+
+
+def test_no_ray_process_of_a_nodes_run_outlives_its_killed_parent() -> None:
+    pytest.importorskip("ray", reason="the cluster extra is not installed")
+    child = subprocess.Popen([sys.executable, "-m", "actors.cli", "shell", "--nodes", "2"], cwd=ROOT,
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env={**os.environ, "PYTHONPATH": str(ROOT)})
+    started: list[int] = []
+    try:
+        assert child.stdout is not None
+        line = ""
+        while "nodes:" not in line:  # the placement is shown once the nodes answer
+            line = child.stdout.readline()
+            assert line, "the shell ended before its nodes started"
+        started = _living_descendants(child.pid)
+        assert len(started) >= 3  # Ray's servers and the two nodes at least
+    finally:
+        child.kill()  # SIGKILL: no cleanup of its own runs
+        child.wait()
+    deadline = time.monotonic() + 15  # Ray's agents outlived such a parent by 40 to 70 s
+    while _alive(started) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    left = _alive(started)
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert left == []

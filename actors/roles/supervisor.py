@@ -309,11 +309,14 @@ class Supervisor:
             )
             raise self.failed
 
-    def heal(self) -> None:
+    def heal(self, deadline: float | None = None) -> None:
         """Restart every dead child (board, then pieces, then referee), rebuilding state from the journal.
 
         A board that disagrees with the journal (it died, or made a move the client was never told
-        of) is rebuilt from the journal; pieces are rebuilt from the board's roster.
+        of) is rebuilt from the journal; pieces are rebuilt from the board's roster. ``deadline``
+        (a ``time.monotonic()`` instant) ends the rounds of healing once it has passed: an actor
+        that is stuck again after every restart (a taught move function that turned slow) would
+        otherwise be restarted for ever, slower than the intensity limit counts.
 
         Raises:
             RestartIntensityExceeded: too many restarts in the period (also for every later call).
@@ -324,6 +327,9 @@ class Supervisor:
         while True:
             if self.failed is not None:
                 raise self.failed
+            if deadline is not None and time.monotonic() >= deadline:
+                raise ActorTimeout("the actors did not recover before the deadline (an actor stuck "
+                                   "again after each restart: a slow move function?)")
             try:
                 with marking(self.recorder, "heal"):
                     self._heal_once()
