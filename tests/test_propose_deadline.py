@@ -37,19 +37,21 @@ def test_a_proposal_ends_by_its_deadline_when_a_taught_function_turns_slow() -> 
     outcome: list[object] = []
     try:
         with ActorGame(timeout=0.5, max_restarts=2) as game:
+            assert game.request_deadline == 30.0  # the floor: 4 timeouts of 0.5 s are less
+            game.request_deadline = 2.0
             game.piece("a1").learn(rook)
             assert isinstance(game.propose("e4"), Accepted)
             rook.slow = True
             proposing = threading.Thread(target=lambda: _propose(game, "e5", outcome), daemon=True)
             proposing.start()
-            proposing.join(60)  # generous: the deadline is 4 timeouts of 0.5 s, healing included
+            proposing.join(60)  # generous: the deadline is 2 s, healing included
             assert not proposing.is_alive(), "propose never returned"
             rook.released.set()  # the stalled incarnations may end, and the game close
     finally:
         rook.released.set()
     (error,) = outcome
     assert isinstance(error, ActorTimeout), error
-    assert str(error).startswith("no verdict within 2 s (the deadline of a request: 4 times the timeout")
+    assert str(error).startswith("no verdict within 2 s (the request's deadline, healing included): ")
 
 
 def _propose(game: ActorGame, move: str, outcome: list[object]) -> None:
@@ -57,6 +59,11 @@ def _propose(game: ActorGame, move: str, outcome: list[object]) -> None:
         outcome.append(game.propose(move))
     except Exception as error:  # the outcome is checked by the test
         outcome.append(error)
+
+
+def test_the_default_deadline_is_as_long_as_the_attempts_a_request_may_make() -> None:
+    with ActorGame(timeout=5.0, max_restarts=10) as game:
+        assert game.request_deadline == 60.0
 
 
 @pytest.mark.parametrize("move", ["e4", "Nf3"])

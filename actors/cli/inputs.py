@@ -120,14 +120,20 @@ class UserInput:
         Raises:
             UnreadableInput: binary data (a NUL byte), a compressed stream that is broken or
                 that decompresses past a limit.
-            OSError: the file cannot be read.
+            OSError: the file cannot be opened or read (naming it, even when the failure comes
+                from a read, which names no file of its own).
         """
         limits = DecompressionLimits.from_environment()
-        if self.path == "-":
-            yield from decoded_blocks(sys.stdin.buffer, self.name, limits, self.kind)
-            return
-        with open(self.path, "rb") as handle:
-            yield from decoded_blocks(handle, self.name, limits, self.kind)
+        try:
+            if self.path == "-":
+                yield from decoded_blocks(sys.stdin.buffer, self.name, limits, self.kind)
+                return
+            with open(self.path, "rb") as handle:
+                yield from decoded_blocks(handle, self.name, limits, self.kind)
+        except OSError as error:
+            if error.filename is not None or error.errno is None:
+                raise
+            raise OSError(error.errno, error.strerror, self.name) from None
 
     def lines(self, limit: int, too_long: Callable[[int], Exception]) -> Iterator[bytes]:
         """The input's lines (with their line feed), none longer than ``limit`` bytes.
@@ -263,11 +269,11 @@ def decoded_blocks(stream: IO[bytes], name: str, limits: DecompressionLimits = D
             produced += len(block)
             yield block
         if counted is not None and counted.frames is not None and not counted.frames.complete:
-            raise EOFError(f"inside frame {counted.frames.frames:,}")
+            raise EOFError(counted.frames.where)
     except EOFError as error:
         if kind is None or counted is None:
             raise
-        inside = f" ({error})" if str(error).startswith("inside") else ""
+        inside = f" ({error})" if counted.frames is not None else ""
         raise CutShortInput(
             f"{name}: cut short: the {kind} data ends at byte {counted.count:,}{inside}, before the end "
             f"of its stream (after {produced:,} bytes of text, {lines:,} lines)"
@@ -325,6 +331,8 @@ class _ZstdFrames:
 
     def __init__(self) -> None:
         self.frames = 0
+        """The frames begun so far (skippable ones not counted)."""
+        self.skipping = False
         self._held = b""
         self._need = 4
         self._skip = 0
@@ -355,11 +363,19 @@ class _ZstdFrames:
     def _expect(self, size: int, step: Callable[[bytes], None]) -> None:
         self._need, self._step = size, step
 
+    @property
+    def where(self) -> str:
+        """Where in the stream the bytes seen so far end, in words."""
+        if self.skipping:
+            return f"in the skippable frame after frame {self.frames:,}"
+        return f"inside frame {self.frames:,}"
+
     def _magic(self, data: bytes) -> None:
-        self.frames += 1
-        if data[1:] == _ZSTD_SKIPPABLE and 0x50 <= data[0] <= 0x5F:
+        self.skipping = data[1:] == _ZSTD_SKIPPABLE and 0x50 <= data[0] <= 0x5F
+        if self.skipping:
             self._expect(4, self._skippable)
         else:  # a frame (any other magic is the decoder's to refuse)
+            self.frames += 1
             self._expect(1, self._descriptor)
 
     def _skippable(self, data: bytes) -> None:

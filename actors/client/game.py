@@ -59,6 +59,10 @@ __all__ = [
 ]
 
 
+REQUEST_DEADLINE_FLOOR = 30.0
+"""The least default deadline of a request (seconds): healing under many faults may take a while."""
+
+
 class ActorGame(ProposalStream, StudyTools, GameLifetime):
     """A game judged by actors: one per piece, a board, a referee and a journal, under a supervisor.
 
@@ -131,6 +135,11 @@ class ActorGame(ProposalStream, StudyTools, GameLifetime):
         if pool is not None and schedule is not None:
             raise ValueError("a scheduled game runs actors of its own: give pool= or schedule=, not both")
         self.timeout = DEFAULT_TIMEOUT if timeout is None else checked_timeout(timeout)
+        self.request_deadline = max(REQUEST_DEADLINE_FLOOR, self.timeout * (max_restarts + 2))
+        """Seconds a move (or any request to the referee) may take, healing included: whatever the
+        actors do, :meth:`propose` returns or raises by then (plus one last timeout at most). By
+        default as long as the attempts it may make, ``max_restarts + 2`` timeouts, and at least
+        :data:`REQUEST_DEADLINE_FLOOR`; it may be set."""
         self.pool = pool
         self.turnstile = make_turnstile(schedule)
         self.supervisor = Supervisor(
@@ -207,8 +216,8 @@ class ActorGame(ProposalStream, StudyTools, GameLifetime):
             GameClosed: the game is not started, or closed.
             ActorFailure: the supervisor gave up healing (RestartIntensityExceeded; a stuck board or
                 referee that would not stop), or ``max_restarts + 1`` attempts failed.
-            ActorTimeout: no verdict before the deadline of ``max_restarts + 2`` timeouts, healing
-                included (an actor stuck again after each restart: a slow taught move function).
+            ActorTimeout: no verdict within :attr:`request_deadline`, healing included (an actor
+                stuck again after each restart: a slow taught move function).
         """
         checked_text(text, "the move")
         self._check_open()
@@ -274,16 +283,16 @@ class ActorGame(ProposalStream, StudyTools, GameLifetime):
 
         Each ask sent is added to ``attempts``. Giving up is the supervisor's decision (its
         intensity limit); ``max_restarts + 1`` failed attempts also end it, for failures that
-        restart nothing (a referee slower than the timeout), and so does a deadline of
-        ``max_restarts + 2`` timeouts for the whole request, healing included, which nothing an
-        actor does can extend (a taught move function that turned slow stalls each new incarnation
-        of its piece, slower than the intensity limit counts restarts).
+        restart nothing (a referee slower than the timeout), and so does :attr:`request_deadline`
+        for the whole request, healing included, which nothing an actor does can extend (a taught
+        move function that turned slow stalls each new incarnation of its piece, slower than the
+        intensity limit counts restarts).
         """
         supervisor = self.supervisor
         if supervisor.failed is not None:
             raise supervisor.failed
         rounds = max(1, supervisor.max_restarts + 1)
-        allowed = self.timeout * (rounds + 1)
+        allowed = self.request_deadline
         deadline = time.monotonic() + allowed
         for _ in range(rounds):
             try:
@@ -296,9 +305,10 @@ class ActorGame(ProposalStream, StudyTools, GameLifetime):
             try:
                 supervisor.heal(deadline)
             except ActorTimeout:
+                if time.monotonic() < deadline:  # a stuck board or referee that would not stop
+                    raise
                 raise ActorTimeout(
-                    f"no verdict within {allowed:g} s (the deadline of a request: {rounds + 1} times the "
-                    f"timeout of {self.timeout:g} s): {failure}"
+                    f"no verdict within {allowed:g} s (the request's deadline, healing included): {failure}"
                 ) from None
             self._entries = list(supervisor.journal().entries)
             self._outcome, self._claimable = supervisor.outcome, supervisor.claimable
