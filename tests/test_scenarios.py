@@ -156,7 +156,7 @@ def test_each_step_parses_to_its_own_value() -> None:
     ])
     steps = parse_scenario(text).steps
     assert steps[0] == Start(1, "start 4k3/8/8/8/8/8/8/4K2R w K - 0 1", "4k3/8/8/8/8/8/8/4K2R w K - 0 1")
-    assert steps[1] == Reject(2, 'reject Ke3 "the king "would" be in check"', "Ke3",
+    assert steps[1] == Reject(2, 'reject Ke3 "the king \\"would\\" be in check"', "Ke3",
                               'the king "would" be in check')
     assert steps[2] == Send(3, "send white-rook-h1 move h1 h8 white", "white-rook-h1", "h1", "h8", 0)
     assert steps[3] == Expect(4, "expect yes traversed h2 h3 h4 h5 h6 h7", True,
