@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from actors.scenario.script import parse_scenario
+from actors.scenario.runner import run_scenario
+from actors.scenario.script import PARTITION_SECONDS, parse_scenario
 from actors.scenario.steps import (
     Crash,
     Expect,
@@ -208,3 +209,15 @@ def test_a_malformed_line_is_named_with_its_problem(text: str, line: int, proble
     assert caught.value.line == line
     assert str(caught.value).startswith(f"t.scenario, line {line}: ")
     assert problem in str(caught.value)
+
+
+def test_a_partition_longer_than_what_heals_is_refused_by_the_grammar() -> None:
+    with pytest.raises(ScenarioError, match=r"partition: '3' is not a number of seconds from 0 to 1 \("):
+        parse_scenario("start startpos\npartition board 3\n", "long.scenario")
+
+
+def test_a_partition_as_long_as_the_grammar_allows_heals_and_the_game_goes_on() -> None:
+    steps = ["start startpos", "play e4", f"partition board {PARTITION_SECONDS:g}", "play e5", "play Nf3"]
+    scenario = parse_scenario("\n".join(steps))
+    results = run_scenario(scenario)
+    assert [result.ok for result in results] == [True] * 5, [result.got for result in results]
