@@ -213,7 +213,9 @@ class Supervisor:
         Each piece of the new position (``chess960`` as for the constructor) is seated by the board on
         its square as a plain piece of its kind (a promoted pawn is a pawn again, a taught piece
         forgets its lesson), under its birth name ('white-knight-g1'), and declares its reach;
-        pieces the system lacks are started, the others stand idle off the board; the referee
+        pieces the system lacks are started, and those the position does not seat are stopped
+        (positions from the middle of games name pieces by squares of their own, and a system
+        re-seated ply after ply kept every piece it had started, 106 threads by ply 75); the referee
         begins afresh from the board (which need not ask the pieces again) and has the journal
         forget the last game.
 
@@ -226,6 +228,10 @@ class Supervisor:
         self.outcome = None
         self.restarts = 0
         self._restart_times.clear()
+        seated = {entry.name for entry in entries}
+        for name in self.names():
+            if name not in (BOARD, REFEREE, JOURNAL) and name not in seated:
+                self._stop(name, wait=False)
         for entry in entries:
             if not self.alive(entry.name):
                 self._stop(entry.name, wait=False)
