@@ -97,6 +97,11 @@ def promoted_names(start_fen: str, entries: tuple[JournalEntry, ...], chess960: 
     return promoted
 
 
+IDLE_PIECES = 8
+"""How many pieces a re-seated system keeps idle for positions to come (a pool alternating between
+a few positions reuses them); past that, the pieces the new position does not seat are stopped."""
+
+
 class Supervisor:
     """Starts, names, restarts (one_for_one) and stops the actors of one game or position session.
 
@@ -213,9 +218,10 @@ class Supervisor:
         Each piece of the new position (``chess960`` as for the constructor) is seated by the board on
         its square as a plain piece of its kind (a promoted pawn is a pawn again, a taught piece
         forgets its lesson), under its birth name ('white-knight-g1'), and declares its reach;
-        pieces the system lacks are started, and those the position does not seat are stopped
-        (positions from the middle of games name pieces by squares of their own, and a system
-        re-seated ply after ply kept every piece it had started, 106 threads by ply 75); the referee
+        pieces the system lacks are started, and those the position does not seat stand idle off
+        the board, up to :data:`IDLE_PIECES` of them; past that they are stopped (positions from the
+        middle of games name pieces by squares of their own, and a system re-seated ply after ply
+        kept every piece it had started, 106 threads by ply 75); the referee
         begins afresh from the board (which need not ask the pieces again) and has the journal
         forget the last game.
 
@@ -229,8 +235,9 @@ class Supervisor:
         self.restarts = 0
         self._restart_times.clear()
         seated = {entry.name for entry in entries}
-        for name in self.names():
-            if name not in (BOARD, REFEREE, JOURNAL) and name not in seated:
+        idle = [name for name in self.names() if name not in (BOARD, REFEREE, JOURNAL) and name not in seated]
+        if len(idle) > IDLE_PIECES:
+            for name in idle:
                 self._stop(name, wait=False)
         for entry in entries:
             if not self.alive(entry.name):
