@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from board.lazy import lazy_names
 
 if TYPE_CHECKING:
+    from actors.cli.terminal_text import terminal_safe, terminal_safe_line
     from actors.client.game import (
         ActorGame,
         PieceHandle,
@@ -232,6 +233,7 @@ _SOURCES: dict[str, str] = {
         ],
         "actors.studio",
     ),
+    **dict.fromkeys(["terminal_safe", "terminal_safe_line"], "actors.cli.terminal_text"),
     **dict.fromkeys(
         [
             "ActorFailure",
@@ -485,6 +487,8 @@ __all__ = [
     "replay_moves",
     "replay_with_actors",
     "run_scenario",
+    "terminal_safe",
+    "terminal_safe_line",
     "to_jsonl",
     "to_markdown",
     "to_mermaid",

@@ -237,6 +237,16 @@ def test_the_rest_of_an_input_with_no_place_to_cut_is_judged_in_order_as_one_pro
     # Each reader numbers the games it reads; the command numbers them in order as they come.
     assert [replace(v, game=0) for v in verdicts] == [replace(v, game=0) for v in alone]
     assert len(alone) == 15
-    # The games before went to the workers a chunk each, but the last: no tag line parts it from
-    # the game that follows, so it opens the run that could not be cut.
-    assert runner.chunks == 6
+    # The games before went to the workers a chunk each, the last too: no tag line parts it from
+    # the game that follows, but its result ends it where nothing is open, and a game counts there.
+    assert runner.chunks == 7
+
+
+@pytest.mark.parametrize("game", ["1. e4 *\n", "*\n", "{c} 1. d4 d5 0-1\n"], ids=repr)
+def test_tiny_games_without_tags_are_cut_by_count_as_well_as_by_size(game: str) -> None:
+    from board.notation.pgn import game_chunks
+
+    text = (game * 10_000).encode()
+    runs = [lines for _, lines in game_chunks([text], 64, max_bytes=4_000_000)]
+    assert len(runs) == 10_000 // 64 + 1  # 64 games a run (the file is far under 4 MB)
+    assert all(b"".join(lines).count(game.encode()) == 64 for lines in runs[:-1])

@@ -16,8 +16,9 @@ from replayed import first_difference, read_trace, run_saved, untimed
 
 from actors.kernel.links import LinkModel, parse_network
 from actors.scenario.runner import run_scenario
-from actors.scenario.script import parse_scenario
+from actors.scenario.script import parse_line, parse_scenario
 from actors.scenario.shell import Shell
+from actors.scenario.steps import Reject
 from actors.tracing.recorder import TraceRecorder
 
 
@@ -183,3 +184,24 @@ def test_the_live_studio_opens_a_session_saved_after_step_mode_with_its_orders(t
     with LiveGame(shell=Shell(opening.fen, chess960=opening.chess960, network=opening.network)) as live:
         assert live.run_lines(opening.lines) == []
         assert [entry.san for entry in live.shell.game.journal] == ["e4", "e5"]
+
+
+def _typed(text: str) -> str:
+    """``text`` as a user types it in double quotes: each quote and backslash after a backslash."""
+    return '"' + "".join("\\" + character if character in '"\\' else character for character in text) + '"'
+
+
+@given(st.text(alphabet=st.characters(exclude_characters="\n\r", exclude_categories=("Cs",))))
+def test_quoted_text_is_written_back_in_the_grammar_s_quoting_and_reads_back_alike(text: str) -> None:
+    typed = parse_line(f"reject Ke2 {_typed(text)}")
+    assert isinstance(typed, Reject) and typed.reason == text
+    (saved,) = parse_scenario(f"start startpos\n{typed.written}\n", "saved.scenario").steps[1:]
+    assert isinstance(saved, Reject) and saved.reason == text and saved.written == typed.written
+
+
+def test_a_session_with_a_backslash_in_quoted_text_is_saved_so_that_run_reads_it(tmp_path: Path) -> None:
+    with Shell() as shell:
+        # The move Qh9\\ is refused naming itself, two backslashes, each typed as two when quoted.
+        _session(shell, ["e4", r'reject Qh9\\ "Qh9\\\\: h9"', "e5"])
+        script = _replays_to_the_same_trace(shell, tmp_path)
+    assert r'reject Qh9\\ "Qh9\\\\: h9"' in script.splitlines()

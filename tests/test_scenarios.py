@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from actors.scenario.script import parse_scenario
+from actors.scenario.runner import run_scenario
+from actors.scenario.script import PARTITION_SECONDS, parse_scenario
 from actors.scenario.steps import (
     Crash,
     Expect,
@@ -156,7 +157,7 @@ def test_each_step_parses_to_its_own_value() -> None:
     ])
     steps = parse_scenario(text).steps
     assert steps[0] == Start(1, "start 4k3/8/8/8/8/8/8/4K2R w K - 0 1", "4k3/8/8/8/8/8/8/4K2R w K - 0 1")
-    assert steps[1] == Reject(2, 'reject Ke3 "the king "would" be in check"', "Ke3",
+    assert steps[1] == Reject(2, 'reject Ke3 "the king \\"would\\" be in check"', "Ke3",
                               'the king "would" be in check')
     assert steps[2] == Send(3, "send white-rook-h1 move h1 h8 white", "white-rook-h1", "h1", "h8", 0)
     assert steps[3] == Expect(4, "expect yes traversed h2 h3 h4 h5 h6 h7", True,
@@ -208,3 +209,15 @@ def test_a_malformed_line_is_named_with_its_problem(text: str, line: int, proble
     assert caught.value.line == line
     assert str(caught.value).startswith(f"t.scenario, line {line}: ")
     assert problem in str(caught.value)
+
+
+def test_a_partition_longer_than_what_heals_is_refused_by_the_grammar() -> None:
+    with pytest.raises(ScenarioError, match=r"partition: '3' is not a number of seconds from 0 to 1 \("):
+        parse_scenario("start startpos\npartition board 3\n", "long.scenario")
+
+
+def test_a_partition_as_long_as_the_grammar_allows_heals_and_the_game_goes_on() -> None:
+    steps = ["start startpos", "play e4", f"partition board {PARTITION_SECONDS:g}", "play e5", "play Nf3"]
+    scenario = parse_scenario("\n".join(steps))
+    results = run_scenario(scenario)
+    assert [result.ok for result in results] == [True] * 5, [result.got for result in results]

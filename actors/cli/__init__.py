@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from actors.cli.streams import EXIT_FAILED, EXIT_OK, EXIT_USAGE, run_guarded
+from actors.cli.terminal_text import terminal_safe_line
 
 # The order of ``chess-actors --help``: the main job first, then studying the actors, then the puzzles.
 COMMAND_MODULES = (
@@ -38,7 +39,8 @@ class OneLineParser(argparse.ArgumentParser):
     """
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
+        # The message quotes what was typed, which may hold escapes: shown, never obeyed.
+        self.exit(EXIT_USAGE, terminal_safe_line(f"{self.prog}: {message} (see {self.prog} --help)") + "\n")
 
     def parse_known_args(  # type: ignore[override]
         self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None

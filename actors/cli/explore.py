@@ -156,7 +156,7 @@ def load_script(
 
 def run_explore(args: argparse.Namespace) -> int:
     """Explore the chosen plies; 0 if every order agreed on every ply, 1 if some order changed one."""
-    from actors.cli.streams import check_writable
+    from actors.cli.streams import check_writable, refuse_inputs_as_outputs
     from actors.client.explore import explore
     from actors.client.link_faults import single_fault
     from actors.client.orders import OrderedSystem, game_plies
@@ -176,6 +176,9 @@ def run_explore(args: argparse.Namespace) -> int:
         check_writable(args.html, "--html")
     if args.trace is not None:
         check_writable(args.trace, "--trace")
+    refuse_inputs_as_outputs([("--html", args.html), ("--trace", args.trace),
+                              ("--counterexample", args.counterexample.replace("{ply}", "1"))],
+                             [args.source] if args.source is not None else [])
     start, chess960, script = load_script(args.source, args.game, args.example)
     moves = [item for item in script if isinstance(item, str)]
     taught = len(moves) < len(script)
@@ -374,25 +377,20 @@ def _explore_links(
 def _write_page(path: str, reference: Sequence[TraceEvent], differing: Sequence[TraceEvent], plain: str,
                 found: str, title: str) -> None:
     """The counterexample's studio page, with its delivery order beside the reference's."""
+    from actors.cli.streams import replaced_file
     from actors.studio import write_page
     from actors.tracing.compare import compare_orders
-    from board.errors import InputError
 
     comparison = compare_orders(reference, differing, plain, found, title)
-    try:
-        write_page(differing, path, f"chess-actors explore: {title}, a counterexample", compare=comparison)
-    except OSError as error:
-        raise InputError(f"--html {path}: cannot write: {error.strerror}") from None
+    with replaced_file(path, "--html") as written:
+        write_page(differing, written, f"chess-actors explore: {title}, a counterexample", compare=comparison)
 
 
 def _write_lines(path: str, lines: list[str], option: str = "--counterexample") -> None:
-    from board.errors import InputError
+    from actors.cli.streams import replaced_file
 
-    try:
-        with open(path, "w", encoding="utf-8") as file:
-            file.writelines(line + "\n" for line in lines)
-    except OSError as error:
-        raise InputError(f"{option} {path}: cannot write: {error.strerror}") from None
+    with replaced_file(path, option) as written, open(written, "w", encoding="utf-8") as file:
+        file.writelines(line + "\n" for line in lines)
 
 
 def _taught_plies(start: str, script: list[Lesson | str]) -> list[tuple[int, str, str]]:
@@ -420,7 +418,7 @@ def _history(script: list[Lesson | str], number: int) -> tuple[list[Lesson | str
 def _write_trace(run: Run, path: str) -> None:
     from actors.client.explore import trace_lines
 
-    _write_lines(path, trace_lines(run))
+    _write_lines(path, trace_lines(run), "--trace")
 
 
 def _record(number: int, move: str, report: Report, path: str | None) -> dict[str, Any]:

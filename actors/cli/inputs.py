@@ -40,6 +40,9 @@ _MAGIC: Final = (
     (b"\x28\xb5\x2f\xfd", "zstd"),
 )
 _LONGEST_MAGIC: Final = max(len(magic) for magic, _ in _MAGIC)
+_ZSTD_SKIPPABLE: Final = b"\x2a\x4d\x18"
+"""The last three bytes of a zstd skippable frame's magic (its first is 0x50 to 0x5f): pzstd opens
+each file with one, to say where its frames are, so a multi-frame file starts so."""
 _UTF16_MARKS: Final = (b"\xff\xfe", b"\xfe\xff")
 
 
@@ -50,6 +53,12 @@ class _Readable(Protocol):
 class UnreadableInput(InputError):
     """Input that is not text at all: binary data, a broken compressed stream, or one that
     decompresses past a limit."""
+
+
+class CutShortInput(UnreadableInput):
+    """A compressed input that ends before its stream (or one of its frames) does: a file cut
+    short by a full disk or an interrupted copy. The text before the cut was read and judged;
+    what the cut lost cannot be, so the command fails once it has said what it could."""
 
 
 RATIO_VARIABLE: Final = "CHESS_ACTORS_MAX_RATIO"
@@ -63,11 +72,13 @@ class DecompressionLimits:
     ``memory``: the most a decoder may allocate (an xz dictionary, a zstd window; ``xz -9`` needs
     65 MB, and a header asking for more is refused before anything is allocated). ``ratio``: past
     the first ``free`` bytes, the output may be at most this many times the compressed bytes read
-    (PGN compresses 5-20 times; a file of one repeated byte, a few thousand times).
+    (PGN compresses 5-20 times; a file of one repeated byte, a few thousand times). The ratio bounds
+    time as well as memory: what is read is judged, and at 1,000 a 2.6 MB file of one game repeated
+    read for ten minutes; at 100 it is a tenth of that, five times what real files need.
     """
 
     memory: int = 128 << 20
-    ratio: int = 1_000
+    ratio: int = 100
     free: int = 16 << 20
 
     @classmethod
@@ -111,14 +122,20 @@ class UserInput:
         Raises:
             UnreadableInput: binary data (a NUL byte), a compressed stream that is broken or
                 that decompresses past a limit.
-            OSError: the file cannot be read.
+            OSError: the file cannot be opened or read (naming it, even when the failure comes
+                from a read, which names no file of its own).
         """
         limits = DecompressionLimits.from_environment()
-        if self.path == "-":
-            yield from decoded_blocks(sys.stdin.buffer, self.name, limits, self.kind)
-            return
-        with open(self.path, "rb") as handle:
-            yield from decoded_blocks(handle, self.name, limits, self.kind)
+        try:
+            if self.path == "-":
+                yield from decoded_blocks(sys.stdin.buffer, self.name, limits, self.kind)
+                return
+            with open(self.path, "rb") as handle:
+                yield from decoded_blocks(handle, self.name, limits, self.kind)
+        except OSError as error:
+            if error.filename is not None or error.errno is None:
+                raise
+            raise OSError(error.errno, error.strerror, self.name) from None
 
     def lines(self, limit: int, too_long: Callable[[int], Exception]) -> Iterator[bytes]:
         """The input's lines (with their line feed), none longer than ``limit`` bytes.
@@ -232,9 +249,10 @@ def decoded_blocks(stream: IO[bytes], name: str, limits: DecompressionLimits = D
     """
     head = _read_at_least(stream, _LONGEST_MAGIC)
     replayed = io.BufferedReader(_Replayed(head, stream), BLOCK_BYTES)
-    kind = next((kind for magic, kind in _MAGIC if head.startswith(magic)), None)
+    kind = _compression_of(head)
+    counted = None
     if kind is not None:
-        counted = _Counted(replayed)
+        counted = _Counted(replayed, _ZstdFrames() if kind == "zstd" else None)
         compressed = io.BufferedReader(counted, COMPRESSED_BYTES)
         blocks = _bounded_expansion(_decompressed(kind, compressed, limits), counted, name, kind, limits)
     elif head.startswith(_UTF16_MARKS):
@@ -242,7 +260,7 @@ def decoded_blocks(stream: IO[bytes], name: str, limits: DecompressionLimits = D
         raise UnreadableInput(f"{name}: UTF-16 text; {kind_of_text} is read as {charsets} (convert it first)")
     else:
         blocks = iter(lambda: replayed.read1(BLOCK_BYTES), b"")
-    lines = 0
+    lines = produced = 0
     try:
         for block in blocks:
             nul = block.find(b"\0")
@@ -250,11 +268,30 @@ def decoded_blocks(stream: IO[bytes], name: str, limits: DecompressionLimits = D
                 line = lines + block.count(b"\n", 0, nul) + 1
                 raise UnreadableInput(f"{name}:{line}: binary data (a NUL byte), not {kind_of_text} text")
             lines += block.count(b"\n")
+            produced += len(block)
             yield block
-    except (OSError, EOFError, lzma.LZMAError, _ZstdError) as error:
+        if counted is not None and counted.frames is not None and not counted.frames.complete:
+            raise EOFError(counted.frames.where)
+    except EOFError as error:
+        if kind is None or counted is None:
+            raise
+        inside = f" ({error})" if counted.frames is not None else ""
+        raise CutShortInput(
+            f"{name}: cut short: the {kind} data ends at byte {counted.count:,}{inside}, before the end "
+            f"of its stream (after {produced:,} bytes of text, {lines:,} lines)"
+        ) from None
+    except (OSError, lzma.LZMAError, _ZstdError) as error:
         if kind is None:
             raise
         raise UnreadableInput(f"{name}: {_broken(kind, error, limits)}") from None
+
+
+def _compression_of(head: bytes) -> str | None:
+    """The compressed format ``head`` (a stream's first bytes) opens, if any."""
+    kind = next((kind for magic, kind in _MAGIC if head.startswith(magic)), None)
+    if kind is None and len(head) >= 4 and 0x50 <= head[0] <= 0x5F and head[1:4] == _ZSTD_SKIPPABLE:
+        return "zstd"
+    return kind
 
 
 def _broken(kind: str, error: BaseException, limits: DecompressionLimits) -> str:
@@ -268,12 +305,14 @@ def _broken(kind: str, error: BaseException, limits: DecompressionLimits) -> str
 
 
 class _Counted(io.RawIOBase):
-    """A stream that counts the bytes read through it (the compressed side of a decoder)."""
+    """A stream that counts the bytes read through it (the compressed side of a decoder), and
+    hands them to ``frames`` (a zstd stream's frame walker) when there is one."""
 
-    def __init__(self, source: io.BufferedReader[_Replayed]) -> None:
+    def __init__(self, source: io.BufferedReader[_Replayed], frames: _ZstdFrames | None = None) -> None:
         super().__init__()
         self.source = source
         self.count = 0
+        self.frames = frames
 
     def readable(self) -> bool:
         return True
@@ -282,7 +321,90 @@ class _Counted(io.RawIOBase):
         data = self.source.read1(len(buffer))
         buffer[: len(data)] = data
         self.count += len(data)
+        if self.frames is not None:
+            self.frames.feed(data)
         return len(data)
+
+
+class _ZstdFrames:
+    """Follows the frames of a zstd stream (RFC 8878: frame headers, block headers, checksums,
+    skippable frames) as its bytes pass, without decompressing: the decoder ends quietly where its
+    input ends, even inside a frame, and this says whether the input ended between frames."""
+
+    def __init__(self) -> None:
+        self.frames = 0
+        """The frames begun so far (skippable ones not counted)."""
+        self.skipping = False
+        self._held = b""
+        self._need = 4
+        self._skip = 0
+        self._step: Callable[[bytes], None] = self._magic
+        self._checksum = False
+
+    @property
+    def complete(self) -> bool:
+        """Whether everything seen so far ends exactly where a frame does."""
+        return self._step == self._magic and not self._held and not self._skip
+
+    def feed(self, data: bytes) -> None:
+        """Follow ``data``, the stream's next bytes."""
+        view = memoryview(data)
+        while view:
+            if self._skip:
+                skipped = min(self._skip, len(view))
+                self._skip -= skipped
+                view = view[skipped:]
+                continue
+            taken = self._need - len(self._held)
+            self._held += bytes(view[:taken])
+            view = view[taken:]
+            if len(self._held) == self._need:
+                held, self._held = self._held, b""
+                self._step(held)
+
+    def _expect(self, size: int, step: Callable[[bytes], None]) -> None:
+        self._need, self._step = size, step
+
+    @property
+    def where(self) -> str:
+        """Where in the stream the bytes seen so far end, in words."""
+        if self.skipping:
+            return f"in the skippable frame after frame {self.frames:,}"
+        return f"inside frame {self.frames:,}"
+
+    def _magic(self, data: bytes) -> None:
+        self.skipping = data[1:] == _ZSTD_SKIPPABLE and 0x50 <= data[0] <= 0x5F
+        if self.skipping:
+            self._expect(4, self._skippable)
+        else:  # a frame (any other magic is the decoder's to refuse)
+            self.frames += 1
+            self._expect(1, self._descriptor)
+
+    def _skippable(self, data: bytes) -> None:
+        self._skip = int.from_bytes(data, "little")
+        self._expect(4, self._magic)
+
+    def _descriptor(self, data: bytes) -> None:
+        flags = data[0]
+        single_segment = bool(flags & 0x20)
+        self._checksum = bool(flags & 0x04)
+        content_size = (1 if single_segment else 0, 2, 4, 8)[flags >> 6]
+        header = (0 if single_segment else 1) + (0, 1, 2, 4)[flags & 0x03] + content_size
+        if header:
+            self._expect(header, lambda _: self._expect(3, self._block))
+        else:
+            self._expect(3, self._block)
+
+    def _block(self, data: bytes) -> None:
+        header = int.from_bytes(data, "little")
+        size = header >> 3
+        self._skip = 1 if (header >> 1) & 0x03 == 1 else size  # an RLE block holds its one byte
+        if not header & 0x01:
+            self._expect(3, self._block)
+        elif self._checksum:
+            self._expect(4, lambda _: self._expect(4, self._magic))
+        else:
+            self._expect(4, self._magic)
 
 
 def _bounded_expansion(blocks: Iterator[bytes], counted: _Counted, name: str, kind: str,

@@ -76,6 +76,7 @@ def run_perft(args: argparse.Namespace) -> int:
     from functools import partial
 
     from actors.cli.replay_options import lessons
+    from actors.cli.streams import answer_signals
     from board.notation.fen import parse_fen, write_fen
     from board.rules import taught as taught_rules
     from board.rules.perft import divided, perft, root_moves
@@ -85,14 +86,14 @@ def run_perft(args: argparse.Namespace) -> int:
     # The position counted, written out in full: 'startpos' and optional fields become explicit.
     record: dict[str, Any] = {"fen": write_fen(position), "depth": depth}
     taught = lessons(args.teach)
-    count_all: Callable[[], int] = partial(perft, position, depth)
-    split: Callable[[], Iterable[tuple[Move, int]]] = partial(divided, position, depth)
+    count_all: Callable[[], int] = partial(perft, position, depth, answer_signals)
+    split: Callable[[], Iterable[tuple[Move, int]]] = partial(divided, position, depth, answer_signals)
     first_moves: Callable[[], int] = partial(root_moves, position)
     if taught:  # taught pieces: counted by board.rules.taught, each lesson moving with its piece
         board = taught_rules.TaughtBoard(position, taught_rules.read_lessons(position, taught))
         record["teach"] = taught
-        count_all = partial(taught_rules.perft, board, depth)
-        split = partial(taught_rules.divided, board, depth)
+        count_all = partial(taught_rules.perft, board, depth, answer_signals)
+        split = partial(taught_rules.divided, board, depth, answer_signals)
         first_moves = partial(len, board.legal_moves())
     counts: list[tuple[str, int]] = []
     if depth > 1 or (args.divide and depth > 0):  # counted first move by first move, to show progress

@@ -135,6 +135,7 @@ def run_knight_path(args: argparse.Namespace) -> int:
 
 def run_knight_treasure(args: argparse.Namespace) -> int:
     """Print the length and squares of a shortest walk over all treasures; exit 1 if impossible."""
+    from actors.cli.streams import answer_signals
     from board.puzzles.knights.path import PathTooLongError
     from board.puzzles.knights.treasure import TreasureCountError, treasure_hunt
     from board.rules.squares import parse_size, parse_square, square_name
@@ -145,7 +146,7 @@ def run_knight_treasure(args: argparse.Namespace) -> int:
         raise TreasureCountError("give at least one treasure square after the start square")
     treasures = [parse_square(square, size) for square in args.squares]
     try:
-        walk = treasure_hunt(start, treasures, size)
+        walk = treasure_hunt(start, treasures, size, answer_signals)
     except PathTooLongError as error:
         return _print_unlisted(args, error)
     return _print_walk(args, None if walk is None else [square_name(coord) for coord in walk])

@@ -19,7 +19,7 @@ from actors.cli.output import add_json_flag, add_trace_flags
 from actors.cli.replay_options import check_options, plan_for
 from actors.cli.replay_report import print_totals, report, start_progress, status
 from actors.cli.replay_watch import Watcher, start_watcher
-from actors.cli.streams import SideOutput, open_side_output
+from actors.cli.streams import SideOutput, refuse_inputs_as_outputs, replaced_file, side_output
 from board.errors import InputError
 
 if TYPE_CHECKING:
@@ -144,6 +144,7 @@ def run(args: argparse.Namespace) -> int:
     """Replay each game; exit 1 if any game has an illegal move."""
     check_options(args)
     args.ply_range = chosen_plies(args)
+    refuse_inputs_as_outputs([("--trace", args.trace), ("--html", args.html)], args.pgn)
     if args.engine == "actors" and args.workers == 1 and not args.ray and args.node_option is None:
         from actors.kernel.affinity import one_core
 
@@ -210,14 +211,12 @@ def _write_studio(path: str, events: list[TraceEvent], title: str) -> None:
 
     if not events:
         raise InputError(f"--html {path}: no game was judged, so there is no message to show")
-    try:
-        write_page(events, path, title)
-    except OSError as error:
-        raise InputError(f"--html {path}: cannot write: {error.strerror}") from None
+    with replaced_file(path, "--html") as written:
+        write_page(events, written, title)
 
 
 def _open_trace(path: str, stack: ExitStack) -> SideOutput:
-    return stack.enter_context(closing(open_side_output(path, "--trace")))
+    return stack.enter_context(side_output(path, "--trace"))
 
 
 def _judged_elsewhere(args: argparse.Namespace, sources: Iterator[tuple[str, Iterator[bytes]]]

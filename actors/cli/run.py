@@ -8,14 +8,20 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 from collections.abc import Callable
-from contextlib import ExitStack, closing
+from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from actors.cli.help import add_command
 from actors.cli.network import add_max_restarts_flag, add_network_flag, network_line, network_model
 from actors.cli.nodes import add_nodes_flags, open_nodes, own_nodes_option
 from actors.cli.output import add_json_flag, add_trace_flags, emit, fail
-from actors.cli.streams import SideOutput, check_writable, open_side_output
+from actors.cli.streams import (
+    SideOutput,
+    check_writable,
+    refuse_inputs_as_outputs,
+    replaced_file,
+    side_output,
+)
 
 if TYPE_CHECKING:
     from actors.scenario.steps import Scenario, StepResult
@@ -72,6 +78,8 @@ def run_scenario_command(args: argparse.Namespace) -> int:
     for option, path in (("--html", args.html), ("--trace", args.trace)):
         if path is not None and path != "-":
             check_writable(path, option)
+    refuse_inputs_as_outputs([("--html", args.html), ("--trace", args.trace)],
+                             [args.scenario] if args.scenario is not None else [])
     scenario = _load_scenario(args)
     if on_nodes is not None and any(isinstance(step, LinkFault) for step in scenario.steps):
         raise InputError(f"{scenario.source}: {NODES_PLAN_ONE_FAULT}")
@@ -100,7 +108,7 @@ def run_scenario_command(args: argparse.Namespace) -> int:
             if args.trace == "-":
                 raise InputError("--trace -: give a file path (the trace is written beside the step lines)")
 
-            trace_file = stack.enter_context(closing(open_side_output(args.trace, "--trace")))
+            trace_file = stack.enter_context(side_output(args.trace, "--trace"))
             if recorder is None:
                 recorder = TraceRecorder(keep=False)
             recorder.attach(jsonl_sink(cast(TextIO, trace_file)))
@@ -111,10 +119,8 @@ def run_scenario_command(args: argparse.Namespace) -> int:
     if args.html is not None and recorder is not None:
         from actors.studio import write_page
 
-        try:
-            write_page(recorder.events(), args.html, f"chess-actors studio: {scenario.source}")
-        except OSError as error:
-            raise InputError(f"--html {args.html}: cannot write: {error.strerror}") from None
+        with replaced_file(args.html, "--html") as written:
+            write_page(recorder.events(), written, f"chess-actors studio: {scenario.source}")
     failed = next((result for result in results if not result.ok), None)
     if not args.json:
         from actors.cli.display import console

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import signal
+import stat
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -38,6 +40,17 @@ _interrupted = threading.Event()
 def _interrupt(signum: int, frame: object) -> None:
     _interrupted.set()
     raise KeyboardInterrupt
+
+
+def answer_signals() -> None:
+    """The checkpoint the command line gives a long computation of the rules core (perft, the
+    knight treasure hunt), which calls it every few milliseconds.
+
+    A signal's Python handler (Ctrl-C's, SIGTERM's) runs only when the interpreter runs Python
+    code; compiled, the rules core never does, and a count went on for half a minute after Ctrl-C.
+    Entering this function is Python code running: a handler pending since the last call runs
+    here, and what it raises (KeyboardInterrupt, :class:`Terminated`) ends the computation.
+    """
 
 
 def forget_interrupt() -> None:
@@ -245,10 +258,11 @@ class SideOutput:
     """A file written beside the main output (a trace): a failed write is remembered, not raised,
     so that the verdicts still reach standard output; :meth:`check` raises it once they have."""
 
-    def __init__(self, file: TextIO, what: str) -> None:
+    def __init__(self, file: TextIO, what: str, target: _Replaced | None = None) -> None:
         self.file = file
         self.what = what
         self.error: OutputError | None = None
+        self.target = target
 
     def write(self, text: str) -> int:
         """Write ``text``, or nothing once a write has failed."""
@@ -267,13 +281,26 @@ class SideOutput:
             except OSError as error:
                 self.error = OutputError(self.what, error.strerror or str(error))
 
-    def close(self) -> None:
-        """Close the file (a failure to flush its last lines is remembered, as for a write)."""
+    def close(self, keep: bool = True) -> None:
+        """Close the file (a failure to flush its last lines is remembered, as for a write); with
+        ``keep``, put it in the place of its path, else throw it away (an interrupted run)."""
+        if self.file.closed:
+            return
         self.flush()
         try:
             self.file.close()
         except OSError as error:
             self.error = self.error or OutputError(self.what, error.strerror or str(error))
+        if self.target is None:
+            return
+        if not keep:
+            self.target.discard()
+            return
+        try:
+            self.target.commit()
+        except OSError as error:
+            self.error = self.error or OutputError(self.what, error.strerror or str(error))
+            self.target.discard()
 
     def check(self) -> None:
         """Raise the first failed write, if any (after a last flush).
@@ -287,16 +314,139 @@ class SideOutput:
 
 
 def open_side_output(path: str, option: str) -> SideOutput:
-    """Open ``path`` for writing as the file of ``option`` (e.g. '--trace').
+    """Open ``path`` for writing as the file of ``option`` (e.g. '--trace'): written to a temporary
+    file beside it, which :meth:`SideOutput.close` puts in its place (see :func:`side_output`).
 
     Raises:
         InputError: the file cannot be opened.
     """
     try:
-        file = open(path, "w", encoding="utf-8")  # noqa: SIM115 (closed by the caller's stack)
+        target = _Replaced(path)
+        file = open(target.written, "w", encoding="utf-8")  # noqa: SIM115 (closed by the caller's stack)
     except OSError as error:
         raise InputError(f"{option} {path}: cannot write: {error.strerror}") from None
-    return SideOutput(file, f"{option} {path}")
+    return SideOutput(file, f"{option} {path}", target)
+
+
+@contextlib.contextmanager
+def side_output(path: str, option: str) -> Iterator[SideOutput]:
+    """:func:`open_side_output`, closed when the block ends: the file takes the place of ``path``
+    when the block ends or fails with an error (what was written is the record of the run so far),
+    and is thrown away when the command is interrupted or terminated, leaving ``path`` as it was.
+
+    Raises:
+        InputError: the file cannot be opened.
+    """
+    output = open_side_output(path, option)
+    try:
+        yield output
+    except Exception:
+        output.close()
+        raise
+    except BaseException:
+        output.close(keep=False)
+        raise
+    output.close()
+
+
+class _Replaced:
+    """A file written under another name beside ``path``, then renamed onto it: the old file stays
+    whole until the new one is complete. A path that is not a regular file (a FIFO, a terminal,
+    ``/dev/null``) is written in place, as renaming onto it would replace the device itself."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.written = path
+        try:
+            status = os.stat(path)
+        except FileNotFoundError:
+            status = None
+        if status is not None and not stat.S_ISREG(status.st_mode):
+            return
+        folder, name = os.path.split(os.path.abspath(path))
+        self.written = os.path.join(folder, f".{name}.{os.getpid()}.{secrets.token_hex(4)}.partial")
+        # Made as a new file is (the umask applies), then given the mode of the file it replaces.
+        os.close(os.open(self.written, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+        if status is not None:
+            os.chmod(self.written, stat.S_IMODE(status.st_mode))
+
+    def commit(self) -> None:
+        """Put the written file in the place of ``path``."""
+        if self.written != self.path:
+            os.replace(self.written, self.path)
+
+    def discard(self) -> None:
+        """Throw the written file away (``path`` is left as it was)."""
+        if self.written != self.path:
+            with contextlib.suppress(OSError):
+                os.unlink(self.written)
+
+
+@contextlib.contextmanager
+def replaced_file(path: str, option: str) -> Iterator[str]:
+    """The path to write ``option``'s file (e.g. '--html') to: a temporary file beside ``path``,
+    renamed onto it when the block ends without an error, removed otherwise.
+
+    Raises:
+        InputError: naming ``option`` and ``path``, when the file cannot be made or written.
+    """
+    try:
+        target = _Replaced(path)
+    except OSError as error:
+        raise InputError(f"{option} {path}: cannot write: {error.strerror}") from None
+    try:
+        yield target.written
+        target.commit()
+    except OSError as error:
+        target.discard()
+        raise InputError(f"{option} {path}: cannot write: {error.strerror}") from None
+    except BaseException:
+        target.discard()
+        raise
+
+
+def refuse_inputs_as_outputs(outputs: Iterable[tuple[str, str | None]], inputs: Iterable[str]) -> None:
+    """Fail before anything is written when an output would overwrite an input, or another output:
+    files are the same when they are the same file on disk (device and inode, so a hard link or a
+    symbolic link to an input is caught too); ``-`` as an input is standard input, which may be a
+    file as well (``< games.pgn``).
+
+    Args:
+        outputs: (option, path) of each output (a path of None or ``-``: not given, or stdout).
+        inputs: the paths the command reads.
+
+    Raises:
+        InputError: naming the output's option and path, and the input it would overwrite.
+    """
+    read: dict[tuple[object, ...], str] = {}
+    for source in inputs:
+        identity = _identity(source)
+        if identity is not None:
+            read.setdefault(identity, "standard input" if source == "-" else f"the input {source}")
+    written: dict[tuple[object, ...], str] = {}
+    for option, path in outputs:
+        if path is None or path == "-":
+            continue
+        identity = _identity(path) or ("new", os.path.realpath(path))
+        if identity in read:
+            raise InputError(f"{option} {path}: is {read[identity]} (the same file); writing it would "
+                             "destroy what is read, so give another path")
+        if identity in written:
+            raise InputError(f"{option} {path}: is also the file of {written[identity]}; give each output "
+                             "a path of its own")
+        written[identity] = option
+
+
+def _identity(path: str) -> tuple[object, ...] | None:
+    """The file at ``path`` as (device, inode); None when it does not exist, or is a terminal or a
+    device such as /dev/null, which reading and writing at once cannot harm."""
+    try:
+        status = os.fstat(0) if path == "-" else os.stat(path)
+    except (OSError, ValueError):
+        return None
+    if stat.S_ISCHR(status.st_mode):
+        return None
+    return ("file", status.st_dev, status.st_ino)
 
 
 def check_writable(path: str, option: str) -> None:

@@ -65,7 +65,7 @@ def run_trace(args: argparse.Namespace) -> int:
     needs are kept (at most :data:`DRAWN_EVENTS`).
     """
     from actors.cli.inputs import UserInput
-    from actors.cli.streams import check_writable
+    from actors.cli.streams import check_writable, refuse_inputs_as_outputs
     from actors.tracing.export import (
         TRACE_LINE_BYTES,
         TraceFormatError,
@@ -79,6 +79,7 @@ def run_trace(args: argparse.Namespace) -> int:
 
     if args.output is not None and args.output != "-":
         check_writable(args.output, "-o")
+    refuse_inputs_as_outputs([("-o", args.output)], [args.path])
     plies = parse_ply_range(args.plies) if args.plies is not None else None
     if args.game is not None and args.game < 1:
         raise InputError(f"--game {args.game}: games count from 1")
@@ -132,39 +133,35 @@ def run_trace(args: argparse.Namespace) -> int:
                 "diagram": diagram,
             }
             _write(args, json.dumps(record) + "\n")
-        else:
-            _write(args, diagram)
+        else:  # text for people, which quotes the trace: its escapes are shown, never obeyed
+            from actors.cli.terminal_text import terminal_safe
+
+            _write(args, terminal_safe(diagram))
     return 0
 
 
 def _copy(args: argparse.Namespace, spool: IO[str]) -> None:
     """Copy the spooled lines out a block at a time (a spool of any size, in constant memory)."""
-    from board.errors import InputError
+    from actors.cli.streams import replaced_file
 
     if args.output is None or args.output == "-":
         shutil.copyfileobj(spool, sys.stdout, COPY_CHARACTERS)
         return
-    try:
-        with open(args.output, "w", encoding="utf-8") as file:
-            shutil.copyfileobj(spool, file, COPY_CHARACTERS)
-    except OSError as error:
-        raise InputError(f"-o {args.output}: cannot write: {error.strerror}") from None
+    with replaced_file(args.output, "-o") as written, open(written, "w", encoding="utf-8") as file:
+        shutil.copyfileobj(spool, file, COPY_CHARACTERS)
 
 
 COPY_CHARACTERS = 1 << 16
 
 
 def _write(args: argparse.Namespace, text: str) -> None:
-    from board.errors import InputError
+    from actors.cli.streams import replaced_file
 
     if args.output is None or args.output == "-":
         sys.stdout.write(text)
         return
-    try:
-        with open(args.output, "w", encoding="utf-8") as file:
-            file.write(text)
-    except OSError as error:
-        raise InputError(f"-o {args.output}: cannot write: {error.strerror}") from None
+    with replaced_file(args.output, "-o") as written, open(written, "w", encoding="utf-8") as file:
+        file.write(text)
 
 
 class _Span:

@@ -33,6 +33,67 @@ _PROBE = (
 )
 
 
+RUN_MARK_VARIABLE: Final = "CHESS_ACTORS_RAY_RUN"
+"""Set, to a value of its own, in the environment of a process that starts a local Ray: every Ray
+process it starts inherits it, which is how the watcher below finds them once the process is gone."""
+
+_WATCHER: Final = r"""
+import os, signal, sys, time
+
+mark = sys.argv[1].encode()
+sys.stdin.buffer.read()  # returns at the end of the pipe: the process that started Ray has ended
+
+
+def marked():
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and int(entry) != os.getpid():
+            try:
+                with open(f"/proc/{entry}/environ", "rb") as environ:
+                    if mark in environ.read().split(b"\0"):
+                        found.append(int(entry))
+            except OSError:
+                pass
+    return found
+
+
+for signum, grace in ((signal.SIGTERM, 2.0), (signal.SIGKILL, 2.0)):
+    for pid in marked():
+        try:
+            os.kill(pid, signum)
+        except OSError:
+            pass
+    ends = time.monotonic() + grace
+    while marked() and time.monotonic() < ends:
+        time.sleep(0.05)
+"""
+"""The watcher of a local Ray: it waits for the end of a pipe that only the process that started
+Ray holds (it ends however that process ends, SIGKILL included), then stops every process that
+carries that process's mark (SIGTERM, then SIGKILL two seconds later): Ray's agents otherwise
+outlived a killed parent by a minute."""
+
+
+def watch_local_ray() -> None:
+    """Start the watcher of the local Ray this process is about to start, and mark this process's
+    environment so that every Ray process started from now on carries the mark.
+
+    The watcher runs in a session of its own (a Ctrl-C sent to the terminal's group must not end it
+    before it has done its work) and ends a moment after this process, having stopped what is left.
+    """
+    if RUN_MARK_VARIABLE in os.environ:
+        return
+    mark = f"{RUN_MARK_VARIABLE}={os.getpid()}-{secrets.token_hex(8)}"
+    watcher = subprocess.Popen([sys.executable, "-c", _WATCHER, mark], stdin=subprocess.PIPE,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    # The write end stays open, unused, until this process ends; the watcher is never waited for.
+    _WATCHERS.append(watcher)
+    name, _, value = mark.partition("=")
+    os.environ[name] = value
+
+
+_WATCHERS: list[subprocess.Popen[bytes]] = []
+
+
 class MissingExtra(InputError):
     """An optional dependency the command needs is not installed."""
 
@@ -188,6 +249,7 @@ def init_ray(ray: Any, address: str) -> None:
     options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "configure_logging": False}
     if address == "local":
         options.update(address=None, _node_ip_address="127.0.0.1")
+        watch_local_ray()
     else:
         options.update(address=address)
     kept = _sigterm_handler()

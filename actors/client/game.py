@@ -6,6 +6,7 @@ dies it asks the supervisor to heal and asks again (a proposal: unless the journ
 
 from __future__ import annotations
 
+import time
 import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
@@ -20,7 +21,7 @@ from actors.client.placement import Placement, checked_count
 from actors.client.pool import SystemPool
 from actors.client.stream import CLIENT, Proposal, ProposalStream
 from actors.client.study import StudyTools
-from actors.kernel.errors import ActorFailure, ActorUnavailable
+from actors.kernel.errors import ActorFailure, ActorTimeout, ActorUnavailable
 from actors.kernel.links import LinkModel, parse_network
 from actors.kernel.messaging import DEFAULT_TIMEOUT, Pending, ask, post, wait_one
 from actors.kernel.network import Network
@@ -56,6 +57,10 @@ __all__ = [
     "Teachable",
     "as_geometry",
 ]
+
+
+REQUEST_DEADLINE_FLOOR = 30.0
+"""The least default deadline of a request (seconds): healing under many faults may take a while."""
 
 
 class ActorGame(ProposalStream, StudyTools, GameLifetime):
@@ -130,6 +135,11 @@ class ActorGame(ProposalStream, StudyTools, GameLifetime):
         if pool is not None and schedule is not None:
             raise ValueError("a scheduled game runs actors of its own: give pool= or schedule=, not both")
         self.timeout = DEFAULT_TIMEOUT if timeout is None else checked_timeout(timeout)
+        self.request_deadline = max(REQUEST_DEADLINE_FLOOR, self.timeout * (max_restarts + 2))
+        """Seconds a move (or any request to the referee) may take, healing included: whatever the
+        actors do, :meth:`propose` returns or raises by then (plus one last timeout at most). By
+        default as long as the attempts it may make, ``max_restarts + 2`` timeouts, and at least
+        :data:`REQUEST_DEADLINE_FLOOR`; it may be set."""
         self.pool = pool
         self.turnstile = make_turnstile(schedule)
         self.supervisor = Supervisor(
@@ -206,6 +216,8 @@ class ActorGame(ProposalStream, StudyTools, GameLifetime):
             GameClosed: the game is not started, or closed.
             ActorFailure: the supervisor gave up healing (RestartIntensityExceeded; a stuck board or
                 referee that would not stop), or ``max_restarts + 1`` attempts failed.
+            ActorTimeout: no verdict within :attr:`request_deadline`, healing included (an actor
+                stuck again after each restart: a slow taught move function).
         """
         checked_text(text, "the move")
         self._check_open()
@@ -274,20 +286,33 @@ class ActorGame(ProposalStream, StudyTools, GameLifetime):
 
         Each ask sent is added to ``attempts``. Giving up is the supervisor's decision (its
         intensity limit, or a link broken for good); ``max_restarts + 1`` failed attempts also end
-        it, for failures that restart nothing (a referee slower than the timeout).
+        it, for failures that restart nothing (a referee slower than the timeout), and so does
+        :attr:`request_deadline` for the whole request, healing included, which nothing an actor does
+        can extend (a taught move function that turned slow stalls each new incarnation of its piece,
+        slower than the intensity limit counts restarts).
         """
         supervisor = self.supervisor
         if supervisor.failed is not None:
             raise supervisor.failed
-        for _ in range(max(1, supervisor.max_restarts + 1)):
+        rounds = max(1, supervisor.max_restarts + 1)
+        allowed = self.request_deadline
+        deadline = time.monotonic() + allowed
+        for _ in range(rounds):
             try:
                 pending = self._ask_later(receiver, message)
                 if attempts is not None:
                     attempts.append(pending)
-                return self._wait(pending)
+                return self._wait(pending, deadline)
             except ActorFailure as error:
                 failure = error
-            supervisor.heal()
+            try:
+                supervisor.heal(deadline)
+            except ActorTimeout:
+                if time.monotonic() < deadline:  # a stuck board or referee that would not stop
+                    raise
+                raise ActorTimeout(
+                    f"no verdict within {allowed:g} s (the request's deadline, healing included): {failure}"
+                ) from None
             self._entries = list(supervisor.journal().entries)
             self._outcome, self._claimable = supervisor.outcome, supervisor.claimable
             done = made() if made is not None else None
@@ -315,9 +340,13 @@ class ActorGame(ProposalStream, StudyTools, GameLifetime):
         envelope = post(self.recorder, CLIENT, name, message, None, ply)
         return ask(self.supervisor.ref(name), name, envelope)
 
-    def _wait(self, pending: Pending) -> Any:
-        """The reply to an ask sent by :meth:`_ask_later`, within the timeout."""
-        reply = wait_one(*pending, self.timeout)
+    def _wait(self, pending: Pending, deadline: float | None = None) -> Any:
+        """The reply to an ask sent by :meth:`_ask_later`, within the timeout (and before ``deadline``,
+        a ``time.monotonic()`` instant, when one is given)."""
+        timeout = self.timeout
+        if deadline is not None:
+            timeout = max(0.0, min(timeout, deadline - time.monotonic()))
+        reply = wait_one(*pending, timeout)
         if self.turnstile is not None:
             self.turnstile.drain()  # the conversation is over when its last tell is delivered
         return reply

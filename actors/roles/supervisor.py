@@ -109,6 +109,11 @@ def promoted_names(start_fen: str, entries: tuple[JournalEntry, ...], chess960: 
     return promoted
 
 
+IDLE_PIECES = 8
+"""How many pieces a re-seated system keeps idle for positions to come (a pool alternating between
+a few positions reuses them); past that, the pieces the new position does not seat are stopped."""
+
+
 class Supervisor:
     """Starts, names, restarts (one_for_one) and stops the actors of one game or position session.
 
@@ -248,7 +253,10 @@ class Supervisor:
         Each piece of the new position (``chess960`` as for the constructor) is seated by the board on
         its square as a plain piece of its kind (a promoted pawn is a pawn again, a taught piece
         forgets its lesson), under its birth name ('white-knight-g1'), and declares its reach;
-        pieces the system lacks are started, the others stand idle off the board; the referee
+        pieces the system lacks are started, and those the position does not seat stand idle off
+        the board, up to :data:`IDLE_PIECES` of them; past that they are stopped (positions from the
+        middle of games name pieces by squares of their own, and a system re-seated ply after ply
+        kept every piece it had started, 106 threads by ply 75); the referee
         begins afresh from the board (which need not ask the pieces again) and has the journal
         forget the last game.
 
@@ -261,6 +269,11 @@ class Supervisor:
         self.outcome = None
         self.restarts = 0
         self._restart_times.clear()
+        seated = {entry.name for entry in entries}
+        idle = [name for name in self.names() if name not in (BOARD, REFEREE, JOURNAL) and name not in seated]
+        if len(idle) > IDLE_PIECES:
+            for name in idle:
+                self._stop(name, wait=False)
         for entry in entries:
             if not self.alive(entry.name):
                 self._stop(entry.name, wait=False)
@@ -352,11 +365,14 @@ class Supervisor:
             )
             raise self.failed
 
-    def heal(self) -> None:
+    def heal(self, deadline: float | None = None) -> None:
         """Restart every dead child (board, then pieces, then referee), rebuilding state from the journal.
 
         A board that disagrees with the journal (it died, or made a move the client was never told
-        of) is rebuilt from the journal; pieces are rebuilt from the board's roster.
+        of) is rebuilt from the journal; pieces are rebuilt from the board's roster. ``deadline``
+        (a ``time.monotonic()`` instant) ends the rounds of healing once it has passed: an actor
+        that is stuck again after every restart (a taught move function that turned slow) would
+        otherwise be restarted for ever, slower than the intensity limit counts.
 
         Raises:
             RestartIntensityExceeded: too many restarts in the period (also for every later call).
@@ -367,6 +383,9 @@ class Supervisor:
         while True:
             if self.failed is not None:
                 raise self.failed
+            if deadline is not None and time.monotonic() >= deadline:
+                raise ActorTimeout("the actors did not recover before the deadline (an actor stuck "
+                                   "again after each restart: a slow move function?)")
             try:
                 with marking(self.recorder, "heal"):
                     self._heal_once()

@@ -86,6 +86,17 @@ def _words(text: str, source: str, line: int) -> list[_Word]:
     return words
 
 
+def quoted(text: str) -> str:
+    """``text`` as the grammar writes quoted text: in double quotes, a quote or a backslash in it
+    escaped with a backslash, so that reading it back gives ``text`` again."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _written(words: Sequence[_Word]) -> str:
+    """A line's words as the grammar writes them (a saved session's line reads back the same)."""
+    return " ".join(quoted(word.text) if word.quoted else word.text for word in words)
+
+
 def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
     """Parse a scenario script (see actors/examples/README.md for the format).
 
@@ -110,11 +121,14 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
     network: LinkModel | None = None
     orders: list[tuple[int, Order]] = []
     pending: Order | None = None  # an order line waiting for its step
-    for number, raw in enumerate(text.splitlines(), start=1):
+    # Lines end at a line feed only: a quoted text may hold any other character (a form feed,
+    # U+2028), as a line typed into the shell may, and a saved session must read back alike.
+    for number, raw in enumerate(text.split("\n"), start=1):
+        raw = raw.removesuffix("\r")
         words = _words(raw, source, number)
         if not words:
             continue
-        written = " ".join(f'"{word.text}"' if word.quoted else word.text for word in words)
+        written = _written(words)
         if words[0].text in DIRECTIVE_NAMES and not words[0].quoted:
             if pending is not None:
                 raise ScenarioError(source, number, f"order (line {pending.line}) needs a step after it,"
@@ -216,7 +230,7 @@ def parse_line(text: str, source: str = "<shell>", line: int = 1) -> Step | None
     words = _words(text, source, line)
     if not words:
         return None
-    written = " ".join(f'"{word.text}"' if word.quoted else word.text for word in words)
+    written = _written(words)
     return _parse_step(words, written, source, line)
 
 
@@ -389,6 +403,14 @@ def _parse_link_fault(verb: str, rest: list[_Word], written: str, line: int,
     return LinkFault(line, written, verb, _message_kind(texts[-1], fail), reply)
 
 
+PARTITION_SECONDS = 1.0
+"""The longest partition a step may ask for. The links send a message again 12 times, backing off
+(about 0.4 s in all), and past that the asker's failure is healed by the supervisor, whose own asks
+are retried the same way: a partition of a second is bridged, the game going on with the same
+verdicts; one of 2.5 s or more failed the next step with a named LinkFailure (the network model's
+``partition=...:SECONDS`` of ``--network`` is not bounded so: there a failure is what is studied)."""
+
+
 def _parse_partition(rest: list[_Word], written: str, line: int,
                      fail: Callable[[str], ScenarioError]) -> Partition:
     if len(rest) not in (2, 3):
@@ -399,8 +421,9 @@ def _parse_partition(rest: list[_Word], written: str, line: int,
         seconds = float(rest[-1].text)
     except ValueError:
         seconds = -1.0
-    if not 0 < seconds <= 60:
-        raise fail(f"partition: {rest[-1].text!r} is not a number of seconds from 0 to 60")
+    if not 0 < seconds <= PARTITION_SECONDS:
+        raise fail(f"partition: {rest[-1].text!r} is not a number of seconds from 0 to {PARTITION_SECONDS:g} "
+                   "(a longer one outlasts what the links' retries and the supervisor's healing bridge)")
     apart = sides[1] if len(sides) == 2 else ()
     if set(sides[0]) & set(apart):
         raise fail(f"partition: {', '.join(sorted(set(sides[0]) & set(apart)))} cannot be on both sides")

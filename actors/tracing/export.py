@@ -63,6 +63,8 @@ _FIELD_TYPES: dict[str, tuple[type, ...]] = {
     "reply": (str, type(None)),
     "reply_payload": (dict, type(None)),
     "reply_summary": (str, type(None)),
+    "sender_node": (str, type(None)),
+    "receiver_node": (str, type(None)),
 }
 # Filled in when missing, so that every reader can index them; format 2's own are left absent,
 # so that a format 1 trace read and written again is the same text.

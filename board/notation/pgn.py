@@ -242,7 +242,9 @@ def game_chunks(
     the reader is between games (games without tags have no tag line to cut before): after a line
     that ends in a result when nothing since the run began could open a comment, a variation or a
     tag, and otherwise (comments, variations) where the lexer itself, fed the run's lines, stands
-    between games outside any comment. So games that open with a comment are cut like any others.
+    between games outside any comment. So games that open with a comment are cut like any others,
+    and games without tags are counted at those places too: a run is cut there once it holds
+    ``games`` ends of games (a file of tiny tagless games made runs of millions of games before).
 
     With ``refuse_bytes``, a run that grows past that many bytes with no place to cut (one game of
     more than that, a comment never closed) is not held whole: it is yielded, last, as an iterator
@@ -252,7 +254,7 @@ def game_chunks(
     run: list[bytes] = []
     first = number = 1
     boundaries, movetext, starts_line = 0, False, True
-    size, plain = 0, True
+    size, plain, ended = 0, True, 0
     lexer: _RunLexer | None = None  # where the plain test cannot tell, the lexer follows the run
     pieces = iter(line_pieces(source, piece_bytes))
     for piece, ends_line in pieces:
@@ -265,7 +267,7 @@ def game_chunks(
                     boundaries += 1
                     if boundaries >= games and run:
                         yield first, run
-                        run, first, boundaries, size, plain, lexer = [], number, 0, 0, True, None
+                        run, first, boundaries, size, plain, lexer, ended = [], number, 0, 0, True, None, 0
                 movetext = False
             elif lead not in (b"", b"%", b"\r") and piece.strip(WHITESPACE.encode()):
                 movetext = True
@@ -283,9 +285,11 @@ def game_chunks(
         if lexer is not None:
             lexer.feed(piece, starts_line=len(run) == 1 or run[-2].endswith(b"\n"), ends_line=ends_line)
         between = lexer.between_games() if lexer is not None else bool(_ENDS_IN_RESULT_RE.search(piece))
-        if ends_line and size >= max_bytes and between:
+        ended += ends_line and between
+        if ends_line and between and (size >= max_bytes or ended >= games):
             yield first, run
             run, first, boundaries, size, movetext, plain, lexer = [], number, 0, 0, False, True, None
+            ended = 0
         elif refuse_bytes is not None and size > refuse_bytes:
             yield first, _rest_of_stream(run, pieces)
             return

@@ -11,7 +11,7 @@ by kind and rights, whatever they learnt.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from board.errors import InputError, SquareError
 from board.rules.bitboards import (
@@ -349,29 +349,34 @@ class TaughtBoard:
                 yield square, (code & 8) | minor.get(label_of(lesson), QUEEN)
 
 
-def perft(board: TaughtBoard, depth: int) -> int:
-    """The leaf count of the legal move tree ``depth`` plies deep, taught pieces moving by their lessons."""
+def perft(board: TaughtBoard, depth: int, checkpoint: Callable[[], object] | None = None) -> int:
+    """The leaf count of the legal move tree ``depth`` plies deep, taught pieces moving by their lessons.
+    ``checkpoint``, when given, is called before each position one ply from the leaves (the command
+    line answers signals there, compiled code never handing back to Python otherwise)."""
     if depth <= 0:
         return 1
+    if checkpoint is not None and depth <= 2:
+        checkpoint()
     moves = board.legal_moves()
     if depth == 1:
         return len(moves)
     nodes = 0
     for move in moves:
         board.push(move)
-        nodes += perft(board, depth - 1)
+        nodes += perft(board, depth - 1, checkpoint)
         board.pop()
     return nodes
 
 
-def divided(board: TaughtBoard, depth: int) -> Iterable[tuple[Move, int]]:
+def divided(board: TaughtBoard, depth: int,
+            checkpoint: Callable[[], object] | None = None) -> Iterable[tuple[Move, int]]:
     """Each legal first move with the leaf count below it (a Chess960 castling shown as the king
-    taking its own rook)."""
+    taking its own rook). ``checkpoint`` as for :func:`perft`."""
     table = board.position.castling_table
     for move in board.legal_moves():
         board.push(move)
         try:
-            count = perft(board, depth - 1)
+            count = perft(board, depth - 1, checkpoint)
         finally:
             board.pop()
         yield Move(move & 63, table.uci_target(move), move >> 12 & 7), count

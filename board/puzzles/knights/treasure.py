@@ -6,7 +6,7 @@ walk is then stitched together from shortest paths. Squares may be visited more 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import pairwise
 from operator import add
 from typing import Final
@@ -22,8 +22,12 @@ from board.puzzles.knights.path import (
 )
 from board.rules.squares import STANDARD, Coord, Size, check_on_board
 
-MAX_TREASURES: Final = 20
-"""The most distinct treasure squares one hunt takes (the search doubles with each one)."""
+MAX_TREASURES: Final = 16
+"""The most distinct treasure squares one hunt takes: the search more than doubles with each one
+(16 take one to two seconds and a few tens of megabytes; 20 took half a minute and 600 MB)."""
+
+_CHECKPOINT_EVERY: Final = 1 << 10
+"""How many sets of treasures the search fills between two calls of its checkpoint."""
 
 _SEARCHED_BOARD_LIMIT: Final = 1 << 16
 """Boards up to this many squares get one breadth-first search per square of interest."""
@@ -36,7 +40,8 @@ class TreasureCountError(InputError):
 
 
 def treasure_hunt(
-    start: Coord, treasures: Sequence[Coord], size: Size = STANDARD
+    start: Coord, treasures: Sequence[Coord], size: Size = STANDARD,
+    checkpoint: Callable[[], object] | None = None,
 ) -> list[Coord] | None:
     """Return a shortest knight walk from ``start`` that visits every treasure square, or None.
 
@@ -48,6 +53,9 @@ def treasure_hunt(
         start: the knight's first square, a 1-based (file, rank).
         treasures: the squares to visit, in any order.
         size: the board, (width, height).
+        checkpoint: called every so often during the search (a few milliseconds apart); whatever
+            it raises ends the search. Compiled, the search hands control back to the interpreter
+            nowhere else, so a caller that must answer signals (the command line) passes one.
 
     Returns:
         The walk's squares, or None (see above).
@@ -57,7 +65,7 @@ def treasure_hunt(
         TreasureCountError: no treasures, or more than :data:`MAX_TREASURES` distinct ones.
         PathTooLongError: the walk is longer than :data:`~board.puzzles.knights.path.MAX_PATH_MOVES`.
     """
-    plan = _plan(start, treasures, size)
+    plan = _plan(start, treasures, size, checkpoint)
     if plan is None:
         return None
     stops, moves = plan
@@ -71,16 +79,18 @@ def treasure_hunt(
     return walk
 
 
-def hunt_moves(start: Coord, treasures: Sequence[Coord], size: Size = STANDARD) -> int | None:
+def hunt_moves(start: Coord, treasures: Sequence[Coord], size: Size = STANDARD,
+               checkpoint: Callable[[], object] | None = None) -> int | None:
     """Return just the number of moves of the shortest hunt, or None (see :func:`treasure_hunt`).
 
     No walk is written out, so this answers on any board, however long the walk.
     """
-    plan = _plan(start, treasures, size)
+    plan = _plan(start, treasures, size, checkpoint)
     return None if plan is None else plan[1]
 
 
-def _plan(start: Coord, treasures: Sequence[Coord], size: Size) -> tuple[list[Coord], int] | None:
+def _plan(start: Coord, treasures: Sequence[Coord], size: Size,
+          checkpoint: Callable[[], object] | None) -> tuple[list[Coord], int] | None:
     """The squares to visit in order (start first) and the total moves, or None if unreachable."""
     if not treasures:
         raise TreasureCountError("no treasure squares given")
@@ -98,7 +108,7 @@ def _plan(start: Coord, treasures: Sequence[Coord], size: Size) -> tuple[list[Co
     distances = _distance_table([start, *targets], size)
     if any(distance >= _UNREACHED for distance in distances[0]):
         return None
-    order = _best_order(distances)
+    order = _best_order(distances, checkpoint)
     moves = sum(distances[here][there] for here, there in pairwise([0, *order]))
     return [start, *(targets[index - 1] for index in order)], moves
 
@@ -124,7 +134,7 @@ def _distance_table(points: list[Coord], size: Size) -> list[list[int]]:
     ]
 
 
-def _best_order(distances: list[list[int]]) -> list[int]:
+def _best_order(distances: list[list[int]], checkpoint: Callable[[], object] | None) -> list[int]:
     """Held–Karp: the order of points 1..k that makes the walk from point 0 through all shortest.
 
     ``cost[mask][j]`` is the length of the shortest walk from point 0 over exactly the treasures in
@@ -142,6 +152,8 @@ def _best_order(distances: list[list[int]]) -> list[int]:
     cost: list[list[int]] = [[_UNREACHED] * count + [0]]
     pairs = [(1 << j, into[j]) for j in range(count)]
     for mask in range(1, full + 1):
+        if checkpoint is not None and not mask % _CHECKPOINT_EVERY:
+            checkpoint()
         cost.append(
             [
                 min(map(add, cost[mask ^ bit], distance_in)) if mask & bit else _UNREACHED
