@@ -378,6 +378,9 @@ class Turnstile(TurnstileLinks, WaitingDeliveries):
             grant = self._grants.pop(urn, None)
         if not isinstance(grant, Letter):
             return
+        links = self.links
+        if links is not None and links.crashes(grant.envelope):
+            actor._crash_on = type(grant.envelope.message).__name__  # it dies on this very delivery
         acting.urn = urn
         try:
             answer = actor.receive(grant.envelope)

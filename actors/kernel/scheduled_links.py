@@ -143,6 +143,11 @@ class ScheduledLinks:
                 self.note("delayed", Delayed(kind, carrying, attempt, 0.0), sender, receiver, delivery)
             return Journey(wait, attempt)
 
+    def crashes(self, envelope: object) -> bool:
+        """Whether the receiver of ``envelope`` crashes on it instead of handling it (asked by the
+        turnstile as it lets the delivery in; a search of faults chooses, these links never do)."""
+        return False
+
     def duplicate(self, sender: str, receiver: str, carrying: str, kind: str, attempt: int,
                   delivery: Delivery | None) -> None:
         """A transmission arrived twice (a fault chosen by hand): its copy is dropped at the other end."""
