@@ -46,7 +46,7 @@ from actors.kernel.errors import ActorFailure, LinkFailure
 from actors.kernel.links import FAULT_KINDS, LinkModel
 from actors.kernel.policies import Fifo
 from actors.kernel.schedule import Turnstile
-from actors.kernel.scheduled_links import Journey, ScheduledLinks
+from actors.kernel.scheduled_links import MessageName, ScheduledLinks
 from actors.protocol.piece import Targets, TargetsQuery
 from actors.protocol.referee import Accepted
 from actors.tracing.delivery import Delivery
@@ -58,7 +58,8 @@ from board.rules.geometries import label_of, standard
 from board.rules.pieces import KING
 
 __all__ = [
-    "MODES", "Fault", "FaultLinks", "FaultRun", "PlySearch", "Point", "fault_mode", "run_ply", "search_ply",
+    "MODES", "Fault", "FaultRun", "PlySearch", "Point", "fault_links", "fault_mode", "run_ply",
+    "search_ply",
 ]
 
 MODES = {"single-loss": "drop", "single-dup": "duplicate", "lost-for-good": "lose", "crash": "crash"}
@@ -78,22 +79,8 @@ def fault_mode(text: str) -> str:
     return fault
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Point:
-    """A message's identity in a ply: who sent it to whom, what it carries ('ask', 'tell' or 'reply'),
-    its kind (for a reply, the kind of the ask it answers) and its index among the messages of the pair
-    (sender, receiver), counted from 0 in the order they are sent."""
-
-    sender: str
-    receiver: str
-    carrying: str
-    kind: str
-    index: int
-
-    def text(self) -> str:
-        """The message as a person reads it: ``referee -> board Apply #0``."""
-        what = f"reply to {self.kind}" if self.carrying == "reply" else self.kind
-        return f"{self.sender} -> {self.receiver} {what} #{self.index}"
+Point = MessageName
+"""A message's identity in a ply (see :class:`~actors.kernel.scheduled_links.MessageName`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,48 +96,16 @@ def applies(fault: str, point: Point) -> bool:
     return fault != "crash" or point.carrying != "reply"
 
 
-class FaultLinks(ScheduledLinks):
-    """Reliable links under the turnstile that name every message as it is first sent and befall the
-    ones ``faults`` names (lost ones are given up at once: ``lose`` runs with no retries)."""
-
-    def __init__(self, faults: Mapping[Point, str]) -> None:
-        losing = "lose" in faults.values()
-        super().__init__(LinkModel(retries=0) if losing else LinkModel())
-        self.faults = dict(faults)
-        self.points: list[Point] = []
-        """Every message sent, in the order sent (first attempts only)."""
-        self.befallen: list[Point] = []
-        """The points a fault befell."""
-        self._pairs: Counter[tuple[str, str]] = Counter()
-        self._crashing: list[Delivery] = []
-
-    def cross(self, sender: str, receiver: str, carrying: str, kind: str, seq: int,
-              delivery: Delivery | None, attempt: int = 1, lost: bool = False) -> Journey:
-        if attempt == 1 and not lost:
-            index = self._pairs[sender, receiver]
-            self._pairs[sender, receiver] = index + 1
-            point = Point(sender, receiver, carrying, kind, index)
-            self.points.append(point)
-            fault = self.faults.get(point)
-            if fault is not None:
-                self.befallen.append(point)
-                if fault == "duplicate":
-                    self.duplicate(sender, receiver, carrying, kind, attempt, delivery)
-                    return Journey(0.0, attempt)
-                if fault == "crash":
-                    if delivery is not None:
-                        self._crashing.append(delivery)
-                    return Journey(0.0, attempt)
-                return super().cross(sender, receiver, carrying, kind, seq, delivery, attempt, lost=True)
-        return super().cross(sender, receiver, carrying, kind, seq, delivery, attempt, lost)
-
-    def crashes(self, envelope: object) -> bool:
-        delivery = getattr(envelope, "delivery", None)
-        for index, marked in enumerate(self._crashing):
-            if marked is delivery:
-                del self._crashing[index]
-                return True
-        return False
+def fault_links(faults: Mapping[Point, str]) -> ScheduledLinks:
+    """Reliable links under the turnstile that name every message sent and befall the ones ``faults``
+    names; a message lost for good (``lose``) is given up at once (the links send nothing again)."""
+    losing = "lose" in faults.values()
+    links = ScheduledLinks(LinkModel(retries=0) if losing else LinkModel())
+    links.name_messages()
+    for point, fault in faults.items():
+        links.plan_message(point.sender, point.receiver, point.carrying == "reply", point.kind, point.index,
+                           "drop" if fault == "lose" else fault)
+    return links
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,7 +159,7 @@ def run_ply(fen: str, move: str, faults: Mapping[Point, str], chess960: bool = F
     began = time.perf_counter()
     recorder = TraceRecorder()
     turnstile = Turnstile(Fifo())
-    links = FaultLinks(faults)
+    links = fault_links(faults)
     failure: str | None = None
     san: str | None = None
     with ActorGame(fen, recorder=recorder, schedule=turnstile, chess960=chess960) as game:
@@ -240,7 +195,7 @@ def run_ply(fen: str, move: str, faults: Mapping[Point, str], chess960: bool = F
                 broken = [f"the game could not be looked at after the ply: {error}"]
         state = _state_digest(game)
     return FaultRun(tuple(Fault(fault, point) for point, fault in faults.items()), verdict, san, position,
-                    failure, tuple(links.points), tuple(links.befallen), tuple(broken), state, signature,
+                    failure, tuple(links.sent or ()), tuple(links.befallen), tuple(broken), state, signature,
                     trace, time.perf_counter() - began)
 
 
@@ -263,11 +218,11 @@ def _checks(game: ActorGame, start: str, chess960: bool, spoken: set[str] | None
     if kings != Counter({0: 1, 1: 1}):
         broken.append(f"a king was captured: the board holds kings {dict(kings)}")
     replay = Game(start, chess960=chess960)
-    for entry in game.supervisor.journal().entries:
-        replay.play(entry.uci, want_san=False)
-    board_placement = game.fen().split()[0]
-    if board_placement != replay.fen().split()[0]:
-        broken.append(f"the board holds {board_placement}, the journal's moves give {replay.fen().split()[0]}")
+    for recorded in game.supervisor.journal().entries:
+        replay.play(recorded.uci, want_san=False)
+    held, journalled = game.fen().split()[0], replay.fen().split()[0]
+    if held != journalled:
+        broken.append(f"the board holds {held}, the journal's moves give {journalled}")
     for entry in roster.entries:
         if spoken is not None and entry.name not in spoken:
             continue
