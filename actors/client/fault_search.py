@@ -39,7 +39,6 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, fields, is_dataclass
-from typing import Any
 
 from actors.client.game import ActorGame
 from actors.kernel.errors import ActorFailure, LinkFailure
@@ -58,8 +57,8 @@ from board.rules.geometries import label_of, standard
 from board.rules.pieces import KING
 
 __all__ = [
-    "MODES", "Fault", "FaultRun", "PlySearch", "Point", "fault_links", "fault_mode", "run_ply",
-    "search_ply",
+    "MODES", "Fault", "FaultRun", "PlySearch", "Point", "describe", "fault_links", "fault_mode",
+    "game_invariants", "run_ply", "scenario_text", "search_ply",
 ]
 
 MODES = {"single-loss": "drop", "single-dup": "duplicate", "lost-for-good": "lose", "crash": "crash"}
@@ -130,6 +129,13 @@ class FaultRun:
     seconds: float
 
     @property
+    def verdict_text(self) -> str:
+        """The verdict as a line says it: ``accepted Nf3``, ``rejected: ...`` or ``failure: ...``."""
+        if self.san is not None:
+            return f"accepted {self.san}" + self.verdict.removeprefix("accepted")
+        return self.verdict
+
+    @property
     def faulted(self) -> list[str]:
         """The faulted messages, as a person reads them."""
         return [fault.point.text() for fault in self.faults]
@@ -173,29 +179,28 @@ def run_ply(fen: str, move: str, faults: Mapping[Point, str], chess960: bool = F
                 verdict = f"rejected: {reply.reason}"
         except ActorFailure as error:
             verdict, failure = f"failure: {error}", type(error).__name__
-        turnstile.attach(None)  # looking afterwards is not the ply's, and crosses reliable links
-        supervisor = game.supervisor
-        if failure is None and not all(supervisor.alive(name) for name in supervisor.names()):
-            try:  # what the game's next request would do first: heal
-                supervisor.heal()
-            except ActorFailure as error:
-                verdict, failure = f"{verdict}, then failure: {error}", type(error).__name__
+        # What the ply sent and delivered; what is looked at after it crosses the same links (a
+        # link the ply broke stays broken), but is not the ply's.
+        points = tuple(links.sent or ())
         deliveries = recorder.deliveries()
         signature = (*(_delivered(delivery) for delivery in deliveries), turnstile.clock)
         trace = recorder.events()
-        heals = supervisor.restarts > 0 or any(event["kind"] == "Resync" for event in trace)
-        spoken = {event["receiver"] for event in trace}
+        if failure is None:
+            healing = _heal(game)
+            if healing is not None:
+                verdict, failure = f"{verdict}, then failure: {healing}", type(healing).__name__
+        heals = game.supervisor.restarts > 0 or any(event["kind"] == "Resync" for event in trace)
         broken: list[str] = []
         position = f"unknown: the ply failed ({failure})"
         if failure is None:
             try:
                 position = game.fen()
-                broken = _checks(game, fen, chess960, None if heals else spoken)
+                broken = _checks(game, None if heals else {event["receiver"] for event in trace})
             except (ActorFailure, ChessActorsError) as error:
-                broken = [f"the game could not be looked at after the ply: {error}"]
+                broken = [f"the game could not be looked at: {error}"]
         state = _state_digest(game)
     return FaultRun(tuple(Fault(fault, point) for point, fault in faults.items()), verdict, san, position,
-                    failure, tuple(links.sent or ()), tuple(links.befallen), tuple(broken), state, signature,
+                    failure, points, tuple(links.befallen), tuple(broken), state, signature,
                     trace, time.perf_counter() - began)
 
 
@@ -208,7 +213,31 @@ def _delivered(delivery: Delivery) -> object:
     return delivery.sender, delivery.receiver, delivery.message, answer
 
 
-def _checks(game: ActorGame, start: str, chess960: bool, spoken: set[str] | None) -> list[str]:
+def game_invariants(game: ActorGame) -> list[str]:
+    """What a fault must never break, checked on a running game (a dead actor healed first, as the
+    game's next request would): each invariant broken, in a line (none: all hold)."""
+    failure = _heal(game)
+    if failure is not None:
+        return [f"the game failed: {failure}"]
+    try:
+        return _checks(game, None)
+    except (ActorFailure, ChessActorsError) as error:
+        return [f"the game could not be looked at: {error}"]
+
+
+def _heal(game: ActorGame) -> ActorFailure | None:
+    """Heal the game if an actor of it is dead; the failure if the supervisor could not."""
+    supervisor = game.supervisor
+    if all(supervisor.alive(name) for name in supervisor.names()):
+        return None
+    try:
+        supervisor.heal()
+    except ActorFailure as error:
+        return error
+    return None
+
+
+def _checks(game: ActorGame, spoken: set[str] | None) -> list[str]:
     """The invariants after a ply: no king captured, the board's placement the journal's, and every
     piece in ``spoken`` (None: every piece) answering from the square and with the move function the
     board holds for it."""
@@ -217,7 +246,7 @@ def _checks(game: ActorGame, start: str, chess960: bool, spoken: set[str] | None
     kings = Counter(entry.code >> 3 for entry in roster.entries if entry.code & 7 == KING)
     if kings != Counter({0: 1, 1: 1}):
         broken.append(f"a king was captured: the board holds kings {dict(kings)}")
-    replay = Game(start, chess960=chess960)
+    replay = Game(game.supervisor.start_fen, chess960=game.supervisor.chess960)
     for recorded in game.supervisor.journal().entries:
         replay.play(recorded.uci, want_san=False)
     held, journalled = game.fen().split()[0], replay.fen().split()[0]
@@ -305,6 +334,8 @@ class PlySearch:
     pruned: int = 0
     seconds: float = 0.0
     states: set[str] = field(default_factory=set)
+    cut_short: bool = False
+    """Whether the deadline ended the search before every run was made."""
 
     @property
     def points(self) -> list[Point]:
@@ -317,8 +348,10 @@ class PlySearch:
 
     @property
     def failing(self) -> list[FaultRun]:
-        """The runs that changed the verdict, SAN or position, or broke an invariant."""
-        return [run for run in self.runs if run.result(self.reference) in ("changed", "broken")]
+        """The runs that changed the verdict, SAN or position, or broke an invariant, or (but for a
+        crash, which may end a game whose journal it killed) failed otherwise than with LinkFailure."""
+        wrong = ("changed", "broken") if self.fault == "crash" else ("changed", "broken", "failed otherwise")
+        return [run for run in self.runs if run.result(self.reference) in wrong]
 
 
 Progress = Callable[[int, int], None]
@@ -340,6 +373,7 @@ def search_ply(fen: str, move: str, fault: str, faults: int = 1, chess960: bool 
     estimate = len(singles)
     for done, point in enumerate(singles, start=1):
         if deadline is not None and time.monotonic() >= deadline:
+            search.cut_short = True
             break
         single = run_ply(fen, move, {point: fault}, chess960)
         _add(search, single, on_run, estimate)
@@ -353,6 +387,7 @@ def search_ply(fen: str, move: str, fault: str, faults: int = 1, chess960: bool 
             continue
         for second in seconds:
             if deadline is not None and time.monotonic() >= deadline:
+                search.cut_short = True
                 break
             _add(search, run_ply(fen, move, {point: fault, second: fault}, chess960), on_run, estimate)
     search.seconds = time.perf_counter() - began
@@ -374,6 +409,23 @@ def describe(run: FaultRun, reference: FaultRun) -> str:
     return f"with {faults} faulted, the ply gave {run.verdict} instead of {reference.verdict}"
 
 
-def scenario_text(run: FaultRun, fen: str, move: str, mode: str, command: str) -> str:
-    """The failing run as a scenario that ``chess-actors run`` replays to the same failure."""
-    raise NotImplementedError(str(Any))
+def scenario_text(run: FaultRun, reference: FaultRun, fen: str, move: str, chess960: bool,
+                  command: str) -> str:
+    """The failing run as a scenario that ``chess-actors run`` replays to the same failure: the ply
+    under one turnstile in arrival order, its faults named as the search named them, the fault-free
+    run's verdict and position expected, and the invariants checked."""
+    lines = [f"# The first failing run of: {command}", f"# {describe(run, reference)}",
+             "# chess-actors run replays it: under schedule fifo the ply sends the same messages, and each",
+             "# fault step befalls the message it names.", "schedule fifo"]
+    if any(fault.fault == "lose" for fault in run.faults):
+        lines.append("network retries=0                # a lost message is never sent again: lost for good")
+    lines.append(f"start {'chess960 ' if chess960 else ''}{fen}")
+    for fault in run.faults:
+        verb = "drop" if fault.fault == "lose" else fault.fault
+        lines.append(f"{verb} {fault.point.text()}")
+    if reference.san is not None:
+        lines += [f"play {move}", f"fen {reference.fen}"]
+    else:
+        lines.append(f"reject {move}")
+    lines.append("invariants")
+    return "\n".join(lines) + "\n"

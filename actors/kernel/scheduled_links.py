@@ -52,9 +52,9 @@ class MessageName:
     index: int
 
     def text(self) -> str:
-        """The message as a person (and a scenario's fault step) writes it: ``referee -> board Apply #1``."""
+        """The message as a person (and a scenario's fault step) writes it: ``referee -> board Apply[1]``."""
         what = f"reply to {self.kind}" if self.carrying == "reply" else self.kind
-        return f"{self.sender} -> {self.receiver} {what} #{self.index}"
+        return f"{self.sender} -> {self.receiver} {what}[{self.index}]"
 
 
 @dataclass(frozen=True, slots=True)
