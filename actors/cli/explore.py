@@ -77,6 +77,9 @@ def register(subparsers: Any) -> None:
                              "reliable links")
     parser.add_argument("--faults", type=int, default=1, choices=(1, 2),
                         help="with a fault search: 2 runs every pair of faults too (default 1)")
+    parser.add_argument("--trace", metavar="PATH", default=None,
+                        help="with a fault search: write each ply's fault-free run as JSON lines (what its "
+                             "fault points are counted against)")
     parser.add_argument("--scenario", metavar="PATH", default="explore-ply-{ply}.scenario",
                         help="with a fault search: where the first failing run goes as a scenario that "
                              "chess-actors run replays ({ply} is the ply; default %(default)s)")
@@ -200,8 +203,13 @@ def run_explore(args: argparse.Namespace) -> int:
         else:
             fault_mode(args.network)  # a name it does not know is an error here, before any run
             check_writable(args.scenario.replace("{ply}", "1"), "--scenario")
+            if args.trace is not None:
+                check_writable(args.trace, "--trace")
     if args.network is not None and links is None:
         return _search_faults(args, plies, deadline, chess960)
+    if args.trace is not None:
+        raise InputError(f"--trace {args.trace}: the fault-free runs are written by a fault search"
+                         " (--network single-loss, single-dup, lost-for-good or crash)")
     if args.faults != 1:
         raise InputError(f"--faults {args.faults}: pairs of faults are searched with --network single-loss,"
                          " single-dup, lost-for-good or crash")
@@ -345,6 +353,7 @@ def _search_faults(
     results: Counter[str] = Counter()
     first_failure = True
     cut_at: int | None = None
+    fault_free: list[str] = []
     with _Progress(len(plies), quiet=args.json) as progress:
         for done, (number, fen, move) in enumerate(plies):
             if time.monotonic() >= deadline:
@@ -359,6 +368,8 @@ def _search_faults(
                 progress.show(done, number, move, ply_runs, before + ply_runs, total)
 
             search = search_ply(fen, move, fault, args.faults, chess960, on_run=shown, deadline=deadline)
+            if args.trace is not None:
+                fault_free.extend(event_to_json({**event, "ply": number}) for event in search.reference.trace)
             runs += len(search.runs)
             pruned += search.pruned
             seconds += search.seconds
@@ -405,6 +416,8 @@ def _search_faults(
             if search.cut_short:
                 cut_at = number
                 break
+    if args.trace is not None:
+        _write_lines(args.trace, fault_free, "--trace")
     if cut_at is not None:
         sys.stdout.flush()
         fail(f"chess-actors explore: the budget of {args.budget:g} s was spent at ply {cut_at}; the plies"

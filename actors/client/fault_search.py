@@ -39,6 +39,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, fields, is_dataclass
+from typing import cast
 
 from actors.client.game import ActorGame
 from actors.kernel.errors import ActorFailure, LinkFailure
@@ -125,6 +126,11 @@ class FaultRun:
     """A digest of every actor's state after the run."""
     signature: tuple[object, ...]
     """What it delivered, with the replies, in order, and the schedule's clock after it."""
+    moments: tuple[tuple[int, bool], ...]
+    """Beside each point, as it was sent: how many deliveries had run, and whether a message was
+    still on its way."""
+    steps: tuple[object, ...]
+    """The deliveries the ply ran, in order: each actor with what it handled."""
     trace: list[TraceEvent]
     seconds: float
 
@@ -166,6 +172,7 @@ def run_ply(fen: str, move: str, faults: Mapping[Point, str], chess960: bool = F
     recorder = TraceRecorder()
     turnstile = Turnstile(Fifo())
     links = fault_links(faults)
+    links.moment = lambda: (len(turnstile.steps), turnstile.in_flight())
     failure: str | None = None
     san: str | None = None
     with ActorGame(fen, recorder=recorder, schedule=turnstile, chess960=chess960) as game:
@@ -182,6 +189,9 @@ def run_ply(fen: str, move: str, faults: Mapping[Point, str], chess960: bool = F
         # What the ply sent and delivered; what is looked at after it crosses the same links (a
         # link the ply broke stays broken), but is not the ply's.
         points = tuple(links.sent or ())
+        moments = tuple(cast("tuple[int, bool]", moment) for moment in links.moments)
+        steps = tuple((step.actor, None if step.chosen is None else step.chosen[1:5])
+                      for step in turnstile.steps)
         deliveries = recorder.deliveries()
         signature = (*(_delivered(delivery) for delivery in deliveries), turnstile.clock)
         trace = recorder.events()
@@ -200,8 +210,8 @@ def run_ply(fen: str, move: str, faults: Mapping[Point, str], chess960: bool = F
                 broken = [f"the game could not be looked at: {error}"]
         state = _state_digest(game)
     return FaultRun(tuple(Fault(fault, point) for point, fault in faults.items()), verdict, san, position,
-                    failure, points, tuple(links.befallen), tuple(broken), state, signature,
-                    trace, time.perf_counter() - began)
+                    failure, points, tuple(links.befallen), tuple(broken), state, signature, moments,
+                    steps, trace, time.perf_counter() - began)
 
 
 def _delivered(delivery: Delivery) -> object:
@@ -389,9 +399,27 @@ def search_ply(fen: str, move: str, fault: str, faults: int = 1, chess960: bool 
             if deadline is not None and time.monotonic() >= deadline:
                 search.cut_short = True
                 break
+            if fault in TIMING_FAULTS and _caught_up(single, reference, second):
+                search.pruned += 1  # everything is as without the first fault: the second's own run
+                continue
             _add(search, run_ply(fen, move, {point: fault, second: fault}, chess960), on_run, estimate)
     search.seconds = time.perf_counter() - began
     return search
+
+
+TIMING_FAULTS = ("drop", "duplicate")
+"""The faults that change when a message arrives, never what it says nor what answers it."""
+
+
+def _caught_up(single: FaultRun, reference: FaultRun, second: Point) -> bool:
+    """Whether, as ``second`` was sent in ``single`` (a run with one fault of TIMING_FAULTS), the run
+    had made the fault-free run's deliveries, in its order, up to the same point, with nothing on its
+    way: every actor, mailbox and pending wait is then as in the fault-free run as it sent ``second``."""
+    if second not in reference.points:
+        return False
+    ran, flying = single.moments[single.points.index(second)]
+    ran_then, flying_then = reference.moments[reference.points.index(second)]
+    return not flying and not flying_then and ran == ran_then and single.steps[:ran] == reference.steps[:ran]
 
 
 def _add(search: PlySearch, run: FaultRun, on_run: Progress | None, estimate: int) -> None:

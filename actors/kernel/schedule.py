@@ -133,6 +133,11 @@ class Turnstile(TurnstileLinks, WaitingDeliveries):
         with self._lock:
             return {self._names.get(urn, "?"): until - self.clock for urn, until in self._holds.items()}
 
+    def in_flight(self) -> bool:
+        """Whether a message is on its way on a failing link (it arrives when nothing else can run)."""
+        with self._lock:
+            return bool(self._timers)
+
     def forget(self, ref: Ref) -> None:
         """The actor is being stopped (its supervisor unregistered it): its mail fails, its stall ends."""
         with self._lock:

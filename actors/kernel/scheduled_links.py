@@ -90,6 +90,10 @@ class ScheduledLinks:
         self._reliable = not (model.loss or model.dup or model.delay or model.reorder or model.partitions)
         self.sent: list[MessageName] | None = None
         """Every message sent since :meth:`name_messages`, named, in the order sent (None: not naming)."""
+        self.moments: list[object] = []
+        """Beside each named message, what ``moment`` said when it was sent."""
+        self.moment: Callable[[], object] | None = None
+        """Asked as each message is named: the state of the run it is sent in (for a search of faults)."""
         self.befallen: list[MessageName] = []
         """The named messages a fault chosen by name befell."""
         self._named: dict[tuple[str, str, bool, str, int], str] = {}
@@ -115,7 +119,7 @@ class ScheduledLinks:
     def name_messages(self) -> None:
         """Name every message sent from now on by its place in the conversation (see :class:`MessageName`),
         counting each pair's messages from 0 again."""
-        self.sent, self._on_pair = [], {}
+        self.sent, self.moments, self._on_pair = [], [], {}
 
     def plan_message(self, sender: str, receiver: str, reply: bool, kind: str, index: int,
                      fault: str) -> None:
@@ -171,6 +175,8 @@ class ScheduledLinks:
             self._on_pair[pair] = index + 1
             name = MessageName(sender, receiver, carrying, kind, index)
             self.sent.append(name)
+            if self.moment is not None:
+                self.moments.append(self.moment())
             named = self._named.pop((sender, receiver, carrying == "reply", kind, index), None)
             if named is not None:
                 self.befallen.append(name)

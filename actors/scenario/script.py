@@ -406,8 +406,8 @@ def _parse_message_fault(verb: str, rest: list[_Word], written: str, line: int,
     reply = texts[3:5] == ["reply", "to"]
     named = _NAMED_RE.fullmatch(texts[-1])
     if len(texts) != (6 if reply else 4) or any(word.quoted for word in rest) or named is None:
-        raise fail(f"{verb} needs a message named by sender, receiver, kind and index: {verb} referee -> board"
-                   " Apply[0], or drop board -> referee reply to Apply[0]")
+        raise fail(f"{verb} needs a message named by sender, receiver, kind and index: {verb} referee ->"
+                   " board Apply[0], or drop board -> referee reply to Apply[0]")
     if verb == "crash" and reply:
         raise fail("crash: a reply is handled by no one; crash an actor on an ask or a tell")
     for name in (texts[0], texts[2]):
