@@ -346,6 +346,8 @@ class PlySearch:
     states: set[str] = field(default_factory=set)
     cut_short: bool = False
     """Whether the deadline ended the search before every run was made."""
+    pruned_pairs: list[tuple[Point, Point]] = field(default_factory=list)
+    """The pairs pruned, each as (first, second)."""
 
     @property
     def points(self) -> list[Point]:
@@ -394,6 +396,7 @@ def search_ply(fen: str, move: str, fault: str, faults: int = 1, chess960: bool 
         estimate = len(search.runs) + len(seconds) + (len(singles) - done) * (1 + pairs_so_far // done)
         if single.signature == reference.signature:
             search.pruned += len(seconds)  # the first fault sleeps: it cannot interact with the second
+            search.pruned_pairs.extend((point, second) for second in seconds)
             continue
         for second in seconds:
             if deadline is not None and time.monotonic() >= deadline:
@@ -401,6 +404,7 @@ def search_ply(fen: str, move: str, fault: str, faults: int = 1, chess960: bool 
                 break
             if fault in TIMING_FAULTS and _caught_up(single, reference, second):
                 search.pruned += 1  # everything is as without the first fault: the second's own run
+                search.pruned_pairs.append((point, second))
                 continue
             _add(search, run_ply(fen, move, {point: fault, second: fault}, chess960), on_run, estimate)
     search.seconds = time.perf_counter() - began
