@@ -114,18 +114,18 @@ def describe_broken(run: FaultRun) -> str:
 
 
 def test_two_faults_run_every_pair_the_first_fault_s_run_sends_or_prune_it() -> None:
-    fen, move = SAMPLE["Rd8# (opera 33)"]
-    search = search_ply(fen, move, "lose", faults=2)
+    fen, move = STARTING_FEN, "e4"
+    search = search_ply(fen, move, "drop", faults=2)
     singles = [run for run in search.runs if len(run.faults) == 1]
     pairs = [run for run in search.runs if len(run.faults) == 2]
     assert len(singles) == len(search.reference.points)
     expected = sum(len(single.after(single.faults[0].point)) for single in singles)
-    assert len(pairs) + search.pruned == expected and pairs
+    assert len(pairs) + search.pruned == expected and pairs and search.pruned
     assert len({tuple(run.faults) for run in pairs}) == len(pairs), "a pair was run twice"
     for run in pairs:
         first, second = (fault.point for fault in run.faults)
         assert run.befallen == (first, second), f"{run.faulted}: befell {run.befallen}"
-    assert not [run.faulted for run in search.runs if run.result(search.reference) == "changed"]
+    assert [run.faulted for run in search.runs if run.result(search.reference) != "same"] == []
 
 
 @pytest.mark.parametrize("fault", ["drop", "duplicate"])
