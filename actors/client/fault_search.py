@@ -15,15 +15,21 @@ point of that run with one fault, as a mode says:
 
 With two faults, every run of one fault is followed by one run for each pair: the first fault, then a
 second at each point the run with the first still sends after it (the points of heals and of messages
-sent again included). A pair is named once, by the order in which its messages are sent. A pair is
-pruned when its first fault cannot interact with anything after it: the run with that fault alone
-delivered exactly the fault-free run's messages, with the same replies, in the same order, and the
-schedule's clock never moved (nothing of the fault was still on its way, and no wait was shortened).
-Actors are deterministic functions of the messages they are handed and the turnstile of what is filed
-and of its clock, so every actor, every mailbox and the clock are then as in the fault-free run at the
-moment the second message is sent: the pair's run from there is the second fault's own run, already
-made and checked. This is a sleep set's argument: a fault explored on its own sleeps in every run
-where what came before it is independent of it.
+sent again included). A pair is named once, by the order in which its messages are sent, and a pair
+whose faults cannot interact is pruned, as a sleep set prunes the orders that only swap independent
+steps. Actors are deterministic in the messages they are handed, and the turnstile in what is filed
+and when, so a run that has made the fault-free run's deliveries, in its order, with nothing else on
+its way, is in the fault-free run's state; a second fault from there gives the second fault's own
+run, already made and checked. So a pair is pruned when:
+
+- the run with the first fault alone delivered exactly the fault-free run's messages, with the same
+  replies, in the same order, and the schedule's clock never moved (a duplicate, always): the first
+  fault left nothing behind;
+- the first fault is a loss or a duplicate (it changes when a message arrives, never what it says nor
+  what answers it), and as the second message is sent the run with the first has made the fault-free
+  run's deliveries, in its order, up to that point, with nothing still on its way. Its clock may stand
+  later, which decides nothing: a wait times out only an ask's timeout (5 s) after it began, and two
+  losses move the clock by at most twice the links' longest wait (0.25 s).
 
 Every run is checked as well as compared: the verdict, SAN and position are the fault-free run's, or
 the ply failed with ``LinkFailure``; no king was captured; the board's placement is the one the journal's
