@@ -252,3 +252,21 @@ def test_the_record_lost_for_good_scenario_keeps_the_invariants() -> None:
     script = ROOT / "tests/data/scenarios/record-lost-for-good.scenario"
     results = run_scenario(parse_scenario(script.read_text(encoding="utf-8"), source=str(script)))
     assert [(result.step, result.got) for result in results if not result.ok] == []
+
+
+def test_a_search_in_text_says_how_far_it_got_of_an_estimated_total_on_stderr(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    from actors.cli import explore as explore_command
+    from actors.cli import main
+
+    monkeypatch.setattr(explore_command, "PLAIN_EVERY", 0.0)  # a line after every run
+    monkeypatch.setenv("CHESS_ACTORS_ONE_CORE", "0")  # in this process: leave the test run's threads alone
+    assert main(["explore", "--network", "single-dup", "--faults", "2", "--plies", "1-2"]) == 0
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("explore: ply")]
+    assert lines, "no progress line"
+    first, last = lines[0], lines[-1]
+    assert first.startswith("explore: ply 1 e4, 1 run; 1 runs of about ")
+    done, about = (int(number.replace(",", "")) for number in
+                   last.split("; ")[1].replace(" runs of about ", " ").split())
+    assert last.startswith("explore: ply 2 ") and done <= about
