@@ -124,7 +124,10 @@ def run(quick: bool) -> None:
     for label, command, mode, faults, check in rows:
         sums: Counter[str] = Counter()
         for game in chosen:
-            sums.update(search(command, game, mode, faults, check))
+            found = search(command, game, mode, faults, check)
+            sums.update(found)
+            print(f"  {label}: {' '.join(Path(word).name for word in game)}: "
+                  + ", ".join(f"{key} {value:.0f}" for key, value in found.items()), flush=True)
         line = (f"{label}: {len(chosen)} games, {sums['plies']:.0f} plies, {sums['runs']:,.0f} runs,"
                 f" {sums['seconds']:.0f} s searching ({sums['wall']:.0f} s by the commands,"
                 f" {sums['runs'] / max(sums['seconds'], 1e-9):.0f} runs/s)")
