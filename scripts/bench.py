@@ -3,7 +3,7 @@
 
     python scripts/bench.py SECTION|all [--quick]
 
-    SECTION: perft|replay|lines|blanks|actors|pool|knight|bulk|checkmove|studio|orders|live|nodes
+    SECTION: perft|replay|lines|blanks|actors|pool|knight|bulk|checkmove|studio|orders|live|nodes|faults
 
 Each section lives in ``scripts/benchmarks/<name>.py`` with a ``run(quick: bool) -> None``.
 """
@@ -17,7 +17,7 @@ from pathlib import Path
 
 SECTIONS = (
     "perft", "replay", "lines", "blanks", "actors", "pool", "knight", "bulk", "checkmove", "studio", "orders",
-    "live", "nodes",
+    "live", "nodes", "faults",
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

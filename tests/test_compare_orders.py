@@ -6,6 +6,7 @@ trace already made, so the first delivery where two orders part is decided by th
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -14,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from actors.cli import main
-from actors.client import link_faults
-from actors.client.link_faults import LinkReport, run_ply
+from actors.client import fault_search
+from actors.client.fault_search import PlySearch, run_ply
 from actors.scenario.shell import Shell
 from actors.scenario.shell_output import output_record
 from actors.tracing.compare import OrderComparison, compare_orders
@@ -100,19 +101,23 @@ def test_explore_writes_a_counterexample_over_failing_links_as_a_page_of_both_or
 def test_a_single_loss_counterexample_is_written_as_a_trace_and_a_page(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # The protocol survives every single loss, so the explorer is handed a report whose faulted run
+    # The protocol survives every single loss, so the explorer is handed a search whose faulted run
     # is said to differ: what is tested is how a counterexample is written, from two real runs.
     reference = run_ply(AFTER_E4_E5, "Nf3", {})
-    lost = run_ply(AFTER_E4_E5, "Nf3", {3: "drop"})
+    point = reference.points[3]
+    lost = run_ply(AFTER_E4_E5, "Nf3", {point: "drop"})
+    lost = dataclasses.replace(lost, verdict="rejected: said to differ")
 
-    def explored(fen: str, move: str, fault: str, chess960: bool = False) -> LinkReport:
-        return LinkReport(reference.points, 1, 0.1, reference, lost, ["journal"])
+    def searched(fen: str, move: str, fault: str, faults: int = 1, chess960: bool = False,
+                 **_: object) -> PlySearch:
+        return PlySearch(fault, faults, reference, [lost], states={reference.state})
 
-    monkeypatch.setattr(link_faults, "explore_ply", explored)
+    monkeypatch.setattr(fault_search, "search_ply", searched)
     monkeypatch.setenv("CHESS_ACTORS_ONE_CORE", "0")  # in this process: leave the test run's threads alone
     page, trace = tmp_path / "single.html", tmp_path / "single.jsonl"
+    scenario = tmp_path / "single.scenario"
     status = main(["explore", "--network", "single-loss", "--plies", "3", "--counterexample", str(trace),
-                   "--html", str(page), "--json"])
+                   "--scenario", str(scenario), "--html", str(page), "--json"])
     assert status == 1
     record = json.loads(capsys.readouterr().out.splitlines()[0])
     assert record["counterexample"]["html"] == str(page)
@@ -122,6 +127,8 @@ def test_a_single_loss_counterexample_is_written_as_a_trace_and_a_page(
     data = json.loads(text.split('<script id="trace-data" type="application/json">')[1].split("</script>")[0])
     compare = data["compare"]
     assert compare["left"]["label"] == "without a fault"
-    assert compare["right"]["label"] == f"{lost.faulted_message} lost"
+    assert compare["right"]["label"] == f"{point.text()} lost"
+    assert record["counterexample"]["messages"] == [point.text()]
+    assert f"drop {point.text()}" in scenario.read_text()
     assert sum("Dropped" in row for row in compare["right"]["rows"]) == 1
     assert compare["first"] is not None

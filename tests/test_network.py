@@ -363,17 +363,17 @@ def test_a_lost_message_is_drawn_as_an_arrow_ending_in_a_cross_and_a_retry_names
 
 @pytest.mark.parametrize("fault", ["drop", "duplicate"])
 def test_every_message_of_a_capture_lost_or_duplicated_in_turn_changes_nothing(fault: str) -> None:
-    from actors.client.link_faults import explore_ply, run_ply
+    from actors.client.fault_search import run_ply, search_ply
 
     fen, move = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", "Nxe5"
-    report = explore_ply(fen, move, fault)
-    assert report.reference.outcome.verdict == "accepted Nxe5"
-    assert report.points >= 10 and report.changed == 0 and report.differing is None
+    search = search_ply(fen, move, fault)
+    assert search.reference.verdict_text == "accepted Nxe5"
+    assert len(search.points) >= 10 and search.results() == {"same": len(search.points)}
     mark = "Dropped" if fault == "drop" else "Duplicated"
-    for point in (0, report.points // 2, report.points - 1):
+    for point in (search.points[0], search.points[len(search.points) // 2], search.points[-1]):
         run = run_ply(fen, move, {point: fault})
-        assert [event["kind"] for event in run.trace].count(mark) == 1, f"fault point {point}"
-        assert run.points == report.points and run.outcome == report.reference.outcome
+        assert [event["kind"] for event in run.trace].count(mark) == 1, point.text()
+        assert run.points == search.reference.points and run.result(search.reference) == "same"
 
 
 def test_explore_network_reports_the_fault_points_of_each_ply() -> None:
@@ -388,10 +388,10 @@ def test_explore_network_reports_the_fault_points_of_each_ply() -> None:
     rows = [json.loads(line) for line in done.stdout.splitlines()]
     assert [(row["ply"], row["move"], row["changed"]) for row in rows] == [(32, "Nxb8", 0), (33, "Rd8#", 0)]
     assert all(row["fault_points"] >= 10 for row in rows)
-    assert "no fault changed a verdict, a position or the journal" in done.stderr
+    assert "no fault changed a verdict, a position or an invariant" in done.stderr
     bad = subprocess.run([sys.executable, "-m", "actors.cli", "explore", "--network", "single-lost"],
                          capture_output=True, text=True, check=False)
-    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "single-loss or single-dup" in bad.stderr
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "single-loss, single-dup" in bad.stderr
 
 
 def test_a_script_s_fault_steps_befall_the_next_message_of_their_kind_and_change_no_verdict() -> None:

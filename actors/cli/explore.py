@@ -7,8 +7,10 @@ position and the messages sent were the same under all; a differing order is shr
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 import time
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from actors.cli.help import add_command
@@ -18,6 +20,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from actors.client.explore import Report, Run
+    from actors.client.fault_search import FaultRun
     from actors.client.orders import Lesson
     from actors.tracing.event import TraceEvent
 
@@ -66,14 +69,23 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--html", metavar="PATH", default=None,
                         help="write the first counterexample's studio page, its delivery order side by side "
                              "with the one it differs from")
+    parser.add_argument("--network", metavar="single-loss|single-dup|lost-for-good|crash|SPEC",
+                        help="a fault search instead of orders: each ply run once for every message of it "
+                             "lost (single-loss), duplicated (single-dup), never delivered (lost-for-good) "
+                             "or, for every delivery, its receiver crashed on it (crash), each message named "
+                             "by its place in the ply; a link model (loss=0.05,dup=0.05,seed=1): explore the "
+                             "orders over links that fail as it decides, against arrival order over "
+                             "reliable links")
+    parser.add_argument("--faults", type=int, default=1, choices=(1, 2),
+                        help="with a fault search: 2 runs every pair of faults too (default 1)")
     parser.add_argument("--trace", metavar="PATH", default=None,
-                        help="write every delivered message of each explored ply, in arrival order, as a "
-                             "JSON line to PATH (what chess-actors trace reads)")
-    parser.add_argument("--network", metavar="single-loss|single-dup|SPEC",
-                        help="single-loss (single-dup): instead of orders, run each ply once for every "
-                             "message of it lost (duplicated), one at a time, and compare verdict, position "
-                             "and journal; a link model (loss=0.05,dup=0.05,seed=1): explore the orders over "
-                             "links that fail as it decides, against arrival order over reliable links")
+                        help="write the explored plies' messages as JSON lines to PATH (what chess-actors "
+                             "trace reads): every delivered message of each explored ply, in arrival order; "
+                             "with a fault search, each ply's fault-free run (what its fault points are "
+                             "counted against)")
+    parser.add_argument("--scenario", metavar="PATH", default="explore-ply-{ply}.scenario",
+                        help="with a fault search: where the first failing run goes as a scenario that "
+                             "chess-actors run replays ({ply} is the ply; default %(default)s)")
     add_json_flag(parser)
     parser.set_defaults(handler=run_explore)
 
@@ -158,7 +170,7 @@ def run_explore(args: argparse.Namespace) -> int:
     """Explore the chosen plies; 0 if every order agreed on every ply, 1 if some order changed one."""
     from actors.cli.streams import check_writable, refuse_inputs_as_outputs
     from actors.client.explore import explore
-    from actors.client.link_faults import single_fault
+    from actors.client.fault_search import fault_mode
     from actors.client.orders import OrderedSystem, game_plies
     from actors.kernel.links import COUNTED, parse_network
     from actors.kernel.policies import Fifo
@@ -197,12 +209,15 @@ def run_explore(args: argparse.Namespace) -> int:
         if "=" in args.network:
             links = parse_network(args.network)
         else:
-            single_fault(args.network)  # a name it does not know is an error here, before any run
+            fault_mode(args.network)  # a name it does not know is an error here, before any run
+            check_writable(args.scenario.replace("{ply}", "1"), "--scenario")
+            if args.trace is not None:
+                check_writable(args.trace, "--trace")
     if args.network is not None and links is None:
-        if args.trace is not None:
-            raise InputError(f"--trace: --network {args.network} runs each ply once per fault, with no one"
-                             " run to write; leave out --trace, or give a link model")
-        return _explore_links(args, plies, deadline, chess960)
+        return _search_faults(args, plies, deadline, chess960)
+    if args.faults != 1:
+        raise InputError(f"--faults {args.faults}: pairs of faults are searched with --network single-loss,"
+                         " single-dup, lost-for-good or crash")
     traced: list[str] = []
     total_orders, total_seconds, changed = 0, 0.0, 0
     cut_at: int | None = None
@@ -284,15 +299,22 @@ PROGRESS_AFTER = 1.0
 """Seconds of exploring before a progress bar appears (on a terminal only), as for ``perft``."""
 
 
-class _Progress:
-    """A progress bar on stderr, when it is a terminal, once exploring has taken a second: the
-    plies done of those chosen, and the ply under way with its runs so far (a random order that
-    repeats an earlier one is a run, not another order)."""
+PLAIN_EVERY = 10.0
+"""Seconds between two plain progress lines on stderr when it is not a terminal (text output only)."""
 
-    def __init__(self, plies: int) -> None:
+
+class _Progress:
+    """Progress on stderr once exploring has taken a second: on a terminal a bar (the plies done of
+    those chosen, the ply under way with its runs so far, and for a fault search the runs so far of
+    an estimated total); elsewhere, for a fault search's text output, a plain line every ten seconds.
+    A random order that repeats an earlier one is a run, not another order."""
+
+    def __init__(self, plies: int, quiet: bool = False) -> None:
         self.plies = plies
         self.started = time.monotonic()
         self.wanted = sys.stderr.isatty()
+        self.plain = not self.wanted and not quiet
+        self.said = self.started
         self.bar: Any = None
         self.task: Any = None
 
@@ -303,11 +325,22 @@ class _Progress:
         if self.bar is not None:
             self.bar.stop()
 
-    def show(self, done: int, number: int, move: str, runs: int) -> None:
-        """``done`` plies are finished; ply ``number`` (``move``) has had ``runs`` runs."""
-        if not self.wanted or (self.bar is None and time.monotonic() - self.started <= PROGRESS_AFTER):
-            return
+    def show(self, done: int, number: int, move: str, runs: int, total: int | None = None,
+             estimate: int | None = None) -> None:
+        """``done`` plies are finished; ply ``number`` (``move``) has had ``runs`` runs; a fault search
+        has had ``total`` runs of about ``estimate``."""
+        now = time.monotonic()
         text = f"explore: ply {number} {move}, {counted(runs, 'run')}"
+        if total is not None and estimate is not None:
+            text += f"; {total:,} runs of about {estimate:,}"
+        if self.plain and total is not None:
+            if now - self.said >= PLAIN_EVERY:
+                self.said = now
+                sys.stderr.write(text + "\n")
+                sys.stderr.flush()
+            return
+        if not self.wanted or (self.bar is None and now - self.started <= PROGRESS_AFTER):
+            return
         if self.bar is None:
             from actors.cli.display import explore_progress
 
@@ -317,61 +350,134 @@ class _Progress:
         self.bar.update(self.task, completed=done, description=text)
 
 
-def _explore_links(
+def _search_faults(
     args: argparse.Namespace, plies: list[tuple[int, str, str]], deadline: float, chess960: bool
 ) -> int:
-    """``--network single-loss|single-dup``: every message of each ply faulted, one at a time."""
-    from actors.client.link_faults import explore_ply, single_fault
+    """``--network single-loss|single-dup|lost-for-good|crash``: every message of each ply faulted in
+    turn (with ``--faults 2``, every pair too), each run checked."""
+    from actors.client.fault_search import describe, fault_mode, scenario_text, search_ply
     from actors.tracing.event import event_to_json
 
-    fault = single_fault(args.network)
-    points = changed = 0
+    fault = fault_mode(args.network)
+    mode = args.network.strip().lower()
+    runs = pruned = failing_plies = 0
     seconds = 0.0
+    states: set[str] = set()
+    results: Counter[str] = Counter()
+    first_failure = True
     cut_at: int | None = None
-    for number, fen, move in plies:
-        if time.monotonic() >= deadline:
-            cut_at = number
-            break
-        report = explore_ply(fen, move, fault, chess960)
-        points += report.points
-        seconds += report.seconds
-        path = page = None
-        if report.differing is not None:
-            changed += 1
-            path = args.counterexample.replace("{ply}", str(number))
-            _write_lines(path, [event_to_json(event) for event in report.differing.trace])
-            if args.html is not None and changed == 1:
-                page = args.html
-                befell = "lost" if fault == "drop" else "duplicated"
-                _write_page(page, report.reference.trace, report.differing.trace, "without a fault",
-                            f"{report.differing.faulted_message} {befell}", f"ply {number} {move}")
-        record: dict[str, Any] = {
-            "ply": number, "move": move, "network": args.network, "fault_points": report.points,
-            "changed": report.changed, "verdict": report.reference.outcome.verdict,
-            "seconds": round(report.seconds, 3), "counterexample": None,
-        }
-        if report.differing is not None:
-            record["counterexample"] = {
-                "message": report.differing.faulted_message, "differences": report.differences,
-                "verdict": report.differing.outcome.verdict, "trace": path, "html": page,
+    fault_free: list[str] = []
+    with _Progress(len(plies), quiet=args.json) as progress:
+        for done, (number, fen, move) in enumerate(plies):
+            if time.monotonic() >= deadline:
+                cut_at = number
+                break
+
+            def shown(ply_runs: int, ply_estimate: int, done: int = done, number: int = number,
+                      move: str = move, before: int = runs) -> None:
+                # the plies to come as many runs each as the plies so far (this one by its estimate)
+                rate = (before + ply_estimate) / (done + 1)
+                total = before + ply_estimate + round(rate * (len(plies) - done - 1))
+                progress.show(done, number, move, ply_runs, before + ply_runs, total)
+
+            search = search_ply(fen, move, fault, args.faults, chess960, on_run=shown, deadline=deadline)
+            if args.trace is not None:
+                fault_free.extend(event_to_json({**event, "ply": number}) for event in search.reference.trace)
+            runs += len(search.runs)
+            pruned += search.pruned
+            seconds += search.seconds
+            states |= search.states
+            ply_results = search.results()
+            results.update(ply_results)
+            failing = search.failing
+            record: dict[str, Any] = {
+                "ply": number, "move": move, "network": mode, "faults": args.faults,
+                "fault_points": len(search.points), "runs": len(search.runs), "pruned": search.pruned,
+                "distinct_states": len(search.states), "changed": len(failing),
+                "results": dict(sorted(ply_results.items())), "verdict": search.reference.verdict_text,
+                "seconds": round(search.seconds, 3),
+                "faulted": [_faulted(run, search.reference) for run in search.runs],
+                "counterexample": None,
             }
-            text = (f"ply {number} {move}: {counted(report.points, 'fault point')}: the "
-                    f"{', '.join(report.differences)} changed when {report.differing.faulted_message} was "
-                    f"{'lost' if fault == 'drop' else 'duplicated'} (trace: {path})")
-        else:
-            text = (f"ply {number} {move}: {counted(report.points, 'fault point')} in {report.seconds:.2f} s:"
-                    " same verdict, position and journal under every one")
-        emit(args, record, text)
+            head = (f"ply {number} {move}: {counted(len(search.points), 'fault point')},"
+                    f" {counted(len(search.runs), 'run')}, {counted(len(search.states), 'distinct state')},"
+                    f" {search.pruned} pruned in {search.seconds:.2f} s: ")
+            text = head + ", ".join(f"{count} {RESULT_WORDS[name]}"
+                                    for name, count in sorted(ply_results.items()))
+            if failing:
+                failing_plies += 1
+                run = failing[0]
+                path = args.counterexample.replace("{ply}", str(number))
+                _write_lines(path, [event_to_json(event) for event in run.trace], "--counterexample")
+                scenario = args.scenario.replace("{ply}", str(number))
+                _write_lines(scenario, scenario_text(run, search.reference, fen, move, chess960,
+                                                     _command(args, number)).splitlines(), "--scenario")
+                page = None
+                if args.html is not None and first_failure:
+                    page = args.html
+                    _write_page(page, search.reference.trace, run.trace, "without a fault",
+                                f"{' and '.join(run.faulted)} {FAULT_WORDS[fault]}", f"ply {number} {move}")
+                first_failure = False
+                record["counterexample"] = {
+                    "messages": run.faulted, "result": run.result(search.reference), "verdict": run.verdict,
+                    "broken": list(run.broken), "trace": path, "scenario": scenario, "html": page,
+                }
+                text += f"\n  {describe(run, search.reference)}\n  trace: {path}, scenario: {scenario}"
+                if page is not None:
+                    text += f", studio page: {page}"
+            emit(args, record, text)
+            if search.cut_short:
+                cut_at = number
+                break
+    if args.trace is not None:
+        _write_lines(args.trace, fault_free, "--trace")
     if cut_at is not None:
         sys.stdout.flush()
         fail(f"chess-actors explore: the budget of {args.budget:g} s was spent at ply {cut_at}; the plies"
-             " from there were not explored (raise --budget, or choose fewer --plies)")
-    summary = (f"{counted(len(plies), 'ply', 'plies')}, {counted(points, 'fault point')} ({args.network})"
-               f" in {seconds:.1f} s: ")
-    summary += (f"{counted(changed, 'ply', 'plies')} changed by a fault" if changed
-                else "no fault changed a verdict, a position or the journal")
+             " from there were not all searched (raise --budget, or choose fewer --plies)")
+    summary = (f"{counted(len(plies), 'ply', 'plies')}, {counted(runs, 'run')} ({mode}, "
+               f"{counted(args.faults, 'fault')} a run), {counted(len(states), 'distinct state')},"
+               f" {pruned} pruned, in {seconds:.1f} s: ")
+    if failing_plies:
+        summary += (f"{counted(failing_plies, 'ply', 'plies')} with a run that changed an outcome or broke"
+                    " an invariant")
+    else:
+        summary += "no fault changed a verdict, a position or an invariant"
+    clean = results["failed"] + results["failed otherwise"]
+    if clean:
+        summary += f" ({counted(clean, 'run')} ended in a named failure)"
     (sys.stderr if args.json else sys.stdout).write(summary + "\n")
-    return 1 if changed or cut_at is not None else 0
+    return 1 if failing_plies or cut_at is not None else 0
+
+
+RESULT_WORDS = {"same": "same", "failed": "failed with LinkFailure", "failed otherwise": "failed otherwise",
+                "changed": "CHANGED", "broken": "BROKE AN INVARIANT"}
+FAULT_WORDS = {"drop": "lost", "duplicate": "duplicated", "lose": "lost for good", "crash": "crashed on"}
+
+
+def _command(args: argparse.Namespace, number: int) -> str:
+    """The explore command that searches ply ``number`` as this one did."""
+    words = ["chess-actors", "explore"]
+    if args.example is not None:
+        words += ["--example", args.example]
+    elif args.source is not None:
+        words.append(args.source)
+    if args.game != 1:
+        words += ["--game", str(args.game)]
+    words += ["--plies", f"{number}-{number}", "--network", args.network.strip().lower(),
+              "--faults", str(args.faults)]
+    return shlex.join(words)
+
+
+def _faulted(run: FaultRun, reference: FaultRun) -> dict[str, Any]:
+    """A run as its ``--json`` row names it: the faulted messages and what came of them."""
+    result = run.result(reference)
+    row: dict[str, Any] = {"messages": run.faulted, "result": result}
+    if result != "same":
+        row["verdict"] = run.verdict
+    if run.broken:
+        row["broken"] = list(run.broken)
+    return row
 
 
 def _write_page(path: str, reference: Sequence[TraceEvent], differing: Sequence[TraceEvent], plain: str,

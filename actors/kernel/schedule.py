@@ -133,6 +133,11 @@ class Turnstile(TurnstileLinks, WaitingDeliveries):
         with self._lock:
             return {self._names.get(urn, "?"): until - self.clock for urn, until in self._holds.items()}
 
+    def in_flight(self) -> bool:
+        """Whether a message is on its way on a failing link (it arrives when nothing else can run)."""
+        with self._lock:
+            return bool(self._timers)
+
     def forget(self, ref: Ref) -> None:
         """The actor is being stopped (its supervisor unregistered it): its mail fails, its stall ends."""
         with self._lock:
@@ -378,6 +383,9 @@ class Turnstile(TurnstileLinks, WaitingDeliveries):
             grant = self._grants.pop(urn, None)
         if not isinstance(grant, Letter):
             return
+        links = self.links
+        if links is not None and links.crashes(grant.envelope):
+            actor._crash_on = type(grant.envelope.message).__name__  # it dies on this very delivery
         acting.urn = urn
         try:
             answer = actor.receive(grant.envelope)

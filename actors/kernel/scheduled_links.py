@@ -35,7 +35,26 @@ from actors.kernel.network import FIRST_WAIT, LONGEST_WAIT, PLANNED
 if TYPE_CHECKING:
     from actors.tracing.delivery import Delivery
 
-__all__ = ["Journey", "ScheduledLinks"]
+__all__ = ["Journey", "MessageName", "ScheduledLinks"]
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class MessageName:
+    """A message's identity in a conversation: who sent it to whom, what it carries ('ask', 'tell' or
+    'reply'), its kind (for a reply, the kind of the ask it answers) and its index among the messages
+    of the pair (sender, receiver), from 0, in the order they were sent. Under a turnstile in arrival
+    order the same conversation names the same message the same way every time it runs."""
+
+    sender: str
+    receiver: str
+    carrying: str
+    kind: str
+    index: int
+
+    def text(self) -> str:
+        """The message as a person (and a scenario's fault step) writes it: ``referee -> board Apply[1]``."""
+        what = f"reply to {self.kind}" if self.carrying == "reply" else self.kind
+        return f"{self.sender} -> {self.receiver} {what}[{self.index}]"
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +88,20 @@ class ScheduledLinks:
         self._first_wait = FIRST_WAIT + 2 * self.model.delay_seconds
         model = self.model
         self._reliable = not (model.loss or model.dup or model.delay or model.reorder or model.partitions)
+        self.sent: list[MessageName] | None = None
+        """Every message sent since :meth:`name_messages`, named, in the order sent (None: not naming)."""
+        self.moments: list[object] = []
+        """Beside each named message, what ``moment`` said when it was sent."""
+        self.moment: Callable[[], object] | None = None
+        """Asked as each message is named: the state of the run it is sent in (for a search of faults)."""
+        self.befallen: list[MessageName] = []
+        """The named messages a fault chosen by name befell."""
+        self._named: dict[tuple[str, str, bool, str, int], str] = {}
+        self._on_pair: dict[tuple[str, str], int] = {}
+        self.crash_armed = False
+        """The message just sent is to crash its receiver (the turnstile then puts it in ``crashing``)."""
+        self.crashing: list[object] = []
+        """The envelopes whose receivers crash on them."""
 
     # -- what a script or a person asks for
 
@@ -82,6 +115,28 @@ class ScheduledLinks:
         if fault not in PLANNED:
             raise ValueError(f"unknown fault {fault!r}: use {', '.join(PLANNED)}")
         self._planned.add(kind, fault, reply, times)
+
+    def name_messages(self) -> None:
+        """Name every message sent from now on by its place in the conversation (see :class:`MessageName`),
+        counting each pair's messages from 0 again."""
+        self.sent, self.moments, self._on_pair = [], [], {}
+
+    def plan_message(self, sender: str, receiver: str, reply: bool, kind: str, index: int,
+                     fault: str) -> None:
+        """Befall the message named so (a reply to ``kind`` when ``reply``; ``index`` counted from
+        :meth:`name_messages`, which this starts if it has not begun) with ``fault``: ``drop``,
+        ``duplicate``, or ``crash`` (its receiver crashes on it instead of handling it).
+
+        Raises:
+            ValueError: an unknown fault, or a crash on a reply (a reply is handled by no one).
+        """
+        if fault not in (*PLANNED, "crash"):
+            raise ValueError(f"unknown fault {fault!r}: use {', '.join(PLANNED)} or crash")
+        if fault == "crash" and reply:
+            raise ValueError("a reply is handled by no one: crash an actor on an ask or a tell")
+        if self.sent is None:
+            self.name_messages()
+        self._named[sender, receiver, reply, kind, index] = fault
 
     def partition(self, actors: frozenset[str], seconds: float, apart: frozenset[str] = frozenset()) -> None:
         """Cut ``actors`` off from the rest (or from ``apart`` only) for ``seconds`` of the schedule's
@@ -113,10 +168,27 @@ class ScheduledLinks:
         Returns:
             When it arrives after this attempt was sent, and at which attempt; or why it never does.
         """
-        if self._reliable and not lost and not self._planned and not self._cuts:
+        planned: Fate | None = None
+        if self.sent is not None and attempt == 1 and not lost:
+            pair = (sender, receiver)
+            index = self._on_pair.get(pair, 0)
+            self._on_pair[pair] = index + 1
+            name = MessageName(sender, receiver, carrying, kind, index)
+            self.sent.append(name)
+            if self.moment is not None:
+                self.moments.append(self.moment())
+            named = self._named.pop((sender, receiver, carrying == "reply", kind, index), None)
+            if named is not None:
+                self.befallen.append(name)
+                if named == "crash":
+                    self.crash_armed = True  # the turnstile marks the letter it sends (see crashes)
+                    return Journey(0.0, attempt)
+                planned = self._planned_fate(named)
+        if planned is None and self._reliable and not lost and not self._planned and not self._cuts:
             return Journey(0.0, attempt)  # the shell's links, until a fault is asked for
         wait = 0.0
-        planned = self._take_planned(kind, carrying) if attempt == 1 else None
+        if planned is None and attempt == 1:
+            planned = self._take_planned(kind, carrying)
         while True:
             if lost:
                 fate, lost = PLANNED["drop"], False
@@ -143,6 +215,15 @@ class ScheduledLinks:
                 self.note("delayed", Delayed(kind, carrying, attempt, 0.0), sender, receiver, delivery)
             return Journey(wait, attempt)
 
+    def crashes(self, envelope: object) -> bool:
+        """Whether the receiver of ``envelope`` crashes on it instead of handling it (asked by the
+        turnstile as it lets the delivery in: a message named with the fault ``crash``)."""
+        for index, marked in enumerate(self.crashing):
+            if marked is envelope:
+                del self.crashing[index]
+                return True
+        return False
+
     def duplicate(self, sender: str, receiver: str, carrying: str, kind: str, attempt: int,
                   delivery: Delivery | None) -> None:
         """A transmission arrived twice (a fault chosen by hand): its copy is dropped at the other end."""
@@ -156,8 +237,9 @@ class ScheduledLinks:
 
     def _take_planned(self, kind: str, carrying: str) -> Fate | None:
         fault = self._planned.take(kind, carrying)
-        if fault is None:
-            return None
+        return None if fault is None else self._planned_fate(fault)
+
+    def _planned_fate(self, fault: str) -> Fate:
         if fault == "delay":  # held past the first timeout, as the network holds it
             return Fate(False, 1, 10 * self._first_wait, False)
         return PLANNED[fault]

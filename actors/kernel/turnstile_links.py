@@ -56,6 +56,9 @@ class TurnstileLinks:
             return
         journey = links.cross(sender, receiver, carrying, type(letter.envelope.message).__name__,
                               letter.link_seq, letter.envelope.delivery)
+        if links.crash_armed:  # named to crash its receiver: known by its envelope when let in
+            links.crash_armed = False
+            links.crashing.append(letter.envelope)
         self._travel(letter, journey)
 
     def _travel(self, letter: Letter, journey: Journey) -> None:

@@ -14,10 +14,12 @@ from actors.scenario.steps import (
     Crash,
     Expect,
     FenCheck,
+    Invariants,
     Learn,
     Legal,
     Lie,
     LinkFault,
+    MessageFault,
     Order,
     OutcomeCheck,
     Partition,
@@ -280,6 +282,18 @@ class _Runner:
                 self._network(step).plan(kind, fault, reply=reply)
                 what = f"reply to {kind}" if reply else kind
                 return True, _expected(step), f"the next {what} will be {_BEFALLS[fault]}"
+            case MessageFault():
+                links = game.links
+                if links is None:
+                    raise ScenarioFailure(f"{step.written}: a message named by its place in the"
+                                          " conversation is faulted under schedule fifo only")
+                links.plan_message(step.sender, step.receiver, step.reply, step.kind, step.index, step.fault)
+                return True, _expected(step), f"{step.text()} will be {_BEFALLS[step.fault]}"
+            case Invariants():
+                from actors.client.fault_search import game_invariants
+
+                broken = game_invariants(game)
+                return not broken, _expected(step), "; ".join(broken) or "all hold"
             case Partition(actors=actors, seconds=seconds, apart=apart):
                 network = self._network(step)
                 names = [self._name(actor) for actor in actors]
@@ -393,12 +407,17 @@ def _expected(step: Step) -> str:
             return f"the next {'reply to ' if reply else ''}{kind} {_BEFALLS[fault]}"
         case Partition(actors=actors, seconds=seconds):
             return f"{'+'.join(actors)} cut off for {seconds:g} s"
+        case MessageFault(fault=fault):
+            return f"{step.text()} {_BEFALLS[fault]}"
+        case Invariants():
+            return "no king captured, the board as the journal, every piece as the board holds it"
 
         case Lie(ghosts=ghosts, hidden=hidden):
             return _lie_text(ghosts, hidden)
 
 
-_BEFALLS = {"drop": "lost", "duplicate": "duplicated", "delay": "delayed", "reorder": "overtaken"}
+_BEFALLS = {"drop": "lost", "duplicate": "duplicated", "delay": "delayed", "reorder": "overtaken",
+            "crash": "crashed on"}
 
 
 def _piece_named(letter: str) -> str:

@@ -23,10 +23,12 @@ from actors.scenario.steps import (
     Crash,
     Expect,
     FenCheck,
+    Invariants,
     Learn,
     Legal,
     Lie,
     LinkFault,
+    MessageFault,
     Order,
     OrderEntry,
     OutcomeCheck,
@@ -303,6 +305,12 @@ def _parse_step(words: list[_Word], written: str, source: str, line: int) -> Ste
             except InputError as error:
                 raise fail(f"learn: {error}") from None
             return Learn(line, written, square(rest[0]), name)
+        case "drop" | "duplicate" | "crash" if len(rest) > 1 and rest[1].text == "->":
+            return _parse_message_fault(verb, rest, written, line, fail)
+        case "invariants":
+            if rest:
+                raise fail("invariants takes nothing more")
+            return Invariants(line, written)
         case "crash":
             if len(rest) not in (1, 3) or (len(rest) == 3 and plain(rest[1], "'on'") != "on"):
                 raise fail("crash needs an actor, and optionally on <MessageKind>: crash board on Survey")
@@ -409,6 +417,26 @@ PARTITION_SECONDS = 1.0
 are retried the same way: a partition of a second is bridged, the game going on with the same
 verdicts; one of 2.5 s or more failed the next step with a named LinkFailure (the network model's
 ``partition=...:SECONDS`` of ``--network`` is not bounded so: there a failure is what is studied)."""
+
+
+_NAMED_RE = re.compile(r"([A-Za-z]+)\[(\d+)\]")
+
+
+def _parse_message_fault(verb: str, rest: list[_Word], written: str, line: int,
+                         fail: Callable[[str], ScenarioError]) -> MessageFault:
+    texts = [word.text for word in rest]
+    reply = texts[3:5] == ["reply", "to"]
+    named = _NAMED_RE.fullmatch(texts[-1])
+    if len(texts) != (6 if reply else 4) or any(word.quoted for word in rest) or named is None:
+        raise fail(f"{verb} needs a message named by sender, receiver, kind and index: {verb} referee ->"
+                   " board Apply[0], or drop board -> referee reply to Apply[0]")
+    if verb == "crash" and reply:
+        raise fail("crash: a reply is handled by no one; crash an actor on an ask or a tell")
+    for name in (texts[0], texts[2]):
+        if not _ACTOR_RE.fullmatch(name):
+            raise fail(f"{verb}: {name!r} is not an actor's name (client, referee, white-knight-g1, ...)")
+    return MessageFault(line, written, verb, texts[0], texts[2], reply, _message_kind(named[1], fail),
+                        int(named[2]))
 
 
 def _parse_partition(rest: list[_Word], written: str, line: int,

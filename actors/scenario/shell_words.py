@@ -33,6 +33,8 @@ checks (the scenario grammar, see actors/examples/README.md; each passes or fail
   reject Ke2 "check" | send white-knight-g1 move g1 f3 | expect yes | expect no "blocked"
   legal e2 e3 e4 (exactly these targets) | square e4 white pawn | fen <FEN> | outcome none
   restarts 0 | start <FEN> (scenarios only: the shell's game has started)
+  invariants             no king captured, the board as the journal, every piece where the board
+                         holds it
 changing the actors:
   crash board [on Survey] | learn c1 archbishop
   lie ghost e3 black pawn hide d7   the board reports a piece that is not there and hides one that

@@ -20,10 +20,12 @@ __all__ = [
     "Crash",
     "Expect",
     "FenCheck",
+    "Invariants",
     "Learn",
     "Legal",
     "Lie",
     "LinkFault",
+    "MessageFault",
     "Order",
     "OrderEntry",
     "OutcomeCheck",
@@ -44,7 +46,8 @@ __all__ = [
 OUTCOMES = ("checkmate", "stalemate", "insufficient_material", "fivefold_repetition", "seventyfive_moves",
             "none")
 STEP_NAMES = ("start", "play", "reject", "send", "expect", "crash", "stall", "restarts", "square", "legal",
-              "fen", "outcome", "learn", "lie", "drop", "duplicate", "delay", "reorder", "partition")
+              "fen", "outcome", "learn", "lie", "drop", "duplicate", "delay", "reorder", "partition",
+              "invariants")
 
 LINK_FAULTS = ("drop", "duplicate", "delay", "reorder")
 """The steps that befall the next message of a kind on its link (see actors.kernel.network)."""
@@ -224,6 +227,38 @@ class LinkFault:
 
 
 @dataclass(frozen=True, slots=True)
+class MessageFault:
+    """``drop|duplicate|crash <sender> -> <receiver> [reply to] <MessageKind>[<n>]``: the message so
+    named (the ``n``-th, from 0, of those the sender sends the receiver from this step on) is lost,
+    arrives twice, or its receiver crashes on it; under ``schedule fifo`` only, where a conversation
+    names the same message the same way every time (what ``chess-actors explore --network`` writes)."""
+
+    line: int
+    written: str
+    fault: str
+    sender: str
+    receiver: str
+    reply: bool
+    kind: str
+    index: int
+
+    def text(self) -> str:
+        """The message as the step names it."""
+        what = f"reply to {self.kind}" if self.reply else self.kind
+        return f"{self.sender} -> {self.receiver} {what}[{self.index}]"
+
+
+@dataclass(frozen=True, slots=True)
+class Invariants:
+    """``invariants``: no king has been captured, the board's placement is the one the journal's moves
+    give, and every piece answers from the square and with the move function the board holds for it
+    (a dead actor is healed first, as the game's next request would)."""
+
+    line: int
+    written: str
+
+
+@dataclass(frozen=True, slots=True)
 class Partition:
     """``partition <actor>[+<actor>...] [<actor>[+<actor>...]] <seconds>``: those actors are cut off
     from the rest for a time, or, with a second side (``apart``), from those actors only. On nodes
@@ -273,7 +308,7 @@ class Order:
 
 Step = (
     Start | Play | Reject | Send | Expect | Crash | Stall | Restarts | SquareCheck | Legal | FenCheck
-    | OutcomeCheck | Learn | Lie | LinkFault | Partition
+    | OutcomeCheck | Learn | Lie | LinkFault | Partition | MessageFault | Invariants
 )
 
 
