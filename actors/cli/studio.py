@@ -88,7 +88,7 @@ def run_studio(args: argparse.Namespace) -> int:
         live = stack.enter_context(LiveGame(shell=shell))
         source = opening.source
         title = "chess-actors live studio" + (f": {source}" if source else "")
-        server = StudioServer(live, live_page_html(title), listening)
+        server = StudioServer(live, live_page_html(title), listening, log=_log)
         problems = live.run_lines(opening.lines)
         if problems:  # one line on stderr at most: the first thing that stopped the opening short
             first = problems[0]
@@ -104,6 +104,12 @@ def run_studio(args: argparse.Namespace) -> int:
 
         asyncio.run(_serve_until_stopped(server))
     return 0
+
+
+def _log(line: str) -> None:
+    """The server's log: one line on stderr, which ``say`` makes safe for a terminal (a line may quote
+    what a client sent: an Origin or Host header, escapes included)."""
+    say(f"chess-actors studio: {line}")
 
 
 async def _serve_until_stopped(server: StudioServer) -> None:

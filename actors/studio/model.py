@@ -11,15 +11,18 @@ from typing import Any
 from actors.tracing.event import FORMAT_VERSION, TraceEvent
 from actors.tracing.export import phase_of, placing_nodes, timeline
 
-__all__ = ["START_PLACEMENT", "apply_uci", "build_model", "parse_placement", "placement_text"]
+__all__ = [
+    "RECURRING_PHASES", "START_PLACEMENT", "Seen", "apply_uci", "build_model", "build_phase", "is_fault",
+    "parse_placement", "placement_text", "roster_placement",
+]
 
 START_PLACEMENT = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
 FAULT_KINDS = frozenset({"Crash", "CrashOnNext", "HangOnNext"})
 
 LINK_FAULTS = {"Dropped": "dropped", "Duplicated": "duplicated", "Delayed": "delayed", "Retried": "retried"}
 """What befell a message on its link (actors.kernel.network), by the kind of the event that marks it."""
-# Phases that may recur in a game and must not merge with an earlier run of the same name.
-_RECURRING = frozenset({"heal", "startup"})
+RECURRING_PHASES = frozenset({"heal", "startup"})
+"""Phases that may recur in a game and must not merge with an earlier run of the same name."""
 
 
 def parse_placement(text: str) -> list[str]:
@@ -88,15 +91,28 @@ def apply_uci(squares: list[str], move: str) -> None:
 def _start_placement(events: Iterable[TraceEvent]) -> str:
     """The placement the board reported first (its Roster at start-up), else the standard start."""
     for event in events:
-        reply = event.get("reply_payload") or {}
-        placement = reply.get("placement")
-        if event.get("reply") == "Roster" and isinstance(placement, str):
-            try:
-                parse_placement(placement)
-            except ValueError:
-                continue
+        placement = roster_placement(event)
+        if placement is not None:
             return placement
     return START_PLACEMENT
+
+
+def roster_placement(event: TraceEvent) -> str | None:
+    """The placement a board's Roster reply reports (None: not a Roster, or not a placement)."""
+    reply = event.get("reply_payload") or {}
+    placement = reply.get("placement")
+    if event.get("reply") != "Roster" or not isinstance(placement, str):
+        return None
+    try:
+        parse_placement(placement)
+    except ValueError:
+        return None
+    return placement
+
+
+def is_fault(event: TraceEvent) -> bool:
+    """Whether the message failed: a crash or hang ordered, or a reply that is an error."""
+    return event["kind"] in FAULT_KINDS or "error" in (event.get("reply_payload") or {})
 
 
 def _phase_kind(label: str | None) -> str:
@@ -116,7 +132,7 @@ def _group(events: list[TraceEvent]) -> list[tuple[str, list[TraceEvent]]]:
     for event in events:
         label = phase_of(event) or "other"
         key = label
-        if label in _RECURRING:
+        if label in RECURRING_PHASES:
             if label != previous:
                 runs += 1
             key = f"{label}#{runs}"
@@ -161,16 +177,69 @@ def _faults_and_reasks(events: list[TraceEvent]) -> tuple[set[int], set[int]]:
     failed: set[tuple[str, str, int | None]] = set()
     known = {event["msg_id"] for event in events}
     for event in events:
-        reply = event.get("reply_payload") or {}
         key = (event["kind"], event["receiver"], event.get("ply"))
         root = event["parent_id"] not in known
         if root and key in failed:
             reasks.add(event["msg_id"])
-        if event["kind"] in FAULT_KINDS or "error" in reply:
+        if is_fault(event):
             faults.add(event["msg_id"])
             if root:
                 failed.add(key)
     return faults, reasks
+
+
+class Seen:
+    """What a game's phases have named so far, in the order they first named it: its actors, the kinds
+    of their messages and (a game on nodes) each actor's node."""
+
+    def __init__(self) -> None:
+        self.actors: dict[str, None] = {}
+        self.kinds: dict[str, None] = {}
+        self.nodes: dict[str, str] = {}  # each actor's node, as its first event names it
+
+
+def build_phase(label: str, chosen: list[TraceEvent], squares: list[str], origin: int, faults: set[int],
+                reasks: set[int], seen: Seen) -> dict[str, Any]:
+    """One phase of the page's data: its messages (``chosen``, in id order) with the board before and
+    after them. ``squares`` is the board before, and is left as the board after; ``seen`` gathers
+    the actors, kinds and nodes the phase names; ``faults`` and ``reasks`` are the ids of the
+    messages that failed and of those asked again after a failure."""
+    before = placement_text(squares)
+    applied_at = None
+    move = None
+    for index, event in enumerate(chosen):
+        seen.actors.setdefault(event["sender"])
+        seen.actors.setdefault(event["receiver"])
+        seen.kinds.setdefault(event["kind"])
+        placed = placing_nodes(event)
+        if placed is not None:
+            seen.nodes.setdefault(event["sender"], placed[0])
+            seen.nodes.setdefault(event["receiver"], placed[1])
+        if event["kind"] == "Apply" and applied_at is None:
+            applied_at = index
+        reply = event.get("reply_payload") or {}
+        if event.get("reply") == "Accepted" and isinstance(reply.get("uci"), str):
+            try:
+                apply_uci(squares, reply["uci"])
+            except (IndexError, ValueError):
+                continue  # a foreign trace's odd move: the board just does not follow it
+            move = {"uci": reply["uci"], "san": reply.get("san")}
+    index_of = {event["msg_id"]: index for index, event in enumerate(chosen)}
+    rows = [[index_of[point.event["msg_id"]], int(point.is_reply)] for point in timeline(chosen, True)]
+    ends = [event.get("t_replied") or event["t_handled"] for event in chosen]
+    plies = [event.get("ply") for event in chosen if event.get("ply") is not None]
+    return {
+        "label": label,
+        "kind": _phase_kind(label),
+        "ply": plies[0] if plies else None,
+        "before": before,
+        "after": placement_text(squares),
+        "move": move,
+        "applied_at": applied_at,
+        "span": max(ends) - min(event["t_sent"] for event in chosen),
+        "events": [_compact(event, origin, faults, reasks) for event in chosen],
+        "rows": rows,
+    }  # fmt: skip
 
 
 def _game(number: int, events: list[TraceEvent]) -> dict[str, Any]:
@@ -178,50 +247,12 @@ def _game(number: int, events: list[TraceEvent]) -> dict[str, Any]:
     origin = min(event["t_sent"] for event in events)
     faults, reasks = _faults_and_reasks(events)
     squares = parse_placement(_start_placement(events))
-    actors: dict[str, None] = {}
-    kinds: dict[str, None] = {}
-    nodes: dict[str, str] = {}  # a game on nodes: each actor's node, as its first event names it
-    phases = []
-    for label, chosen in _group(events):
-        before = placement_text(squares)
-        applied_at = None
-        move = None
-        for index, event in enumerate(chosen):
-            actors.setdefault(event["sender"])
-            actors.setdefault(event["receiver"])
-            kinds.setdefault(event["kind"])
-            placed = placing_nodes(event)
-            if placed is not None:
-                nodes.setdefault(event["sender"], placed[0])
-                nodes.setdefault(event["receiver"], placed[1])
-            if event["kind"] == "Apply" and applied_at is None:
-                applied_at = index
-            reply = event.get("reply_payload") or {}
-            if event.get("reply") == "Accepted" and isinstance(reply.get("uci"), str):
-                try:
-                    apply_uci(squares, reply["uci"])
-                except (IndexError, ValueError):
-                    continue  # a foreign trace's odd move: the board just does not follow it
-                move = {"uci": reply["uci"], "san": reply.get("san")}
-        index_of = {event["msg_id"]: index for index, event in enumerate(chosen)}
-        rows = [[index_of[point.event["msg_id"]], int(point.is_reply)] for point in timeline(chosen, True)]
-        ends = [event.get("t_replied") or event["t_handled"] for event in chosen]
-        plies = [event.get("ply") for event in chosen if event.get("ply") is not None]
-        phases.append({
-            "label": label,
-            "kind": _phase_kind(label),
-            "ply": plies[0] if plies else None,
-            "before": before,
-            "after": placement_text(squares),
-            "move": move,
-            "applied_at": applied_at,
-            "span": max(ends) - min(event["t_sent"] for event in chosen),
-            "events": [_compact(event, origin, faults, reasks) for event in chosen],
-            "rows": rows,
-        })  # fmt: skip
-    game = {"number": number, "actors": list(actors), "kinds": list(kinds), "phases": phases}
-    if nodes:
-        game["nodes"] = nodes
+    seen = Seen()
+    phases = [build_phase(label, chosen, squares, origin, faults, reasks, seen)
+              for label, chosen in _group(events)]
+    game = {"number": number, "actors": list(seen.actors), "kinds": list(seen.kinds), "phases": phases}
+    if seen.nodes:
+        game["nodes"] = seen.nodes
     return game
 
 
