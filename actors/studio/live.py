@@ -59,14 +59,17 @@ class LiveGame:
         shell: the shell to drive instead of a new one over ``fen`` (one built on other actors, such
             as a game placed on several nodes); it is entered and closed here.
         save_timeout: the seconds a command that writes a file may take (see :data:`SAVE_TIMEOUT`).
+        page_characters: the most characters of phases in one message (see :data:`PAGE_CHARACTERS`).
     """
 
     def __init__(
         self, fen: str = "startpos", timeout: float = DEFAULT_TIMEOUT, shell: Shell | None = None,
         chess960: bool | None = False, save_timeout: float = SAVE_TIMEOUT,
+        page_characters: int = PAGE_CHARACTERS,
     ) -> None:
         self.shell = shell if shell is not None else Shell(fen, timeout, chess960=chess960)
         self.save_timeout = save_timeout
+        self.page_characters = page_characters
         self._subscribers: tuple[Subscriber, ...] = ()
         self._lock = threading.Lock()
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="studio-command")
@@ -283,11 +286,11 @@ class LiveGame:
         if not len(model):
             return head + ',"model":null}'
         if first:
-            start, reset = model.start_of_last(PAGE_CHARACTERS), True
+            start, reset = model.start_of_last(self.page_characters), True
         else:
             changed = len(model) if self._changed is None else self._changed
             self._changed = None
-            start = max(changed, model.start_of_last(PAGE_CHARACTERS))
+            start = max(changed, model.start_of_last(self.page_characters))
             reset = start > changed
         return f'{head},"model":{model.text(start)[:-1]},"reset":{json.dumps(reset)}}}}}'
 
@@ -298,7 +301,7 @@ class LiveGame:
         def page() -> str:
             model = self._model
             end = max(0, min(before, len(model)))
-            start = model.start_of_last(PAGE_CHARACTERS, end) if end else 0
+            start = model.start_of_last(self.page_characters, end) if end else 0
             return (f'{{"type":"phases","from":{start},"to":{end},"total":{len(model)},'
                     f'"phases":[{model.phases(start, end)}]}}')
         return self._worker.submit(page)

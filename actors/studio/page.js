@@ -14,7 +14,8 @@
   const state = { game: 0, phase: 0, msg: 0, hiddenActors: new Set(), hiddenKinds: new Set(), search: "",
     unfolded: false };
   const $ = (id) => document.getElementById(id);
-  const live = { socket: null, from: null, events: 0, pending: [], stepping: false, inFlight: false, verbs: [] };
+  const live = { socket: null, from: null, events: 0, pending: [], stepping: false, inFlight: false, verbs: [],
+    base: 0, asking: false };
 
   function el(name, attrs, parent, text) {
     const node = document.createElementNS(SVG, name);
@@ -621,11 +622,12 @@
       const following = !data.games.length || game().phases.slice(state.phase + 1).every(
         (q) => q.kind === "heal" || q.kind === "other");
       const [fresh] = message.model.games;
-      if (data.games.length && message.model.from > 0) {  // the phases before "from" are unchanged
+      const from = message.model.from;
+      if (data.games.length && !message.model.reset && from >= live.base) {  // the phases before "from" are unchanged
         const [kept] = data.games;
-        kept.phases.splice(message.model.from, Infinity, ...fresh.phases);
+        kept.phases.splice(from - live.base, Infinity, ...fresh.phases);
         kept.actors = fresh.actors; kept.kinds = fresh.kinds;
-      } else data.games = message.model.games;
+      } else { data.games = message.model.games; live.base = from; }
       state.game = 0;
       fillPicker(); buildFilters();
       if (following) {
@@ -640,8 +642,27 @@
       else go(state.phase, state.msg);
     }
     drawPending();
+    askEarlier();
     document.body.setAttribute("data-plies", String(message.plies));
     document.body.setAttribute("data-restarts", String(message.restarts));
+  }
+  // A page that joined late has the newest phases (from live.base on): it asks for the earlier ones,
+  // a page at a time, and puts each before what it has, staying where it is.
+  function askEarlier() {
+    document.body.setAttribute("data-base", String(live.base));
+    if (live.base > 0 && !live.asking && live.socket && live.socket.readyState === WebSocket.OPEN) {
+      live.asking = true;
+      live.socket.send(JSON.stringify({ want: "phases", before: live.base }));
+    }
+  }
+  function onEarlier(message) {
+    live.asking = false;
+    if (data.games.length && message.to === live.base && message.phases.length) {
+      data.games[0].phases.unshift(...message.phases);
+      live.base = message.from;
+      go(state.phase + message.phases.length, state.msg);
+    }
+    askEarlier();
   }
   function connect() {
     const socket = new WebSocket(`ws://${location.host}/ws${location.search}`);
@@ -654,6 +675,7 @@
         live.events += 1;
         status(`connected: ${live.events} messages delivered while watching · last ${message.event.summary || message.event.kind}`, "connected");
       } else if (message.type === "state") onState(message);
+      else if (message.type === "phases") onEarlier(message);
       else if (message.type === "shown" || message.type === "error") {
         if (message.compare) drawCompare(message.compare);
         const [text, kind] = describe(message);
