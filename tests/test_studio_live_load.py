@@ -7,9 +7,10 @@ from __future__ import annotations
 import json
 import os
 import socket
+import struct
 import threading
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -39,10 +40,8 @@ def served(live: LiveGame, **options: Any) -> Iterator[StudioServer]:
 
 def _release(fifo: Path) -> None:
     """Open and close a pipe's reading end, so that a writer waiting for a reader goes on."""
-    try:
+    with suppress(OSError):
         os.close(os.open(fifo, os.O_RDONLY | os.O_NONBLOCK))
-    except OSError:
-        pass
 
 
 def _raw(server: StudioServer, request: bytes) -> bytes:
@@ -53,9 +52,9 @@ def _raw(server: StudioServer, request: bytes) -> bytes:
 
 
 def _upgrade(server: StudioServer, *headers: str) -> bytes:
-    lines = [f"GET /ws?token={server.token} HTTP/1.1", f"Host: 127.0.0.1:{server.port}", "Upgrade: websocket",
-             "Connection: Upgrade", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version: 13",
-             *headers]
+    lines = [f"GET /ws?token={server.token} HTTP/1.1", f"Host: 127.0.0.1:{server.port}",
+             "Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+             "Sec-WebSocket-Version: 13", *headers]
     return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
 
 
@@ -170,7 +169,8 @@ def test_two_host_or_origin_headers_are_a_400_and_one_log_line(capfd: pytest.Cap
         assert _raw(server, _upgrade(server, "Origin: http://x\x9b2J")) == b"HTTP/1.1 403 Forbidden"
         with _open(server) as client:
             assert _command(client, "e4")[-1]["type"] == "done"
-    assert lines == ["refused a request with 2 Host headers (400)", "refused a request with 2 Origin headers (400)",
+    assert lines == ["refused a request with 2 Host headers (400)",
+                     "refused a request with 2 Origin headers (400)",
                      "refused a WebSocket from origin 'http://x\\x9b2J' (403)"]
     assert "Traceback" not in capfd.readouterr().err
 
@@ -182,7 +182,8 @@ def test_a_page_that_leaves_before_its_first_message_ends_quietly(capfd: pytest.
         held = live._worker.submit(release.wait, WAIT)  # the game is busy: the first message waits
         try:
             with connect(_ws(server), open_timeout=WAIT) as leaving:
-                leaving.socket.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+                # Closed at once, with a reset: the server finds it gone when it sends the first message.
+                leaving.socket.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
                 leaving.socket.close()
         finally:
             release.set()
