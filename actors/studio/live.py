@@ -171,7 +171,7 @@ class LiveGame:
     def _run(self, line: str, sequence: int) -> int:
         command = line.strip()
         words = command.split()
-        if words[0] in _WRITING_VERBS and len(words) == 2:
+        if len(words) == 2 and words[0] in _WRITING_VERBS:
             return self._run_writing(words[0], words[1], sequence)
         for record in self._execute(line):
             self._publish_shown(command, sequence, record)
