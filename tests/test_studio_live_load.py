@@ -206,3 +206,14 @@ def test_past_the_most_pages_at_once_a_page_is_refused() -> None:
         assert any(m.get("san") == "e4" for m in _until_done(clients[2]))
         assert any(m.get("san") == "e4" for m in _until_done(clients[1]))
     assert lines == ["refused a page: 3 are open, the most at once (503)"]
+
+
+def test_an_empty_command_or_a_bad_request_is_answered_and_the_game_goes_on() -> None:
+    with LiveGame() as live, served(live) as server, _open(server) as client:
+        assert [m["type"] for m in _command(client, "   ")] == ["state", "done"]
+        client.send('{"want": "phases", "before": -1}')
+        assert json.loads(client.recv(WAIT))["error"] == 'a request is {"want": "phases", "before": N}'
+        client.send('{"want": "phases", "before": 1}')
+        page = json.loads(client.recv(WAIT))
+        assert (page["type"], page["from"], page["to"]) == ("phases", 0, 1)
+        assert any(m.get("san") == "e4" for m in _command(client, "e4"))
