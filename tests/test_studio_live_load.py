@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import socket
 import struct
 import threading
@@ -15,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_studio_live import WAIT, _command, _open, _until_done, _ws
+from test_studio_live import WAIT, _command, _open, _until_done, _url_of, _ws, studio_running
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
@@ -92,6 +93,24 @@ def test_a_save_to_a_pipe_no_one_reads_ends_in_an_error_after_its_timeout(tmp_pa
     for thread in writers:
         thread.join(WAIT)
     assert not any(thread.is_alive() for thread in writers), "the write waiting on the pipe was let go"
+
+
+def test_sigterm_stops_the_studio_while_a_save_waits_on_a_pipe(tmp_path: Path) -> None:
+    fifo = tmp_path / "session.scenario"
+    os.mkfifo(fifo)
+    try:
+        with studio_running() as process:
+            url = _url_of(process)
+            with connect(url.replace("http://", "ws://").replace("/?", "/ws?"), open_timeout=WAIT) as client:
+                client.recv(WAIT)
+                client.send(f"save {fifo}")
+                assert any(m.get("san") == "e4" for m in _command(client, "e4"))
+                process.send_signal(signal.SIGTERM)
+                status = process.wait(WAIT)
+            _, errors = process.communicate(timeout=WAIT)
+    finally:
+        _release(fifo)
+    assert status == 0 and errors == ""
 
 
 def test_a_late_command_builds_only_its_own_phases(monkeypatch: pytest.MonkeyPatch) -> None:
