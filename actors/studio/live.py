@@ -255,9 +255,15 @@ class LiveGame:
         if changed is not None:
             self._changed = changed if self._changed is None else min(self._changed, changed)
 
-    def state(self) -> dict[str, Any]:
+    def state(self, whole: bool = False) -> dict[str, Any]:
+        """The game as the pages draw it: :meth:`state_text`'s message as data (``whole``: as a new
+        page gets it, which changes nothing the next state sends). Sends no message."""
+        record: dict[str, Any] = json.loads(self.state_text(first=whole))
+        return record
+
+    def _game_state(self) -> dict[str, Any]:
         """The game as the pages draw it, besides the model of its messages: the deliveries waiting
-        (step mode), the actors, plies, outcome and restarts. Sends no message."""
+        (step mode), the actors, plies, outcome and restarts."""
         shell = self.shell
         game = shell.game
         return {
@@ -274,7 +280,7 @@ class LiveGame:
         }
 
     def state_text(self, first: bool = False) -> str:
-        """A ``state`` message: :meth:`state` with the ``model`` of the messages so far (None before the
+        """A ``state`` message: the game's state with the ``model`` of the messages so far (None before the
         first message). Its game's phases begin at the model's ``from``: a page keeps the phases before
         it and replaces the rest, unless the model says ``reset`` (drop every phase, and ask for the
         earlier ones again). ``first`` (a page that has none yet): the newest phases that fit in
@@ -282,7 +288,7 @@ class LiveGame:
         so that a move sends its own phases, not the whole game again."""
         self._update()
         model = self._model
-        head = json.dumps({"type": "state", **self.state()}, separators=(",", ":"), default=str)[:-1]
+        head = json.dumps({"type": "state", **self._game_state()}, separators=(",", ":"), default=str)[:-1]
         if not len(model):
             return head + ',"model":null}'
         if first:
