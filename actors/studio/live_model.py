@@ -138,10 +138,13 @@ class GrowingModel:
         earliest = min(event["t_sent"] for event in fresh)
         if self._origin is None or earliest < self._origin:
             moved, self._origin = self._origin is not None, earliest
-        for event in fresh:
+        for event in fresh:  # in id order: the first placement found is the earliest
+            if self._start is not None and event["msg_id"] > self._start[0]:
+                break
             placement = roster_placement(event)
-            if placement is not None and (self._start is None or event["msg_id"] < self._start[0]):
+            if placement is not None:
                 moved, self._start = True, (event["msg_id"], placement)
+                break
         return moved
 
     def _rebuild(self, first: int) -> None:
