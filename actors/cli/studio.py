@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
+from collections.abc import Callable
 from contextlib import ExitStack, closing
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -98,11 +99,14 @@ def run_studio(args: argparse.Namespace) -> int:
         elif opening.note is not None:
             say(f"chess-actors studio: {opening.note}")
         address = {"url": server.url, "host": HOST, "port": server.port, "token": server.token}
-        emit(args, address, server.url)
-        sys.stdout.flush()
+
+        def ready() -> None:
+            emit(args, address, server.url)
+            sys.stdout.flush()
+
         import asyncio  # here: every other command starts without it
 
-        asyncio.run(_serve_until_stopped(server))
+        asyncio.run(_serve_until_stopped(server, ready))
     return 0
 
 
@@ -112,7 +116,10 @@ def _log(line: str) -> None:
     say(f"chess-actors studio: {line}")
 
 
-async def _serve_until_stopped(server: StudioServer) -> None:
+async def _serve_until_stopped(server: StudioServer, ready: Callable[[], None]) -> None:
+    """Serve until SIGINT or SIGTERM; ``ready`` prints the address once a signal would stop it
+    cleanly (a client that acts on the address and then signals finds the handlers in place; the
+    socket already listens, so a page that connects at once waits in its backlog)."""
     import asyncio
 
     loop = asyncio.get_running_loop()
@@ -125,6 +132,7 @@ async def _serve_until_stopped(server: StudioServer) -> None:
     for number in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(number, stopping)
     try:
+        ready()
         await server.serve(stop)
     finally:
         for number in (signal.SIGINT, signal.SIGTERM):
