@@ -2,8 +2,9 @@
 
 Builds the site (strict) into a temporary folder, serves it on the loopback interface, and saves
 ``docs/images/site-home.png``, ``docs/images/site-lesson.png``, the studio page of lesson 1
-(``docs/images/lesson-studio.png``) and the live studio mid-game (``docs/images/live-studio.png``,
-served by ``chess-actors studio``'s own server) with Debian's ``/usr/bin/chromium``
+(``docs/images/lesson-studio.png``), the Opera game's studio page (``docs/images/studio.png``) and
+the live studio mid-game (``docs/images/live-studio.png``, served by ``chess-actors studio``'s own
+server) with Debian's ``/usr/bin/chromium``
 driven by Playwright (Playwright's own browser download is not used). Run it after a change that
 alters how the site looks:
 
@@ -68,9 +69,9 @@ def photograph(site: Path) -> None:
 
 LIVE_SHOT = "live-studio.png"
 # The Italian opening to move 4, the board crashed (healed on the next move), then 4. d3 in step
-# mode with its proposal delivered: the referee's three questions wait to be chosen.
+# mode with its proposal and the board's survey delivered: the pawn's question waits to be chosen.
 LIVE_COMMANDS = ("e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "c3", "crash board", "Nf6", "mode step", "d3",
-                 "deliver 1")
+                 "deliver 1", "deliver 2")
 
 
 def photograph_live() -> None:
@@ -96,6 +97,27 @@ def photograph_live() -> None:
             browser.close()
 
 
+STUDIO_SHOT = "studio.png"
+# The Opera game's page at 2. Nf3 (ply 3), its MoveQuery to the g1 knight chosen.
+STUDIO_PLACE = "#ply=3&msg=3"
+
+
+def photograph_studio() -> None:
+    """Write the Opera game's studio page (``chess-actors replay --html``) and photograph it."""
+    with tempfile.TemporaryDirectory() as directory:
+        page_path = Path(directory) / "opera.html"
+        subprocess.run([sys.executable, "-m", "actors.cli", "replay", "tests/data/opera-game.pgn", "--quiet",
+                        "--html", str(page_path)], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM)
+            page = browser.new_page(viewport={"width": 1280, "height": 760})
+            page.goto(page_path.as_uri() + STUDIO_PLACE)
+            page.wait_for_selector("body[data-ready='1']")
+            page.screenshot(path=str(IMAGES / STUDIO_SHOT))
+            print(f"wrote {(IMAGES / STUDIO_SHOT).relative_to(ROOT)}")
+            browser.close()
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as directory:
         site = Path(directory) / "site"
@@ -108,6 +130,7 @@ def main() -> None:
         build(site)
         photograph(site)
     photograph_live()
+    photograph_studio()
 
 
 if __name__ == "__main__":

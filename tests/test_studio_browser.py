@@ -108,6 +108,9 @@ def test_keys_step_message_by_message_and_ply_by_ply(browser: Any, opera: Any) -
     startup = sum(1 for event in events if event["phase"] == "startup")
     assert f"{startup} messages" in (folded.text_content() or "")
     folded.click()
+    fan_out = page.locator("#diagram g.arrow.fan-out")  # the board's 32 TargetsQuery: one arrow
+    assert fan_out.count() == 1 and fan_out.get_attribute("data-members") == "32"
+    fan_out.click()
     assert page.locator("#diagram g.arrow").count() >= startup
     for _ in range(3):
         page.keyboard.press("ArrowRight")

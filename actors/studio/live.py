@@ -81,6 +81,7 @@ class LiveGame:
         self._changed: int | None = None  # the first phase changed since the last state sent to all
         self._writing: dict[int, str] = {}  # the files being written, by their command's number
         self._staging: str | None = None  # the folder where the shell writes what is then copied
+        self.shell.recorder.handling = {}  # a delivery is drawn when taken up, not when it is answered
 
     def __enter__(self) -> LiveGame:
         self.shell.recorder.attach(self._sink)
@@ -247,10 +248,14 @@ class LiveGame:
     # -- the game as it stands
 
     def _update(self) -> None:
-        events = self.shell.recorder.events()
+        recorder = self.shell.recorder
+        # In step mode, what was delivered and waits on its own asks is drawn at once, reply to come;
+        # read before the finished ones, so that one finishing in between is read finished.
+        handling = recorder.being_handled()
+        events = recorder.events()
         if len(events) < self._taken:  # the recorder was cleared: start again
             self._model, self._taken = GrowingModel(self._model.title), 0
-        changed = self._model.add(events[self._taken:])
+        changed = self._model.add(events[self._taken:], handling)
         self._taken = len(events)
         if changed is not None:
             self._changed = changed if self._changed is None else min(self._changed, changed)

@@ -14,8 +14,8 @@ import json
 from collections.abc import Sequence
 
 from actors.studio.model import (
-    RECURRING_PHASES,
     START_PLACEMENT,
+    PhaseKeys,
     Seen,
     build_phase,
     is_fault,
@@ -23,7 +23,6 @@ from actors.studio.model import (
     roster_placement,
 )
 from actors.tracing.event import FORMAT_VERSION, TraceEvent
-from actors.tracing.export import phase_of
 
 __all__ = ["GrowingModel"]
 
@@ -49,8 +48,9 @@ class GrowingModel:
         self._events: list[TraceEvent] = []  # in id order
         self._ids: list[int] = []
         self._known: set[int] = set()
+        self._open: dict[int, TraceEvent] = {}  # the messages held until they finish, by id
         self._keys: list[str] = []  # each event's phase key
-        self._scans: list[tuple[int, str | None]] = []  # the grouping's runs and last label after each event
+        self._placing = PhaseKeys()
         self._groups: dict[str, list[TraceEvent]] = {}
         self._order: list[str] = []  # phase keys in the order their first message came
         self._position: dict[str, int] = {}
@@ -69,33 +69,43 @@ class GrowingModel:
 
     @property
     def events(self) -> int:
-        """The number of messages in the model."""
-        return len(self._events)
+        """The number of finished messages in the model (the open ones aside)."""
+        return len(self._events) - len(self._open)
 
-    def add(self, events: Sequence[TraceEvent]) -> int | None:
-        """Take ``events`` (new messages, in any order) into the model; return the index of the first
-        phase they changed (None: no event, nothing changed)."""
-        if not events:
+    def add(self, events: Sequence[TraceEvent], open: Sequence[TraceEvent] | None = None) -> int | None:
+        """Take ``events`` (new finished messages, in any order) into the model; return the index of the
+        first phase they changed (None: nothing changed).
+
+        ``open`` (None: as before) are the messages taken up by their receiver whose reply is still to
+        come, as they stand now: the model holds them, marked ``open``, until their finished event
+        comes; those it held that are not among them any more (finished, or gone) it drops. One whose
+        finished event is already in the model is left out."""
+        dropped: set[int] = set()
+        fresh = list(events)
+        if open is not None:
+            finished = {event["msg_id"] for event in events}
+            now = {event["msg_id"]: event for event in open
+                   if event["msg_id"] not in finished
+                   and (event["msg_id"] not in self._known or event["msg_id"] in self._open)}
+            dropped = {msg_id for msg_id, event in self._open.items() if now.get(msg_id) != event}
+            fresh += [event for msg_id, event in now.items() if self._open.get(msg_id) != event]
+            for msg_id in dropped:
+                del self._open[msg_id]
+            self._open.update(now)
+        if not fresh and not dropped:
             return None
-        fresh = sorted(events, key=lambda event: event["msg_id"])
-        game = fresh[0].get("game")
+        fresh.sort(key=lambda event: event["msg_id"])
+        game = fresh[0].get("game") if fresh else None
         if not self._events and game:
             self.number = game
-        first_id = fresh[0]["msg_id"]
+        first_id = min([*(event["msg_id"] for event in fresh[:1]), *dropped])
         at = bisect.bisect_left(self._ids, first_id)
-        tail = self._events[at:]
-        self._forget_from(at, first_id)
+        tail = [event for event in self._events[at:] if event["msg_id"] not in dropped]
+        rebuild_from = self._forget_from(at, first_id)
+        self._known.difference_update(dropped)
         self._known.update(event["msg_id"] for event in fresh)
-        rebuild_from = len(self._order)
-        runs, previous = self._scans[at - 1] if at else (0, None)
         for event in heapq.merge(tail, fresh, key=lambda event: event["msg_id"]):
-            label = phase_of(event) or "other"
-            key = label
-            if label in RECURRING_PHASES:
-                if label != previous:
-                    runs += 1
-                key = f"{label}#{runs}"
-            previous = label
+            key = self._placing.place(event, self._known, len(self._order))
             if key not in self._groups:
                 self._groups[key] = []
                 self._position[key] = len(self._order)
@@ -105,20 +115,21 @@ class GrowingModel:
             self._events.append(event)
             self._ids.append(event["msg_id"])
             self._keys.append(key)
-            self._scans.append((runs, previous))
             if event["parent_id"] not in self._known and is_fault(event):
                 failure = (event["kind"], event["receiver"], event.get("ply"))
                 self._failures.setdefault(failure, []).append(event["msg_id"])
                 self._failed.append((event["msg_id"], failure))
-        if self._moved_the_start(fresh):
+        if self._moved_the_start(fresh, bool(dropped)):
             rebuild_from = 0
         self._rebuild(rebuild_from)
         return rebuild_from
 
-    def _forget_from(self, at: int, first_id: int) -> None:
+    def _forget_from(self, at: int, first_id: int) -> int:
         """Undo the grouping of the events from index ``at`` on (ids from ``first_id``), to group them
-        again with the new ones among them."""
-        for key in set(self._keys[at:]):
+        again with the new ones among them; return the first phase they were in (the number of
+        phases: none)."""
+        keys = set(self._keys[at:])
+        for key in keys:
             group = self._groups[key]
             while group and group[-1]["msg_id"] >= first_id:
                 group.pop()
@@ -129,15 +140,21 @@ class GrowingModel:
         while self._failed and self._failed[-1][0] >= first_id:
             _, failure = self._failed.pop()
             self._failures[failure].pop()
-        del self._events[at:], self._ids[at:], self._keys[at:], self._scans[at:]
+        del self._events[at:], self._ids[at:], self._keys[at:]
+        self._placing.rewind(at)
+        return min([len(self._order), *(self._position[key] for key in keys if key in self._position)])
 
-    def _moved_the_start(self, fresh: list[TraceEvent]) -> bool:
-        """Whether ``fresh`` changes what every phase is measured from: the first send, or the first
-        placement the board reported."""
+    def _moved_the_start(self, fresh: list[TraceEvent], dropped: bool) -> bool:
+        """Whether ``fresh`` (or ``dropped``: messages taken out) changes what every phase is measured
+        from: the first send, or the first placement the board reported."""
         moved = False
-        earliest = min(event["t_sent"] for event in fresh)
-        if self._origin is None or earliest < self._origin:
-            moved, self._origin = self._origin is not None, earliest
+        if dropped:  # an open message gone without finishing may have been the first sent
+            earliest = min((event["t_sent"] for event in self._events), default=None)
+            moved, self._origin = earliest != self._origin, earliest
+        elif fresh:
+            earliest = min(event["t_sent"] for event in fresh)
+            if self._origin is None or earliest < self._origin:
+                moved, self._origin = self._origin is not None, earliest
         for event in fresh:  # in id order: the first placement found is the earliest
             if self._start is not None and event["msg_id"] > self._start[0]:
                 break
@@ -165,7 +182,8 @@ class GrowingModel:
             faults = {event["msg_id"] for event in chosen if is_fault(event)}
             reasks = {event["msg_id"] for event in chosen if self._asked_again(event)}
             self._marks.append((len(self._seen.actors), len(self._seen.kinds), len(self._seen.nodes)))
-            phase = build_phase(key.split("#")[0], chosen, squares, origin, faults, reasks, self._seen)
+            phase = build_phase(key.split("#")[0], chosen, squares, origin, faults, reasks, self._seen,
+                                self._open)
             self._texts.append(_json(phase))
             self._afters.append(phase["after"])
 

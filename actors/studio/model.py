@@ -5,15 +5,16 @@ Plain data for the page's script (JSON); the board follows the moves the referee
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from actors.tracing.event import FORMAT_VERSION, TraceEvent
 from actors.tracing.export import phase_of, placing_nodes, timeline
 
 __all__ = [
-    "RECURRING_PHASES", "START_PLACEMENT", "Seen", "apply_uci", "build_model", "build_phase", "is_fault",
-    "parse_placement", "placement_text", "roster_placement",
+    "RECURRING_PHASES", "START_PLACEMENT", "PhaseKeys", "Seen", "apply_uci", "build_model", "build_phase",
+    "is_fault", "parse_placement", "placement_text", "roster_placement",
 ]
 
 START_PLACEMENT = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
@@ -122,21 +123,105 @@ def _phase_kind(label: str | None) -> str:
     return head if head in ("startup", "ply", "step", "heal") else "other"
 
 
+_PROPOSALS = frozenset({"ProposeText", "ProposeSquares"})
+_NEXT_PLY = re.compile(r"but ply (\d+) is next")
+
+
+def _refusal(event: TraceEvent) -> str | None:
+    """How the referee refused a proposal: ``"cancelled"`` for one sent behind a refused ply (or, in
+    a trace written before such proposals were marked, for a later ply than the next), ``"refused"``
+    for any other refusal; None for anything else."""
+    if event["kind"] not in _PROPOSALS or event.get("reply") != "Rejected":
+        return None
+    reply = event.get("reply_payload") or {}
+    reason = str(reply.get("reason", ""))
+    if reply.get("kind") != "stale":
+        return "refused"
+    if reason.startswith("cancelled"):
+        return "cancelled"
+    later = _NEXT_PLY.search(reason)
+    ply = event.get("ply")
+    return "cancelled" if later and isinstance(ply, int) and ply > int(later.group(1)) else "refused"
+
+
+def _label(event: TraceEvent) -> str:
+    """The phase an event served; a proposal cancelled by a refusal serves the refused ply (a trace
+    written before cancelled proposals were marked names a ply never played)."""
+    label = phase_of(event) or "other"
+    if _refusal(event) == "cancelled" and label == f"ply {event.get('ply')}":
+        later = _NEXT_PLY.search(str((event.get("reply_payload") or {}).get("reason", "")))
+        if later:
+            return f"ply {later.group(1)}"
+    return label
+
+
+_Undo = tuple[int, str | None, str, str | None, str | None]
+"""What one event's placing changed (see :class:`PhaseKeys`), to undo it: the runs and last label
+before it, its label, that label's newest phase before it, the phase it marked refused."""
+
+
+class PhaseKeys:
+    """Which phase each of a game's events (in id order) falls in, one event at a time: plies and steps
+    gather their messages even when pipelining interleaves them; each run of start-up or healing is a
+    phase of its own, and a move proposed after a refused one for the same ply is a phase of its own
+    too (each command of the live studio is one phase). A phase's key is its label, with ``#`` and a
+    number after it when the label has more than one phase. The latest placings can be undone, to
+    place events again with others among them."""
+
+    def __init__(self) -> None:
+        self._runs = 0  # runs of recurring phases so far
+        self._previous: str | None = None  # the last event's label
+        self._latest: dict[str, str] = {}  # a ply's or step's label: the key of its newest phase
+        self._refused: set[str] = set()  # the phases whose proposal was refused
+        self._log: list[_Undo] = []
+
+    def __len__(self) -> int:
+        """The number of events placed."""
+        return len(self._log)
+
+    def place(self, event: TraceEvent, known: Collection[int], phases: int) -> str:
+        """The key of the phase ``event`` falls in; ``known`` holds the ids of the game's events (a
+        proposal whose parent is not among them was sent by the client), ``phases`` is the number of
+        phases so far."""
+        label = _label(event)
+        undo: _Undo = (self._runs, self._previous, label, self._latest.get(label), None)
+        if label in RECURRING_PHASES:
+            if label != self._previous:
+                self._runs += 1
+            key = f"{label}#{self._runs}"
+        else:
+            key = self._latest.setdefault(label, label)
+            proposal = event["kind"] in _PROPOSALS and event["parent_id"] not in known
+            refusal = _refusal(event)
+            if proposal and refusal != "cancelled" and key in self._refused:
+                key = self._latest[label] = f"{label}#{phases}"
+            if proposal and refusal == "refused" and key not in self._refused:
+                self._refused.add(key)
+                undo = (*undo[:4], key)
+        self._previous = label
+        self._log.append(undo)
+        return key
+
+    def rewind(self, placed: int) -> None:
+        """Undo the placings after the first ``placed``."""
+        while len(self._log) > placed:
+            self._runs, self._previous, label, latest, refused = self._log.pop()
+            if latest is None:
+                self._latest.pop(label, None)
+            else:
+                self._latest[label] = latest
+            if refused is not None:
+                self._refused.discard(refused)
+
+
 def _group(events: list[TraceEvent]) -> list[tuple[str, list[TraceEvent]]]:
-    """Split a game's events (in id order) into phases: plies and steps gather their messages even
-    when pipelining interleaves them; each run of start-up or healing is a phase of its own."""
+    """Split a game's events (in id order) into phases, as :class:`PhaseKeys` places them."""
     groups: dict[str, list[TraceEvent]] = {}
     order: list[str] = []
-    runs = 0
-    previous: str | None = None
+    keys = PhaseKeys()
+    known = {event["msg_id"] for event in events}
     for event in events:
-        label = phase_of(event) or "other"
-        key = label
-        if label in RECURRING_PHASES:
-            if label != previous:
-                runs += 1
-            key = f"{label}#{runs}"
-        previous = label
+        key = keys.place(event, known, len(order))
         if key not in groups:
             groups[key] = []
             order.append(key)
@@ -144,7 +229,9 @@ def _group(events: list[TraceEvent]) -> list[tuple[str, list[TraceEvent]]]:
     return [(key.split("#")[0], groups[key]) for key in order]
 
 
-def _compact(event: TraceEvent, origin: int, faults: set[int], reasks: set[int]) -> dict[str, Any]:
+def _compact(
+    event: TraceEvent, origin: int, faults: set[int], reasks: set[int], handling: Collection[int]
+) -> dict[str, Any]:
     replied = event.get("t_replied")
     compact = {
         "id": event["msg_id"],
@@ -166,6 +253,10 @@ def _compact(event: TraceEvent, origin: int, faults: set[int], reasks: set[int])
         "link": LINK_FAULTS.get(event["kind"]),
         "reask": event["msg_id"] in reasks,
     }
+    if _refusal(event) == "cancelled":  # sent behind a refused proposal: it served the refused ply
+        compact["cancelled"] = True
+    if event["msg_id"] in handling:  # taken up by its receiver, its reply not yet given
+        compact["open"] = True
     if "sender_node" in event:  # a game on nodes: whether the message crossed between processes
         compact["crossed"] = event["sender_node"] != event.get("receiver_node")
     return compact
@@ -199,11 +290,12 @@ class Seen:
 
 
 def build_phase(label: str, chosen: list[TraceEvent], squares: list[str], origin: int, faults: set[int],
-                reasks: set[int], seen: Seen) -> dict[str, Any]:
+                reasks: set[int], seen: Seen, handling: Collection[int] = ()) -> dict[str, Any]:
     """One phase of the page's data: its messages (``chosen``, in id order) with the board before and
     after them. ``squares`` is the board before, and is left as the board after; ``seen`` gathers
     the actors, kinds and nodes the phase names; ``faults`` and ``reasks`` are the ids of the
-    messages that failed and of those asked again after a failure."""
+    messages that failed and of those asked again after a failure; ``handling`` those of the
+    messages taken up by their receiver whose reply is still to come (marked ``open``)."""
     before = placement_text(squares)
     applied_at = None
     move = None
@@ -228,27 +320,30 @@ def build_phase(label: str, chosen: list[TraceEvent], squares: list[str], origin
     rows = [[index_of[point.event["msg_id"]], int(point.is_reply)] for point in timeline(chosen, True)]
     ends = [event.get("t_replied") or event["t_handled"] for event in chosen]
     plies = [event.get("ply") for event in chosen if event.get("ply") is not None]
+    refusals = [_refusal(event) for event in chosen if event["parent_id"] not in index_of]
     return {
         "label": label,
         "kind": _phase_kind(label),
         "ply": plies[0] if plies else None,
+        "refused": "refused" in refusals and move is None,
+        "cancelled": refusals.count("cancelled"),
         "before": before,
         "after": placement_text(squares),
         "move": move,
         "applied_at": applied_at,
         "span": max(ends) - min(event["t_sent"] for event in chosen),
-        "events": [_compact(event, origin, faults, reasks) for event in chosen],
+        "events": [_compact(event, origin, faults, reasks, handling) for event in chosen],
         "rows": rows,
     }  # fmt: skip
 
 
-def _game(number: int, events: list[TraceEvent]) -> dict[str, Any]:
+def _game(number: int, events: list[TraceEvent], handling: Collection[int]) -> dict[str, Any]:
     events.sort(key=lambda item: item["msg_id"])
     origin = min(event["t_sent"] for event in events)
     faults, reasks = _faults_and_reasks(events)
     squares = parse_placement(_start_placement(events))
     seen = Seen()
-    phases = [build_phase(label, chosen, squares, origin, faults, reasks, seen)
+    phases = [build_phase(label, chosen, squares, origin, faults, reasks, seen, handling)
               for label, chosen in _group(events)]
     game = {"number": number, "actors": list(seen.actors), "kinds": list(seen.kinds), "phases": phases}
     if seen.nodes:
@@ -256,10 +351,14 @@ def _game(number: int, events: list[TraceEvent]) -> dict[str, Any]:
     return game
 
 
-def build_model(events: Iterable[TraceEvent], title: str = "chess-actors studio") -> dict[str, Any]:
+def build_model(
+    events: Iterable[TraceEvent], title: str = "chess-actors studio", handling: Collection[int] = ()
+) -> dict[str, Any]:
     """Return the page's data: the trace's games, each as phases of messages with the board around them.
 
     Times are nanoseconds from the game's first send; a trace without game numbers is game 1.
+    ``handling`` names the events (by id) of messages taken up by their receiver whose reply is still
+    to come (the live studio's step mode draws them at once, marked ``open``).
     """
     games: dict[int, list[TraceEvent]] = {}
     for event in events:
@@ -267,5 +366,5 @@ def build_model(events: Iterable[TraceEvent], title: str = "chess-actors studio"
     return {
         "title": title,
         "format": FORMAT_VERSION,
-        "games": [_game(number, games[number]) for number in sorted(games)],
+        "games": [_game(number, games[number], handling) for number in sorted(games)],
     }

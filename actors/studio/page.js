@@ -12,7 +12,7 @@
     attacker: ["candidates", "check_candidates", "king_candidates", "checkers", "exposers", "check"],
   };
   const state = { game: 0, phase: 0, msg: 0, hiddenActors: new Set(), hiddenKinds: new Set(), search: "",
-    unfolded: false };
+    unfolded: false, expanded: new Set() };
   const $ = (id) => document.getElementById(id);
   const live = { socket: null, from: null, events: 0, pending: [], stepping: false, inFlight: false, verbs: [],
     base: 0, asking: false };
@@ -217,38 +217,170 @@
     }
     return name.length > 8 ? name.slice(0, 7) + "…" : name;
   }
+  // --- fan-outs: one sender asking many actors the same thing at once -------------------------
+  // A run of messages of one kind from one sender to at least FAN_OUT actors, sent while handling one
+  // message (or each a root request, as the supervisor's pings), is drawn as one arrow until clicked.
+  const FAN_OUT = 4;
+  const isPiece = (name) => /^(white|black)-[a-z-]+-[a-h][1-8]$/.test(name);
+  function fanOuts(p, shown) {
+    const groups = [];
+    let run = [];
+    const plain = (e) => !(e.fault || e.reask || e.restart || e.link || e.open || e.cancelled);
+    const close = () => {  // many receivers, not one asked many times (as proposals in flight are)
+      if (new Set(run.map((i) => p.events[i].to)).size >= FAN_OUT) groups.push(run);
+      run = [];
+    };
+    p.events.forEach((e, i) => {
+      if (!shown[i]) return;
+      const head = run.length ? p.events[run[0]] : null;
+      if (head && plain(e) && e.from === head.from && e.kind === head.kind && e.parent === head.parent) { run.push(i); return; }
+      close();
+      if (plain(e)) run.push(i);
+    });
+    close();
+    return groups.map((members) => {
+      const first = p.events[members[0]];
+      const receivers = [...new Set(members.map((i) => p.events[i].to))];
+      const pieces = receivers.every(isPiece);
+      const replies = members.map((i) => p.events[i]).filter((e) => e.reply !== null);
+      const kinds = [...new Set(replies.map((e) => e.reply))];
+      return { id: first.id, members, from: first.from, kind: first.kind, receivers,
+        lane: pieces ? "⋯pieces" : "⋯" + receivers.join(","), head: pieces ? `pieces ×${receivers.length}` : `${receivers.length} actors`,
+        label: `${first.kind} ×${members.length}` + (kinds.length ? ` · replies: ${kinds.join(", ")}` : " (tells)") };
+    });
+  }
+
+  // --- label layout: a label takes the room its text needs, never cut at the gap between two lanes ---
+  const LINE = 13;
+  const measure = (() => {
+    const context = document.createElement("canvas").getContext("2d");
+    return (text) => {
+      context.font = "600 11px system-ui, sans-serif";
+      return context.measureText(text).width + 2;
+    };
+  })();
+  function wrap(text, room) {
+    const lines = [];
+    let line = "";
+    for (const word of text.split(" ")) {
+      let rest = word;
+      while (measure(rest) > room && rest.length > 1) {  // a word longer than the room is broken
+        let cut = rest.length - 1;
+        while (cut > 1 && measure(rest.slice(0, cut)) > room) cut--;
+        if (line) { lines.push(line); line = ""; }
+        lines.push(rest.slice(0, cut)); rest = rest.slice(cut);
+      }
+      const joined = line ? line + " " + rest : rest;
+      if (line && measure(joined) > room) { lines.push(line); line = rest; } else line = joined;
+    }
+    if (line) lines.push(line);
+    return lines;
+  }
+  // Where a label goes: centred over its arrow when it fits there, else from the arrow's left end on
+  // (moved left so that it ends inside the diagram), else wrapped over as many lines as it needs.
+  function placeLabel(text, left, right, width) {
+    const wide = measure(text);
+    if (right > left && wide <= right - left - 6) return { x: (left + right) / 2, anchor: "middle", lines: [text] };
+    const room = width - 8;
+    if (wide <= room) return { x: Math.max(4, Math.min(left + 4, width - 4 - wide)), anchor: "start", lines: [text] };
+    return { x: 4, anchor: "start", lines: wrap(text, room) };
+  }
+
   function drawDiagram() {
     const svg = $("diagram");
     svg.textContent = "";
     const p = phase();
     if (folded()) { drawFolded(svg, p); return; }
     const shown = p.events.map(visible);
+    const selected = current();
+    // Fan-outs are folded unless opened (or the message looked at is one of them).
+    const fans = fanOuts(p, shown);
+    const groups = fans.filter((group) => !state.expanded.has(group.id) &&
+      !(selected && group.members.includes(state.msg - 1)));
+    const opened = fans.filter((group) => !groups.includes(group));
+    const groupOf = new Map();
+    for (const group of groups) for (const index of group.members) groupOf.set(index, group);
     const lanes = [];
-    p.events.forEach((e, i) => { if (shown[i]) for (const name of [e.from, e.to]) if (!lanes.includes(name)) lanes.push(name); });
-    lanes.sort((a, b) => nodeRank(a) - nodeRank(b) || laneRank(a) - laneRank(b));
+    const addLane = (name) => { if (!lanes.includes(name)) lanes.push(name); };
+    p.events.forEach((e, i) => {
+      if (!shown[i]) return;
+      const group = groupOf.get(i);
+      if (group) { addLane(e.from); return; }
+      addLane(e.from); addLane(e.to);
+    });
+    for (const group of groups) addLane(group.lane);
+    const heads = new Map(groups.map((group) => [group.lane, group.head]));
+    const grouped = (name) => heads.has(name);
+    lanes.sort((a, b) => grouped(a) - grouped(b) || nodeRank(a) - nodeRank(b) || laneRank(a) - laneRank(b));
     // Lanes share the width there is (down to 40 px each, with short names) so the rightmost is not cut
     // off; the outer margins leave room for half the first and the last lane's name (bold 11 px text).
     const room = Math.max(300, $("diagram-scroll").clientWidth - 4);
     const layout = (short) => {
-      const half = (name) => Math.max(36, (short ? shortName(name) : name).length * 3.6 + 6);
+      const half = (name) => Math.max(36, measure(heads.get(name) || (short ? shortName(name) : name)) / 2 + 4);
       const left = lanes.length ? half(lanes[0]) : 36, right = lanes.length ? half(lanes[lanes.length - 1]) : 36;
       const lane = lanes.length > 1 ? Math.max(40, Math.min(130, (room - left - right) / (lanes.length - 1))) : 130;
       return { left, right, lane };
     };
     let fit = layout(false);
-    const abbreviate = fit.lane < 110;
+    const abbreviate = lanes.some((name) => !heads.has(name) && measure(name) > fit.lane - 6);
     if (abbreviate) fit = layout(true);
     const laneWidth = fit.lane, margin = fit.left;
-    const rowHeight = 26, top = 34;
+    // Narrow lanes carry short names, but a name that fits its lane is written whole (the outer
+    // lanes' names are as the margins were made for).
+    const outer = (name) => name === lanes[0] || name === lanes[lanes.length - 1];
+    const headName = (name) => heads.get(name) ||
+      (abbreviate && (outer(name) || measure(name) > laneWidth - 6) ? shortName(name) : name);
+    // Names wider than their lane take two staggered rows, so that no two run into each other.
+    const stagger = lanes.some((name) => measure(headName(name)) > laneWidth - 4);
+    const top = stagger ? 44 : 30;
     const x = (name) => margin + lanes.indexOf(name) * laneWidth;
-    const rows = p.rows.filter(([index]) => shown[index]);
-    const height = top + rows.length * rowHeight + 20;
-    const width = Math.max(Math.min(room, 300), fit.left + fit.right + (lanes.length - 1) * laneWidth);
+    const width = Math.max(room, fit.left + fit.right + (lanes.length - 1) * laneWidth);
+    // The rows: a folded fan-out is one row, where its first message was sent.
+    const rows = [];
+    const drawnGroups = new Set();
+    for (const [index, isReply] of p.rows) {
+      if (!shown[index]) continue;
+      const group = groupOf.get(index);
+      if (group) {
+        if (!drawnGroups.has(group)) { drawnGroups.add(group); rows.push({ group }); }
+        continue;
+      }
+      const opening = opened.find((g) => !drawnGroups.has(g) && g.members.includes(index));
+      if (opening) { drawnGroups.add(opening); rows.push({ fold: opening }); }  // above its first row
+      rows.push({ index, isReply });
+    }
+    const marks = causal(selected);
+    const laid = rows.map((row) => {
+      let a, b, text;
+      if (row.fold) {
+        return { row, place: { x: 4, anchor: "start", lines: [`▾ fold the ${row.fold.members.length} ${row.fold.kind} of ${row.fold.from} into one arrow`] } };
+      }
+      if (row.group) { a = row.group.from; b = row.group.lane; text = "▸ " + row.group.label; }
+      else {
+        const e = p.events[row.index];
+        [a, b] = row.isReply ? [e.to, e.from] : [e.from, e.to];
+        const label = row.isReply ? (e.reply_summary || e.reply || "") : e.summary;
+        text = (e.fault && !row.isReply ? "⚡ " : "") + (e.reask && !row.isReply ? "↻ " : "") + (e.restart ? "⟳ " : "") +
+          (e.cancelled && !row.isReply ? "⊘ " : "") + (LINK_MARKS[e.link] || "") + label +
+          (e.open ? " · delivered, reply awaited" : "");
+      }
+      const x1 = x(a), x2 = x(b);
+      const place = x1 === x2 ? placeLabel(text, x1 + 34, x1 + 34, width) : placeLabel(text, Math.min(x1, x2), Math.max(x1, x2), width);
+      return { row, a, b, x1, x2, place };
+    });
+    let y = top;
+    for (const item of laid) { item.y = y; y += item.row.fold ? 18 : item.place.lines.length * LINE + 13 + (item.x1 === item.x2 || item.row.group ? 6 : 0); }
+    const height = y + 14;
     svg.setAttribute("width", width); svg.setAttribute("height", height);
     svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
     const title = $("phase-title");
     title.className = "phase-" + p.kind;
-    title.textContent = `${p.label}${p.move ? " · " + (p.move.san || p.move.uci) : ""} · ${rows.length} of ${p.rows.length} arrows shown`;
+    const arrows = p.rows.filter(([index]) => shown[index]).length;
+    const what = p.move ? " · " + (p.move.san || p.move.uci) : p.refused ? " · refused" : "";
+    const cancelled = p.cancelled ? ` · ${p.cancelled} proposal${p.cancelled === 1 ? "" : "s"} sent behind it cancelled` : "";
+    const folds = groups.length ? ` (${groups.length} fan-out${groups.length === 1 ? "" : "s"} folded: click to open)` : "";
+    title.textContent = `${p.label}${what}${cancelled} · ${arrows} of ${p.rows.length} arrows shown${folds}`;
+    title.setAttribute("data-label", p.label);
     if (p.kind === "heal") el("rect", { x: 0, y: top - 8, width, height: height - top, class: "row-band heal" }, svg);
     const nodes = game().nodes || {};
     lanes.forEach((name, i) => {  // a game on nodes: a band under each node's lanes, named at its foot
@@ -261,43 +393,72 @@
       el("text", { x: (x1 + x2) / 2, y: height - 6, class: "node-name" }, svg, node);
     });
     for (const name of lanes) {
-      const head = el("text", { x: x(name), y: 14, class: "lane-head", "data-lane": name }, svg, abbreviate ? shortName(name) : name);
-      el("title", {}, head, nodes[name] ? `${name} on ${nodes[name]}` : name);
-      el("line", { x1: x(name), y1: 20, x2: x(name), y2: height - 6, class: "lifeline" }, svg);
+      el("line", { x1: x(name), y1: top - 10, x2: x(name), y2: height - 6, class: heads.has(name) ? "lifeline group" : "lifeline" }, svg);
     }
-    const marks = causal(current());
-    const selected = current();
-    rows.forEach(([index, isReply], row) => {
-      const e = p.events[index];
-      const y = top + row * rowHeight + 10;
-      const [a, b] = isReply ? [e.to, e.from] : [e.from, e.to];
-      const classes = ["arrow", isReply ? "reply" : "request"];
-      if (e.fault) classes.push("fault");
-      if (e.reask) classes.push("reask");
-      if (e.restart) classes.push("restart");
-      if (e.link) classes.push("link", "link-" + e.link);
-      if (e.crossed) classes.push("crossing");
-      if (p.kind === "heal") classes.push("heal");
-      if (selected && selected.id === e.id) classes.push("current");
-      const g = el("g", { class: classes.join(" "), "data-msg-id": e.id, "data-kind": e.kind,
-        "data-reply": isReply ? "1" : "0", "data-index": index + 1 }, svg);
-      if (marks.has(e.id) && marks.get(e.id) !== "selected") g.setAttribute("data-causal", marks.get(e.id));
-      const x1 = x(a), x2 = x(b);
-      const label = isReply ? (e.reply_summary || e.reply || "") : e.summary;
-      if (x1 === x2) {
-        el("path", { d: `M${x1},${y} h30 v10 h-30`, fill: "none", stroke: "#555" }, g);
-      } else {
-        el("line", { x1, y1: y, x2, y2: y, class: "hit" }, g);
-        el("line", { x1, y1: y, x2, y2: y, "marker-end": e.link === "dropped" ? "url(#cross)" : "url(#head)" }, g);
+    laid.forEach((item) => {
+      const { row, place } = item;
+      const baseline = (g, cls) => {
+        const text = el("text", { x: place.x, y: item.y + 10, "text-anchor": place.anchor, class: cls || "label" }, g);
+        text.setAttribute("data-label", place.lines.join(" "));
+        place.lines.forEach((line, k) => el("tspan", { x: place.x, y: item.y + 10 + k * LINE }, text, line));
+        return text;
+      };
+      if (row.fold) {
+        const g = el("g", { class: "fold-group", role: "button", "data-group": row.fold.id }, svg);
+        baseline(g, "label fold");
+        g.addEventListener("click", () => { state.expanded.delete(row.fold.id); if (row.fold.members.includes(state.msg - 1)) state.msg = 0; render(); });
+        return;
       }
-      const tx = x1 === x2 ? x1 + 34 : (x1 + x2) / 2;
-      const room = x1 === x2 ? (width - x1 - 36) / 6.2 : Math.abs(x2 - x1) / 6.2;
-      el("text", { x: tx, y: y - 4, "text-anchor": x1 === x2 ? "start" : "middle" }, g,
-        (e.fault && !isReply ? "⚡ " : "") + (e.reask && !isReply ? "↻ " : "") + (e.restart ? "⟳ " : "") +
-        (LINK_MARKS[e.link] || "") + clip(label, Math.max(6, room)));
-      el("title", {}, g, `${a} → ${b}: ${label}`);
-      g.addEventListener("click", () => select(index + 1));
+      const ay = item.y + place.lines.length * LINE + 1;
+      const { x1, x2 } = item;
+      let g;
+      if (row.group) {
+        const group = row.group;
+        const classes = ["arrow", "request", "fan-out"];
+        if (selected && group.members.includes(state.msg - 1)) classes.push("current");
+        g = el("g", { class: classes.join(" "), "data-group": group.id, "data-kind": group.kind, "data-members": group.members.length,
+          "data-reply": "0", "data-index": group.members[0] + 1, role: "button" }, svg);
+        for (const offset of [1, 4, 7]) el("line", { x1, y1: ay + offset, x2, y2: ay + offset, "marker-end": offset === 4 ? "url(#head)" : "" }, g);
+        el("line", { x1, y1: ay, x2, y2: ay, class: "hit" }, g);
+        el("title", {}, g, `${group.from} → ${group.receivers.join(", ")}: ${group.label} (click to draw each)`);
+        g.addEventListener("click", () => { state.expanded.add(group.id); render(); });
+      } else {
+        const e = p.events[row.index], isReply = row.isReply;
+        const classes = ["arrow", isReply ? "reply" : "request"];
+        if (e.fault) classes.push("fault");
+        if (e.reask) classes.push("reask");
+        if (e.restart) classes.push("restart");
+        if (e.cancelled) classes.push("cancelled");
+        if (e.open) classes.push("open");
+        if (e.link) classes.push("link", "link-" + e.link);
+        if (e.crossed) classes.push("crossing");
+        if (p.kind === "heal") classes.push("heal");
+        if (selected && selected.id === e.id) classes.push("current");
+        g = el("g", { class: classes.join(" "), "data-msg-id": e.id, "data-kind": e.kind,
+          "data-reply": isReply ? "1" : "0", "data-index": row.index + 1 }, svg);
+        if (marks.has(e.id) && marks.get(e.id) !== "selected") g.setAttribute("data-causal", marks.get(e.id));
+        if (x1 === x2) {
+          el("path", { d: `M${x1},${ay} h30 v8 h-30`, fill: "none", stroke: "#555" }, g);
+        } else {
+          el("line", { x1, y1: ay, x2, y2: ay, class: "hit" }, g);
+          el("line", { x1, y1: ay, x2, y2: ay, "marker-end": e.link === "dropped" ? "url(#cross)" : "url(#head)" }, g);
+        }
+        el("title", {}, g, `${item.a} → ${item.b}: ${isReply ? (e.reply_summary || e.reply || "") : e.summary}`);
+        g.addEventListener("click", () => select(row.index + 1));
+      }
+      baseline(g);
     });
+    // The lanes' names stay in view while the diagram scrolls (moved with the scroll, over a band).
+    const header = el("g", { class: "lane-heads" }, svg);
+    el("rect", { x: 0, y: 0, width, height: top - 10, class: "lane-band" }, header);
+    lanes.forEach((name, i) => {
+      const low = stagger && i % 2 === 1;
+      const head = el("text", { x: x(name), y: low ? 30 : 14, class: heads.has(name) ? "lane-head group" : "lane-head", "data-lane": name }, header, headName(name));
+      el("title", {}, head, heads.has(name) ? `${heads.get(name)}: ${[...new Set(groups.filter((group) => group.lane === name).flatMap((group) => group.receivers))].join(", ")}`
+        : nodes[name] ? `${name} on ${nodes[name]}` : name);
+      if (low) el("line", { x1: x(name), y1: 18, x2: x(name), y2: 21, class: "lifeline" }, header);
+    });
+    stickHeads();
     const defs = el("defs", {}, svg);
     const marker = el("marker", { id: "head", markerWidth: 8, markerHeight: 8, refX: 7, refY: 4, orient: "auto", markerUnits: "userSpaceOnUse" }, defs);
     el("path", { d: "M0,0 L8,4 L0,8 z", fill: "#555" }, marker);
@@ -307,6 +468,11 @@
     const chosen = svg.querySelector(".arrow.current");
     if (chosen && chosen.scrollIntoView) chosen.scrollIntoView({ block: "nearest" });
   }
+  function stickHeads() {
+    const header = $("diagram").querySelector(".lane-heads");
+    if (header) header.setAttribute("transform", `translate(0, ${$("diagram-scroll").scrollTop})`);
+  }
+  $("diagram-scroll").addEventListener("scroll", stickHeads);
   const LINK_MARKS = { dropped: "✗ ", duplicated: "×2 ", delayed: "⏱ ", retried: "↻ " };
   const FIRST_LANES = ["client", "supervisor", "referee", "board"];
   function nodeRank(name) {  // a game on nodes: the driver's lanes, then node-1's, node-2's, ...
@@ -316,9 +482,6 @@
   function laneRank(name) {
     const index = FIRST_LANES.indexOf(name);
     return index >= 0 ? index : FIRST_LANES.length + game().actors.indexOf(name);
-  }
-  function clip(text, limit) {
-    return text.length > limit ? text.slice(0, Math.max(3, Math.floor(limit) - 1)) + "…" : text;
   }
 
   // --- details, statistics and the chart -----------------------------------------------
@@ -332,11 +495,12 @@
       return;
     }
     set("detail-summary", `#${e.id} ${e.summary}`);
-    set("detail-route", `${e.from} → ${e.to} (${e.replied === null ? "tell" : "ask"})`);
+    set("detail-route", `${e.from} → ${e.to} (${e.open ? "delivered, its reply awaited" : e.replied === null ? "tell" : "ask"})`);
     const waited = micros(e.handled - e.sent);
     set("detail-timing", e.replied === null ? `queued ${waited}` : `queued ${waited}, handled in ${micros(e.replied - e.handled)}`);
     set("detail-payload", JSON.stringify(e.payload, null, 1));
-    set("detail-reply", e.reply === null ? "— (a tell has no reply)" : e.reply_summary || e.reply);
+    set("detail-reply", e.open ? "— (not yet: its receiver is still handling it)"
+      : e.reply === null ? "— (a tell has no reply)" : e.reply_summary || e.reply);
     set("detail-reply-payload", e.reply_payload ? JSON.stringify(e.reply_payload, null, 1) : "");
     const marks = causal(e);
     const causes = [...marks].filter(([, mark]) => mark === "cause").map(([id]) => "#" + id);
@@ -416,7 +580,9 @@
   const addressable = location.protocol !== "about:";
   function hash() {
     const p = phase();
-    const where = p.kind === "ply" && p.ply !== null ? `ply=${p.ply}` : `phase=${state.phase + 1}`;
+    // A refusal shares its ply's number with the move played after it: it is named by its place (in
+    // the whole game: a live page that joined late may not have the earliest phases yet).
+    const where = p.kind === "ply" && p.ply !== null && !p.refused ? `ply=${p.ply}` : `phase=${live.base + state.phase + 1}`;
     return `#game=${game().number}&${where}&msg=${state.msg}`;
   }
   function readHash(fallback) {
@@ -429,10 +595,11 @@
     let target = state.phase;
     if (params.has("ply")) {
       const ply = Number(params.get("ply"));
-      let index = phases.findIndex((q) => q.label === `ply ${ply}`);
+      let index = phases.findIndex((q) => q.label === `ply ${ply}` && !q.refused);
+      if (index < 0) index = phases.findIndex((q) => q.label === `ply ${ply}`);
       if (index < 0) index = phases.findIndex((q) => q.ply === ply && q.kind !== "startup");
       if (index >= 0) target = index;
-    } else if (params.has("phase")) target = Number(params.get("phase")) - 1;
+    } else if (params.has("phase")) target = Number(params.get("phase")) - 1 - live.base;
     go(target, params.has("msg") ? Number(params.get("msg")) : 0);
   }
   function fillPicker() {
@@ -441,7 +608,9 @@
     data.games.forEach((g, i) => {
       const option = document.createElement("option");
       option.value = String(i);
-      option.textContent = `game ${g.number} (${g.phases.filter((q) => q.kind === "ply").length} plies)`;
+      const plies = g.phases.filter((q) => q.kind === "ply" && !q.refused).length;
+      const refused = g.phases.some((q) => q.refused) ? ", then a refused move" : "";
+      option.textContent = `game ${g.number} (${plies} plies${refused})`;
       picker.appendChild(option);
     });
     picker.value = String(state.game);
@@ -449,6 +618,8 @@
   }
 
   function render() {
+    // The live page prompts for a move until something other than the start-up has happened.
+    $("prompt").hidden = !data.live || (data.games.length > 0 && game().phases.some((q) => q.kind !== "startup"));
     if (!data.games.length) { $("where").textContent = "waiting for the game…"; return; }
     drawBoard(); drawDiagram(); drawDetails(); drawStats(); searchStatus();
     const total = game().phases.reduce((n, q) => n + q.events.length, 0);
@@ -565,6 +736,8 @@
   }
   function drawCompare(c) {
     $("compare").hidden = false;
+    // Above the diagram, where it is seen; the page scrolls to it if the window was scrolled away.
+    requestAnimationFrame(() => $("compare").scrollIntoView({ block: "nearest" }));
     $("compare-title").textContent = compareHeading(c);
     for (const side of ["left", "right"]) {
       $(`compare-${side}-label`).textContent = c[side].label;
@@ -636,8 +809,9 @@
         const phases = game().phases;
         let last = phases.length - 1;
         while (last > 0 && (phases[last].kind === "heal" || phases[last].kind === "other")) last -= 1;
-        if (phases[last].kind === "startup") last = phases.length - 1;
-        go(last, phases[last].events.length);
+        // Nothing played yet: the start-up folded to one line, under the prompt to play.
+        if (phases[last].kind === "startup" && last === 0) go(0, 0);
+        else go(last, phases[last].events.length);
       }
       else go(state.phase, state.msg);
     }
@@ -685,8 +859,10 @@
     });
   }
   if (data.compare) drawCompare(data.compare);
+  $("compare-close").addEventListener("click", () => { $("compare").hidden = true; });
   if (data.live) {
     $("live").hidden = false;
+    $("command").focus();
     $("command-form").addEventListener("submit", (event) => {
       event.preventDefault();
       const command = $("command").value.trim();

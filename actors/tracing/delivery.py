@@ -64,6 +64,9 @@ class Delivery:
     def begin(self) -> Delivery:
         """Stamp ``t_handled``: the receiver starts handling the message. Returns ``self``."""
         self.t_handled = time.monotonic_ns()
+        handling = self.recorder.handling
+        if handling is not None:
+            handling[self.msg_id] = self
         return self
 
     def replied(self, answer: object) -> None:
@@ -83,6 +86,13 @@ class Delivery:
         if self.t_handled is None:
             self.t_handled = time.monotonic_ns()
         self.recorder.record_delivery(self)
+
+    def cancelled(self, ply: int) -> None:
+        """A proposal sent for a later ply was cancelled by the refusal of ``ply``: it served that ply
+        (its ``ply``, and its phase when the phase was its own ply's), never a ply of its own."""
+        if self.phase == f"ply {self.ply}":
+            self.phase = f"ply {ply}"
+        self.ply = ply
 
     @property
     def kind(self) -> str:

@@ -96,6 +96,10 @@ class TraceRecorder:
         self.game: int | None = None
         self.phase_ns: Counter[str] = Counter()
         """Wall time the client spent in each phase (see :meth:`phase`)."""
+        self.handling: dict[int, Delivery] | None = None
+        """The deliveries taken up by their receiver and not yet finished (an ask waiting on the
+        asks it made), by id, when a watcher wants to see them at once (set it to ``{}``); None: not
+        kept (the usual case: nothing is spent on it)."""
         self.node: str | None = None
         """The node process this recorder records on, when a game's actors run on several (see
         :mod:`actors.client.nodes`): every delivery then names the node of its sender and receiver."""
@@ -197,6 +201,15 @@ class TraceRecorder:
             self._phases.pop()
             self.phase_ns[label] += time.monotonic_ns() - started
 
+    def being_handled(self) -> list[TraceEvent]:
+        """The deliveries being handled now (see :attr:`handling`) as events, oldest first: each is
+        drawn as sent and taken up, with no reply yet. Call it while no actor runs (between the
+        deliveries of a turnstile), or the list may miss one that is just starting."""
+        if self.handling is None:
+            return []
+        taken = sorted(self.handling.copy().values(), key=lambda delivery: delivery.msg_id)
+        return [delivery.event() for delivery in taken]
+
     def counts_by_phase(self) -> dict[str, int]:
         """Return how many delivered messages belong to each named phase."""
         with self._lock:
@@ -216,6 +229,8 @@ class TraceRecorder:
         """Record a finished delivery; :meth:`Delivery.replied` and ``done`` call this."""
         if self.node is not None:
             delivery.receiver_node = self.node  # a delivery is finished where its receiver runs
+        if self.handling is not None:
+            self.handling.pop(delivery.msg_id, None)
         if self._keep:
             with self._lock:
                 self._items.append(delivery)

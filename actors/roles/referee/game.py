@@ -106,6 +106,8 @@ class RefereeActor(Conversation[RefereeRequest]):
         self.outcome: str | None = None
         self.claimable: tuple[str, ...] = ()
         self.ply = 0
+        self.refused = 0
+        """The last ply whose proposal was refused: proposals sent for later plies behind it are cancelled."""
 
     def handle(self, message: RefereeRequest) -> object:
         """What I do on each message."""
@@ -159,7 +161,19 @@ class RefereeActor(Conversation[RefereeRequest]):
 
     def _propose(self, message: ProposeText | ProposeSquares) -> Verdict:
         ply = self.ply + 1
+        verdict = self._verdict(message, ply)
+        if isinstance(verdict, Rejected) and verdict.kind != "stale":
+            self.refused = ply
+        return verdict
+
+    def _verdict(self, message: ProposeText | ProposeSquares, ply: int) -> Verdict:
         text = message.text if isinstance(message, ProposeText) else self._squares_text(message)
+        if message.ply and message.ply > ply and self.refused == ply:
+            # Sent for a later ply before the proposal for this one was refused: no such ply was
+            # played, so the message served the refused one (and its trace says so).
+            if self.current is not None:
+                self.current.cancelled(ply)
+            return Rejected(text, f"cancelled: sent behind ply {ply}, which was refused", "stale")
         if message.ply and message.ply != ply:
             return Rejected(text, f"meant for ply {message.ply}, but ply {ply} is next", "stale")
         if self.over is not None:
