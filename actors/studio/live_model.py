@@ -72,19 +72,19 @@ class GrowingModel:
         """The number of finished messages in the model (the open ones aside)."""
         return len(self._events) - len(self._open)
 
-    def add(self, events: Sequence[TraceEvent], open: Sequence[TraceEvent] | None = None) -> int | None:
+    def add(self, events: Sequence[TraceEvent], handling: Sequence[TraceEvent] | None = None) -> int | None:
         """Take ``events`` (new finished messages, in any order) into the model; return the index of the
         first phase they changed (None: nothing changed).
 
-        ``open`` (None: as before) are the messages taken up by their receiver whose reply is still to
+        ``handling`` (None: as before) are the messages taken up by their receiver whose reply is still to
         come, as they stand now: the model holds them, marked ``open``, until their finished event
         comes; those it held that are not among them any more (finished, or gone) it drops. One whose
         finished event is already in the model is left out."""
         dropped: set[int] = set()
         fresh = list(events)
-        if open is not None:
+        if handling is not None:
             finished = {event["msg_id"] for event in events}
-            now = {event["msg_id"]: event for event in open
+            now = {event["msg_id"]: event for event in handling
                    if event["msg_id"] not in finished
                    and (event["msg_id"] not in self._known or event["msg_id"] in self._open)}
             dropped = {msg_id for msg_id, event in self._open.items() if now.get(msg_id) != event}
