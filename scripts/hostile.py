@@ -23,6 +23,8 @@ import os
 import random
 import resource
 import signal
+import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -67,6 +69,9 @@ class Case:
     """Send SIGTERM once the command has written to stdout (mid-run), as a supervisor would."""
     address_space: int | None = ADDRESS_SPACE
     """The address-space limit (None: none, for Ray, whose own servers need more to start at all)."""
+    client: Callable[[str, Path], None] | None = None
+    """What a client does to a studio at the address it printed, before it is signalled (with
+    ``terminate_on_output``); an exception it raises is a problem of the case."""
 
 
 @dataclass
@@ -314,6 +319,8 @@ def cases() -> list[Case]:
              quick=True),
         Case("shell: /dev/zero piped in", ("shell",), None, says="a line longer than 10,000 characters",
              stdin=True, quick=True),
+        # the live studio's server, driven by a client at the address it prints, then signalled
+        *_studio_cases(),
         # perft, knight
         Case("perft: depth 16", ("perft", "startpos", "16"), says="at most 15 plies", quick=True),
         Case("knight treasure: 17 treasures",
@@ -324,6 +331,110 @@ def cases() -> list[Case]:
         # thread start under the limit, seeded (the test suite runs more of them)
         *thread_start_cases(THREAD_SEED, 6),
     ]
+
+
+def _studio_cases() -> list[Case]:
+    def studio(name: str, client: Callable[[str, Path], None], says: str = "", budget: float = 0.0) -> Case:
+        return Case(f"studio: {name}", ("studio",), statuses=(0,), says=says, quick=True,
+                    terminate_on_output=True, client=client, budget=budget)
+    return [
+        studio("two Host headers", _twice("Host"), says="refused a request with 2 Host headers (400)"),
+        studio("two Origin headers", _twice("Origin"), says="refused a request with 2 Origin headers (400)"),
+        studio("an Origin with escapes", _upgrade_with(b"Origin: http://x\x9b[2J\xe2\x80\xae"),
+               says="refused a WebSocket from origin"),
+        studio("a page gone before its first message", _gone_at_once),
+        studio("save to a pipe no one reads, then SIGTERM", _save_to_a_pipe),
+        studio("20 pages that never read", _pages_that_never_read, budget=10.0),  # a workload
+    ]
+
+
+def _studio_address(url: str) -> tuple[int, str]:
+    address, token = url.split("/?token=")
+    return int(address.rsplit(":", 1)[1]), token
+
+
+def _handshake(port: int, token: str, *headers: bytes, host: bytes | None = None) -> bytes:
+    lines = [f"GET /ws?token={token} HTTP/1.1".encode(), host or f"Host: 127.0.0.1:{port}".encode(),
+             b"Upgrade: websocket", b"Connection: Upgrade", b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+             b"Sec-WebSocket-Version: 13", *headers]
+    return b"\r\n".join(lines) + b"\r\n\r\n"
+
+
+def _answer_to(port: int, request: bytes) -> bytes:
+    with socket.create_connection(("127.0.0.1", port), timeout=SECONDS) as sock:
+        sock.sendall(request)
+        return sock.recv(4096).split(b"\r\n", 1)[0]
+
+
+def _twice(name: str) -> Callable[[str, Path], None]:
+    def client(url: str, folder: Path) -> None:
+        port, token = _studio_address(url)
+        header = f"{name}: {'127.0.0.1:' if name == 'Host' else 'http://127.0.0.1:'}{port}".encode()
+        status = _answer_to(port, _handshake(port, token, header, header) if name == "Origin" else
+                            _handshake(port, token, host=header + b"\r\n" + header))
+        assert status == b"HTTP/1.1 400 Bad Request", status
+    return client
+
+
+def _upgrade_with(header: bytes) -> Callable[[str, Path], None]:
+    def client(url: str, folder: Path) -> None:
+        port, token = _studio_address(url)
+        status = _answer_to(port, _handshake(port, token, header))
+        assert status.startswith(b"HTTP/1.1 4"), status
+    return client
+
+
+def _gone_at_once(url: str, folder: Path) -> None:
+    port, token = _studio_address(url)
+    sock = socket.create_connection(("127.0.0.1", port), timeout=SECONDS)
+    sock.sendall(_handshake(port, token))
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    sock.close()  # a reset, before the first message
+
+
+def _commands(url: str, lines: list[str]) -> None:
+    """Send each line over the studio's WebSocket and wait for its ``done`` (a bounded wait)."""
+    from websockets.sync.client import connect
+
+    with connect(url.replace("http://", "ws://").replace("/?", "/ws?"), open_timeout=SECONDS,
+                 max_size=None) as page:
+        page.recv(SECONDS)
+        for line in lines:
+            page.send(line)
+            while json.loads(page.recv(SECONDS))["type"] != "done":
+                pass
+
+
+def _save_to_a_pipe(url: str, folder: Path) -> None:
+    pipe = folder / "pipe.scenario"
+    os.mkfifo(pipe)
+    _commands(url, ["e4"])
+    from websockets.sync.client import connect
+
+    with connect(url.replace("http://", "ws://").replace("/?", "/ws?"), open_timeout=SECONDS,
+                 max_size=None) as page:
+        page.recv(SECONDS)
+        page.send(f"save {pipe}")
+        page.send("e5")  # done while the save waits for a reader
+        while (message := json.loads(page.recv(SECONDS)))["type"] != "done":
+            pass
+        assert message["command"] == "e5", message
+
+
+def _pages_that_never_read(url: str, folder: Path) -> None:
+    port, token = _studio_address(url)
+    idle = []
+    for _ in range(20):
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.connect(("127.0.0.1", port))
+        sock.sendall(_handshake(port, token))
+        idle.append(sock)
+    try:
+        _commands(url, ["e4", "e5", "Nf3", "Nc6", *["legal g1", "legal b8"] * 20])
+    finally:
+        for sock in idle:
+            sock.close()
 
 
 THREAD_SEED = 2026
@@ -411,6 +522,7 @@ def run_case(case: Case, folder: Path) -> Result:
                                  stdout=out, stderr=err, preexec_fn=_limited(case.address_space),
                                  start_new_session=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
         killed = False
+        client_problem = ""
         terminated = not case.terminate_on_output
         peak_kb = 0
         while True:
@@ -418,7 +530,12 @@ def run_case(case: Case, folder: Path) -> Result:
             if pid:
                 break
             peak_kb = max(peak_kb, _high_water_kb(child.pid))
-            if not terminated and out_path.stat().st_size:
+            if not terminated and out_path.read_bytes().endswith(b"\n"):
+                if case.client is not None:
+                    try:
+                        case.client(out_path.read_text(encoding="utf-8").strip(), folder)
+                    except Exception as error:
+                        client_problem = f"the client failed: {type(error).__name__}: {error}"
                 child.send_signal(signal.SIGTERM)
                 terminated = True
             if time.monotonic() - started > KILL_AFTER:
@@ -434,6 +551,8 @@ def run_case(case: Case, folder: Path) -> Result:
     # process, which the child was forked from (the last few milliseconds may be missed).
     result = Result(case, child.returncode, seconds, (peak_kb or usage.ru_maxrss) / 1024, first)
     problems = result.problems
+    if client_problem:
+        problems.append(client_problem)
     if killed:
         problems.append(f"killed after {KILL_AFTER:.0f} s")
     elif seconds > SECONDS + case.budget:

@@ -263,3 +263,31 @@ def test_the_live_page_compares_a_stepped_move_with_arrival_order(browser: Any, 
     assert page.locator("#compare-right-label").inner_text() == "as it ran here"
     _stayed_home(page)
     page.close()
+
+
+def test_a_page_joining_a_long_game_late_fetches_every_phase_and_stays_on_the_newest(browser: Any) -> None:
+    from actors.studio import live_page_html
+    from actors.studio.live import LiveGame
+    from actors.studio.model import build_model
+    from actors.studio.server import StudioServer, serving_in_background
+    from board.notation.pgn import read_games
+
+    with (ROOT / "tests" / "data" / "opera-game.pgn").open(encoding="utf-8") as file:
+        [opera] = list(read_games(file))
+    # A small page of phases: the first state holds the last few plies, the page asks for the rest.
+    with LiveGame(page_characters=20_000) as live:
+        assert live.run_lines([f"play {token.text}" for token in opera.moves]) == []
+        whole = build_model(live.shell.recorder.events(), "chess-actors live studio")["games"][0]["phases"]
+        server = StudioServer(live, live_page_html(), 0)
+        with serving_in_background(server):
+            page = _open_live(browser, server.url)
+            page.wait_for_selector("body[data-base='0']", timeout=30_000)
+            labels = page.evaluate("window.studio.data.games[0].phases.map((phase) => phase.label)")
+            assert labels == [phase["label"] for phase in whole]
+            assert page.locator("#phase-title").inner_text().startswith("ply 33 · Rd8#"), "on the newest"
+            _type(page, "board")
+            page.wait_for_selector("body[data-done='1']")
+            count = page.evaluate("window.studio.data.games[0].phases.length")
+            assert count == len(whole) + 1
+            _stayed_home(page)
+            page.close()

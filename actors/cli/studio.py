@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
+from collections.abc import Callable
 from contextlib import ExitStack, closing
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -91,7 +92,7 @@ def run_studio(args: argparse.Namespace) -> int:
         live = stack.enter_context(LiveGame(shell=shell))
         source = opening.source
         title = "chess-actors live studio" + (f": {source}" if source else "")
-        server = StudioServer(live, live_page_html(title), listening)
+        server = StudioServer(live, live_page_html(title), listening, log=_log)
         problems = live.run_lines(opening.lines)
         if problems:  # one line on stderr at most: the first thing that stopped the opening short
             first = problems[0]
@@ -101,15 +102,27 @@ def run_studio(args: argparse.Namespace) -> int:
         elif opening.note is not None:
             say(f"chess-actors studio: {opening.note}")
         address = {"url": server.url, "host": HOST, "port": server.port, "token": server.token}
-        emit(args, address, server.url)
-        sys.stdout.flush()
+
+        def ready() -> None:
+            emit(args, address, server.url)
+            sys.stdout.flush()
+
         import asyncio  # here: every other command starts without it
 
-        asyncio.run(_serve_until_stopped(server))
+        asyncio.run(_serve_until_stopped(server, ready))
     return 0
 
 
-async def _serve_until_stopped(server: StudioServer) -> None:
+def _log(line: str) -> None:
+    """The server's log: one line on stderr, which ``say`` makes safe for a terminal (a line may quote
+    what a client sent: an Origin or Host header, escapes included)."""
+    say(f"chess-actors studio: {line}")
+
+
+async def _serve_until_stopped(server: StudioServer, ready: Callable[[], None]) -> None:
+    """Serve until SIGINT or SIGTERM; ``ready`` prints the address once a signal would stop it
+    cleanly (a client that acts on the address and then signals finds the handlers in place; the
+    socket already listens, so a page that connects at once waits in its backlog)."""
     import asyncio
 
     loop = asyncio.get_running_loop()
@@ -122,6 +135,7 @@ async def _serve_until_stopped(server: StudioServer) -> None:
     for number in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(number, stopping)
     try:
+        ready()
         await server.serve(stop)
     finally:
         for number in (signal.SIGINT, signal.SIGTERM):

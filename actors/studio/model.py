@@ -12,15 +12,18 @@ from typing import Any
 from actors.tracing.event import FORMAT_VERSION, TraceEvent
 from actors.tracing.export import phase_of, placing_nodes, timeline
 
-__all__ = ["START_PLACEMENT", "apply_uci", "build_model", "parse_placement", "placement_text"]
+__all__ = [
+    "RECURRING_PHASES", "START_PLACEMENT", "PhaseKeys", "Seen", "apply_uci", "build_model", "build_phase",
+    "is_fault", "parse_placement", "placement_text", "roster_placement",
+]
 
 START_PLACEMENT = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
 FAULT_KINDS = frozenset({"Crash", "CrashOnNext", "HangOnNext"})
 
 LINK_FAULTS = {"Dropped": "dropped", "Duplicated": "duplicated", "Delayed": "delayed", "Retried": "retried"}
 """What befell a message on its link (actors.kernel.network), by the kind of the event that marks it."""
-# Phases that may recur in a game and must not merge with an earlier run of the same name.
-_RECURRING = frozenset({"heal", "startup"})
+RECURRING_PHASES = frozenset({"heal", "startup"})
+"""Phases that may recur in a game and must not merge with an earlier run of the same name."""
 
 
 def parse_placement(text: str) -> list[str]:
@@ -89,15 +92,28 @@ def apply_uci(squares: list[str], move: str) -> None:
 def _start_placement(events: Iterable[TraceEvent]) -> str:
     """The placement the board reported first (its Roster at start-up), else the standard start."""
     for event in events:
-        reply = event.get("reply_payload") or {}
-        placement = reply.get("placement")
-        if event.get("reply") == "Roster" and isinstance(placement, str):
-            try:
-                parse_placement(placement)
-            except ValueError:
-                continue
+        placement = roster_placement(event)
+        if placement is not None:
             return placement
     return START_PLACEMENT
+
+
+def roster_placement(event: TraceEvent) -> str | None:
+    """The placement a board's Roster reply reports (None: not a Roster, or not a placement)."""
+    reply = event.get("reply_payload") or {}
+    placement = reply.get("placement")
+    if event.get("reply") != "Roster" or not isinstance(placement, str):
+        return None
+    try:
+        parse_placement(placement)
+    except ValueError:
+        return None
+    return placement
+
+
+def is_fault(event: TraceEvent) -> bool:
+    """Whether the message failed: a crash or hang ordered, or a reply that is an error."""
+    return event["kind"] in FAULT_KINDS or "error" in (event.get("reply_payload") or {})
 
 
 def _phase_kind(label: str | None) -> str:
@@ -139,34 +155,73 @@ def _label(event: TraceEvent) -> str:
     return label
 
 
-def _group(events: list[TraceEvent]) -> list[tuple[str, list[TraceEvent]]]:
-    """Split a game's events (in id order) into phases: plies and steps gather their messages even
-    when pipelining interleaves them; each run of start-up or healing is a phase of its own, and a
-    move proposed after a refused one for the same ply is a phase of its own too (each command of
-    the live studio is one phase)."""
-    groups: dict[str, list[TraceEvent]] = {}
-    order: list[str] = []
-    runs = 0
-    previous: str | None = None
-    latest: dict[str, str] = {}  # a ply's or step's label: the key of its newest phase
-    refused: set[str] = set()
-    known = {event["msg_id"] for event in events}
-    for event in events:
+_Undo = tuple[int, str | None, str, str | None, str | None]
+"""What one event's placing changed (see :class:`PhaseKeys`), to undo it: the runs and last label
+before it, its label, that label's newest phase before it, the phase it marked refused."""
+
+
+class PhaseKeys:
+    """Which phase each of a game's events (in id order) falls in, one event at a time: plies and steps
+    gather their messages even when pipelining interleaves them; each run of start-up or healing is a
+    phase of its own, and a move proposed after a refused one for the same ply is a phase of its own
+    too (each command of the live studio is one phase). A phase's key is its label, with ``#`` and a
+    number after it when the label has more than one phase. The latest placings can be undone, to
+    place events again with others among them."""
+
+    def __init__(self) -> None:
+        self._runs = 0  # runs of recurring phases so far
+        self._previous: str | None = None  # the last event's label
+        self._latest: dict[str, str] = {}  # a ply's or step's label: the key of its newest phase
+        self._refused: set[str] = set()  # the phases whose proposal was refused
+        self._log: list[_Undo] = []
+
+    def __len__(self) -> int:
+        """The number of events placed."""
+        return len(self._log)
+
+    def place(self, event: TraceEvent, known: Collection[int], phases: int) -> str:
+        """The key of the phase ``event`` falls in; ``known`` holds the ids of the game's events (a
+        proposal whose parent is not among them was sent by the client), ``phases`` is the number of
+        phases so far."""
         label = _label(event)
-        key = label
-        if label in _RECURRING:
-            if label != previous:
-                runs += 1
-            key = f"{label}#{runs}"
+        undo: _Undo = (self._runs, self._previous, label, self._latest.get(label), None)
+        if label in RECURRING_PHASES:
+            if label != self._previous:
+                self._runs += 1
+            key = f"{label}#{self._runs}"
         else:
-            key = latest.setdefault(label, label)
+            key = self._latest.setdefault(label, label)
             proposal = event["kind"] in _PROPOSALS and event["parent_id"] not in known
             refusal = _refusal(event)
-            if proposal and refusal != "cancelled" and key in refused:
-                key = latest[label] = f"{label}#{len(order)}"
-            if proposal and refusal == "refused":
-                refused.add(key)
-        previous = label
+            if proposal and refusal != "cancelled" and key in self._refused:
+                key = self._latest[label] = f"{label}#{phases}"
+            if proposal and refusal == "refused" and key not in self._refused:
+                self._refused.add(key)
+                undo = (*undo[:4], key)
+        self._previous = label
+        self._log.append(undo)
+        return key
+
+    def rewind(self, placed: int) -> None:
+        """Undo the placings after the first ``placed``."""
+        while len(self._log) > placed:
+            self._runs, self._previous, label, latest, refused = self._log.pop()
+            if latest is None:
+                self._latest.pop(label, None)
+            else:
+                self._latest[label] = latest
+            if refused is not None:
+                self._refused.discard(refused)
+
+
+def _group(events: list[TraceEvent]) -> list[tuple[str, list[TraceEvent]]]:
+    """Split a game's events (in id order) into phases, as :class:`PhaseKeys` places them."""
+    groups: dict[str, list[TraceEvent]] = {}
+    order: list[str] = []
+    keys = PhaseKeys()
+    known = {event["msg_id"] for event in events}
+    for event in events:
+        key = keys.place(event, known, len(order))
         if key not in groups:
             groups[key] = []
             order.append(key)
@@ -213,16 +268,73 @@ def _faults_and_reasks(events: list[TraceEvent]) -> tuple[set[int], set[int]]:
     failed: set[tuple[str, str, int | None]] = set()
     known = {event["msg_id"] for event in events}
     for event in events:
-        reply = event.get("reply_payload") or {}
         key = (event["kind"], event["receiver"], event.get("ply"))
         root = event["parent_id"] not in known
         if root and key in failed:
             reasks.add(event["msg_id"])
-        if event["kind"] in FAULT_KINDS or "error" in reply:
+        if is_fault(event):
             faults.add(event["msg_id"])
             if root:
                 failed.add(key)
     return faults, reasks
+
+
+class Seen:
+    """What a game's phases have named so far, in the order they first named it: its actors, the kinds
+    of their messages and (a game on nodes) each actor's node."""
+
+    def __init__(self) -> None:
+        self.actors: dict[str, None] = {}
+        self.kinds: dict[str, None] = {}
+        self.nodes: dict[str, str] = {}  # each actor's node, as its first event names it
+
+
+def build_phase(label: str, chosen: list[TraceEvent], squares: list[str], origin: int, faults: set[int],
+                reasks: set[int], seen: Seen, handling: Collection[int] = ()) -> dict[str, Any]:
+    """One phase of the page's data: its messages (``chosen``, in id order) with the board before and
+    after them. ``squares`` is the board before, and is left as the board after; ``seen`` gathers
+    the actors, kinds and nodes the phase names; ``faults`` and ``reasks`` are the ids of the
+    messages that failed and of those asked again after a failure; ``handling`` those of the
+    messages taken up by their receiver whose reply is still to come (marked ``open``)."""
+    before = placement_text(squares)
+    applied_at = None
+    move = None
+    for index, event in enumerate(chosen):
+        seen.actors.setdefault(event["sender"])
+        seen.actors.setdefault(event["receiver"])
+        seen.kinds.setdefault(event["kind"])
+        placed = placing_nodes(event)
+        if placed is not None:
+            seen.nodes.setdefault(event["sender"], placed[0])
+            seen.nodes.setdefault(event["receiver"], placed[1])
+        if event["kind"] == "Apply" and applied_at is None:
+            applied_at = index
+        reply = event.get("reply_payload") or {}
+        if event.get("reply") == "Accepted" and isinstance(reply.get("uci"), str):
+            try:
+                apply_uci(squares, reply["uci"])
+            except (IndexError, ValueError):
+                continue  # a foreign trace's odd move: the board just does not follow it
+            move = {"uci": reply["uci"], "san": reply.get("san")}
+    index_of = {event["msg_id"]: index for index, event in enumerate(chosen)}
+    rows = [[index_of[point.event["msg_id"]], int(point.is_reply)] for point in timeline(chosen, True)]
+    ends = [event.get("t_replied") or event["t_handled"] for event in chosen]
+    plies = [event.get("ply") for event in chosen if event.get("ply") is not None]
+    refusals = [_refusal(event) for event in chosen if event["parent_id"] not in index_of]
+    return {
+        "label": label,
+        "kind": _phase_kind(label),
+        "ply": plies[0] if plies else None,
+        "refused": "refused" in refusals and move is None,
+        "cancelled": refusals.count("cancelled"),
+        "before": before,
+        "after": placement_text(squares),
+        "move": move,
+        "applied_at": applied_at,
+        "span": max(ends) - min(event["t_sent"] for event in chosen),
+        "events": [_compact(event, origin, faults, reasks, handling) for event in chosen],
+        "rows": rows,
+    }  # fmt: skip
 
 
 def _game(number: int, events: list[TraceEvent], handling: Collection[int]) -> dict[str, Any]:
@@ -230,53 +342,12 @@ def _game(number: int, events: list[TraceEvent], handling: Collection[int]) -> d
     origin = min(event["t_sent"] for event in events)
     faults, reasks = _faults_and_reasks(events)
     squares = parse_placement(_start_placement(events))
-    actors: dict[str, None] = {}
-    kinds: dict[str, None] = {}
-    nodes: dict[str, str] = {}  # a game on nodes: each actor's node, as its first event names it
-    phases = []
-    for label, chosen in _group(events):
-        before = placement_text(squares)
-        applied_at = None
-        move = None
-        for index, event in enumerate(chosen):
-            actors.setdefault(event["sender"])
-            actors.setdefault(event["receiver"])
-            kinds.setdefault(event["kind"])
-            placed = placing_nodes(event)
-            if placed is not None:
-                nodes.setdefault(event["sender"], placed[0])
-                nodes.setdefault(event["receiver"], placed[1])
-            if event["kind"] == "Apply" and applied_at is None:
-                applied_at = index
-            reply = event.get("reply_payload") or {}
-            if event.get("reply") == "Accepted" and isinstance(reply.get("uci"), str):
-                try:
-                    apply_uci(squares, reply["uci"])
-                except (IndexError, ValueError):
-                    continue  # a foreign trace's odd move: the board just does not follow it
-                move = {"uci": reply["uci"], "san": reply.get("san")}
-        index_of = {event["msg_id"]: index for index, event in enumerate(chosen)}
-        rows = [[index_of[point.event["msg_id"]], int(point.is_reply)] for point in timeline(chosen, True)]
-        ends = [event.get("t_replied") or event["t_handled"] for event in chosen]
-        plies = [event.get("ply") for event in chosen if event.get("ply") is not None]
-        refusals = [_refusal(event) for event in chosen if event["parent_id"] not in index_of]
-        phases.append({
-            "label": label,
-            "kind": _phase_kind(label),
-            "ply": plies[0] if plies else None,
-            "refused": "refused" in refusals and move is None,
-            "cancelled": refusals.count("cancelled"),
-            "before": before,
-            "after": placement_text(squares),
-            "move": move,
-            "applied_at": applied_at,
-            "span": max(ends) - min(event["t_sent"] for event in chosen),
-            "events": [_compact(event, origin, faults, reasks, handling) for event in chosen],
-            "rows": rows,
-        })  # fmt: skip
-    game = {"number": number, "actors": list(actors), "kinds": list(kinds), "phases": phases}
-    if nodes:
-        game["nodes"] = nodes
+    seen = Seen()
+    phases = [build_phase(label, chosen, squares, origin, faults, reasks, seen, handling)
+              for label, chosen in _group(events)]
+    game = {"number": number, "actors": list(seen.actors), "kinds": list(seen.kinds), "phases": phases}
+    if seen.nodes:
+        game["nodes"] = seen.nodes
     return game
 
 

@@ -14,7 +14,8 @@
   const state = { game: 0, phase: 0, msg: 0, hiddenActors: new Set(), hiddenKinds: new Set(), search: "",
     unfolded: false, expanded: new Set() };
   const $ = (id) => document.getElementById(id);
-  const live = { socket: null, from: null, events: 0, pending: [], stepping: false, inFlight: false, verbs: [] };
+  const live = { socket: null, from: null, events: 0, pending: [], stepping: false, inFlight: false, verbs: [],
+    base: 0, asking: false };
 
   function el(name, attrs, parent, text) {
     const node = document.createElementNS(SVG, name);
@@ -646,8 +647,9 @@
   const addressable = location.protocol !== "about:";
   function hash() {
     const p = phase();
-    // A refusal shares its ply's number with the move played after it: it is named by its place.
-    const where = p.kind === "ply" && p.ply !== null && !p.refused ? `ply=${p.ply}` : `phase=${state.phase + 1}`;
+    // A refusal shares its ply's number with the move played after it: it is named by its place (in
+    // the whole game: a live page that joined late may not have the earliest phases yet).
+    const where = p.kind === "ply" && p.ply !== null && !p.refused ? `ply=${p.ply}` : `phase=${live.base + state.phase + 1}`;
     return `#game=${game().number}&${where}&msg=${state.msg}`;
   }
   function readHash(fallback) {
@@ -664,7 +666,7 @@
       if (index < 0) index = phases.findIndex((q) => q.label === `ply ${ply}`);
       if (index < 0) index = phases.findIndex((q) => q.ply === ply && q.kind !== "startup");
       if (index >= 0) target = index;
-    } else if (params.has("phase")) target = Number(params.get("phase")) - 1;
+    } else if (params.has("phase")) target = Number(params.get("phase")) - 1 - live.base;
     go(target, params.has("msg") ? Number(params.get("msg")) : 0);
   }
   function fillPicker() {
@@ -860,11 +862,12 @@
       const following = !data.games.length || game().phases.slice(state.phase + 1).every(
         (q) => q.kind === "heal" || q.kind === "other");
       const [fresh] = message.model.games;
-      if (data.games.length && message.model.from > 0) {  // the phases before "from" are unchanged
+      const from = message.model.from;
+      if (data.games.length && !message.model.reset && from >= live.base) {  // the phases before "from" are unchanged
         const [kept] = data.games;
-        kept.phases.splice(message.model.from, Infinity, ...fresh.phases);
+        kept.phases.splice(from - live.base, Infinity, ...fresh.phases);
         kept.actors = fresh.actors; kept.kinds = fresh.kinds;
-      } else data.games = message.model.games;
+      } else { data.games = message.model.games; live.base = from; }
       state.game = 0;
       fillPicker(); buildFilters();
       if (following) {
@@ -880,8 +883,27 @@
       else go(state.phase, state.msg);
     }
     drawPending();
+    askEarlier();
     document.body.setAttribute("data-plies", String(message.plies));
     document.body.setAttribute("data-restarts", String(message.restarts));
+  }
+  // A page that joined late has the newest phases (from live.base on): it asks for the earlier ones,
+  // a page at a time, and puts each before what it has, staying where it is.
+  function askEarlier() {
+    document.body.setAttribute("data-base", String(live.base));
+    if (live.base > 0 && !live.asking && live.socket && live.socket.readyState === WebSocket.OPEN) {
+      live.asking = true;
+      live.socket.send(JSON.stringify({ want: "phases", before: live.base }));
+    }
+  }
+  function onEarlier(message) {
+    live.asking = false;
+    if (data.games.length && message.to === live.base && message.phases.length) {
+      data.games[0].phases.unshift(...message.phases);
+      live.base = message.from;
+      go(state.phase + message.phases.length, state.msg);
+    }
+    askEarlier();
   }
   function connect() {
     const socket = new WebSocket(`ws://${location.host}/ws${location.search}`);
@@ -894,6 +916,7 @@
         live.events += 1;
         status(`connected: ${live.events} messages delivered while watching · last ${message.event.summary || message.event.kind}`, "connected");
       } else if (message.type === "state") onState(message);
+      else if (message.type === "phases") onEarlier(message);
       else if (message.type === "shown" || message.type === "error") {
         if (message.compare) drawCompare(message.compare);
         const [text, kind] = describe(message);
