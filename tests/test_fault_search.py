@@ -155,19 +155,21 @@ def test_distinct_states_count_different_actor_states_only() -> None:
     assert len(crashes.states) > 1, "a crash of the journal leaves its actor stopped: another state"
 
 
-def test_a_failing_run_is_written_as_a_scenario_that_replays_to_the_same_failure() -> None:
+def test_a_run_is_written_as_a_scenario_that_replays_to_the_same_end() -> None:
     fen, move = SAMPLE["Nxb5 (opera 19)"]
     reference = run_ply(fen, move, {})
     record = next(point for point in reference.points if point.kind == "Record")
     lost = run_ply(fen, move, {record: "lose"})
-    assert lost.broken, "the journal never hears of the move: the search must say so"
+    # The client's Record of the accepted move, lost for good: the game fails with LinkFailure, never
+    # going on with a journal that did not hear of the move.
+    assert lost.failure == "LinkFailure" and lost.broken == ()
+    assert "the journal never got the record" in lost.verdict
     text = scenario_text(lost, reference, fen, move, False, "chess-actors explore ...")
     assert f"drop client -> journal Record[{record.index}]" in text and "network retries=0" in text
     results = run_scenario(parse_scenario(text))
-    assert [result.ok for result in results][:-1] == [True] * (len(results) - 1)
-    assert results[-1].step == "invariants" and not results[-1].ok
-    assert results[-1].got == "; ".join(lost.broken)
-
+    failed = [result for result in results if not result.ok]
+    assert [result.step for result in failed] == [f"play {move}"]
+    assert "the journal never got the record of ply 1" in failed[0].got
 
 def test_a_scenario_faults_a_message_by_its_name_in_the_ply() -> None:
     fen, move = SAMPLE["Nxb5 (opera 19)"]
@@ -245,14 +247,17 @@ def test_explore_refuses_an_unknown_search_and_pairs_of_orders_in_one_line() -> 
     assert pairs.returncode == 2 and pairs.stderr.count("\n") == 1 and "--faults 2" in pairs.stderr
 
 
-def test_the_record_lost_for_good_scenario_keeps_the_invariants() -> None:
-    # What explore --network lost-for-good wrote for the Opera game's ply 19: the client's Record of
-    # the accepted move, a tell, given up on its link. The game must fail with LinkFailure or keep
-    # every invariant; today the journal silently misses the move (the invariants step fails).
+def test_the_record_lost_for_good_scenario_fails_the_game_with_link_failure() -> None:
+    # What explore --network lost-for-good found for the Opera game's ply 19 when the client's Record
+    # of the accepted move, a tell given up on its link, was lost in silence: the journal missed the
+    # move and the game went on. Now the game fails with LinkFailure at that ply, and the script stops
+    # there, as a game that failed does.
     script = ROOT / "tests/data/scenarios/record-lost-for-good.scenario"
     results = run_scenario(parse_scenario(script.read_text(encoding="utf-8"), source=str(script)))
-    assert [(result.step, result.got) for result in results if not result.ok] == []
-
+    failed = [(result.step, result.got) for result in results if not result.ok]
+    assert [step for step, _ in failed] == ["play Nxb5"]
+    assert "the journal never got the record of ply 1" in failed[0][1]
+    assert results[-1].step == "play Nxb5"
 
 def test_a_search_in_text_says_how_far_it_got_of_an_estimated_total_on_stderr(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
