@@ -105,6 +105,8 @@ class Reference:
         self.history[self.key()] += 1
         self.outcome: str | None = None
         self.claimable: tuple[str, ...] = ()
+        self.ended: str | None = None
+        """How a move ended the game (a game a move ended stays ended, whatever is taught after)."""
         self.assess()
 
     # -- what the board reports
@@ -271,6 +273,8 @@ class Reference:
         self.turn ^= 1
         self.history[self.key()] += 1
         self.assess()
+        if self.over:
+            self.ended = self.outcome
 
     def teach(self, at: int, geometry: Geometry) -> None:
         """The piece on ``at`` moves by ``geometry`` from now on."""
@@ -344,6 +348,8 @@ class Reference:
             if self.halfmove >= 100:
                 claims.append("fifty_moves")
         self.claimable = tuple(claims)
+        if self.ended is not None:
+            self.outcome, self.claimable = self.ended, ()
 
     def _insufficient_material(self) -> bool:
         """Neither side can mate: only kings and pieces moving by a standard bishop's or knight's

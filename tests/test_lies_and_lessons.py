@@ -224,3 +224,37 @@ def test_no_lesson_can_leave_the_board_unheard() -> None:
     with pytest.raises(TypeError):
         Learn(standard(KNIGHT), tell_board=False)  # type: ignore[call-arg]
     assert [field for field in Learn.__dataclass_fields__] == ["geometry"]
+
+
+# -- the game goes on, or stays over, whatever is taught
+
+
+def test_a_function_that_raises_only_from_a_later_square_leaves_the_piece_no_move_there() -> None:
+    def forward_until_the_fourth_rank(start: tuple[int, int], end: tuple[int, int]) -> object:
+        if start[1] >= 4:
+            raise ValueError("lost from here")
+        if end == (start[0], start[1] + 2):
+            return (end, [(start[0], start[1] + 1)])
+        return None
+
+    with ActorGame("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1") as game:
+        game.piece("e2").learn(forward_until_the_fourth_rank)
+        _accepted(game, "e4")
+        _accepted(game, "Kd7")
+        assert game.legal_targets("e4") == ()
+        _rejected(game, "e5")
+        _accepted(game, "Kd1")
+        assert game.supervisor.restarts == 0 and game.supervisor.failed is None
+
+
+def test_after_mate_a_lesson_through_the_handle_and_a_raw_lesson_leave_the_game_over() -> None:
+    for raw in (False, True):
+        with ActorGame("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1") as game:
+            assert _accepted(game, "Ra8").outcome == "checkmate"
+            if raw:
+                game.ask("black-king-g8", Learn(geometry_named("amazon")))
+            else:
+                game.piece("g8").learn("amazon")
+            assert game.outcome == "checkmate", raw
+            assert "over" in _rejected(game, "Kxa8").reason
+            assert game.legal_targets("g8") == ()

@@ -145,8 +145,15 @@ class PieceActor(TracedActor[PieceRequest]):
         self.promotions = 0 if self.kind == PAWN else self.promotions
 
     def targets(self) -> Targets:
-        """My reach from where I stand, with whether it holds ("ask me" if not) and my rule's label."""
-        return Targets(self.square, self.reach(), self.geometry.pure, self.label)
+        """My reach from where I stand, with whether it holds ("ask me" if not) and my rule's label.
+
+        A learnt function that misbehaves from here (it raises, or answers nonsense) gives me no
+        move from here, as it answers no to every move query: the game goes on, and I am asked
+        again before every report, from wherever I stand then."""
+        try:
+            return Targets(self.square, self.reach(), self.geometry.pure, self.label)
+        except ChessActorsError:
+            return Targets(self.square, (), False, self.label)
 
     def reach(self, square: int | None = None) -> Reach:
         """Every move my geometry allows from ``square`` (default: where I stand; none off the board)."""

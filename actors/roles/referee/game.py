@@ -41,7 +41,7 @@ from board.errors import IllegalMoveError, MoveSyntaxError
 from board.notation.algebraic import format_san, intent_from_squares, san_intent
 from board.notation.san_syntax import parse_uci
 from board.rules.judge import Intent, decide
-from board.rules.outcome import claims, decide_outcome, ending
+from board.rules.outcome import GAME_OVER, claims, decide_outcome, ending
 from board.rules.pieces import (
     BISHOP,
     COLOUR_NAMES,
@@ -149,6 +149,8 @@ class RefereeActor(Conversation[RefereeRequest]):
         self.seen = Counter([start_key, *(entry.key for entry in entries)])
         current = entries[-1].key if entries else start_key
         self.outcome = self._outcome(gathered.assessment, self.seen[current])
+        if entries and entries[-1].outcome in GAME_OVER:
+            self.outcome = entries[-1].outcome  # a game a move ended stays ended, whatever is taught
         self.claimable = claims(self.outcome, self.state.halfmove, self.seen[current])
         self.over = ending(self.outcome, self.ply)
         if new_game:
