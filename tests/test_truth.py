@@ -203,3 +203,20 @@ def test_the_long_run_refuses_an_unknown_kind_of_step(capsys: pytest.CaptureFixt
         _truth_script().main(["--without", "lies"])
     assert exit_info.value.code == 2
     assert "unknown step kinds ['lies']" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="needs the 'cluster' extra")
+def test_lessons_on_nodes_are_read_as_in_one_process(capsys: pytest.CaptureFixture[str]) -> None:
+    from actors.client.game import ActorGame
+    from actors.client.nodes import Nodes
+
+    with Nodes(2, "local") as nodes:
+        # A knight that learns a knight's moves is still a lone knight: insufficient material.
+        with ActorGame("7k/8/8/8/8/8/8/KN6 w - - 0 1", nodes=nodes) as game:
+            game.piece("b1").learn("knight")
+            assert game.outcome == "insufficient_material"
+        status = _truth_script().run_steps(150, 30, 3, frozenset({"flip"}), 5, nodes=nodes)
+    printed = capsys.readouterr().out
+    assert status == 0, printed
+    assert "disagreements 0, king captures 0" in printed
+    assert "lessons on nodes" in printed and "MISSED" not in printed, printed
