@@ -169,7 +169,7 @@ class BoardActor(TracedActor[BoardRequest]):
                 refused = self._takes_a_king(move)
                 if refused is not None:
                     return ApplyRefused(refused)
-                colour = view.code(move.origin) >> 3
+                colour = view.true_squares[move.origin] >> 3
                 changes, captured = self._move(move, tell_pieces=True)
                 if self.unfixed:
                     self._ask_again()
