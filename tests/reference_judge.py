@@ -396,6 +396,8 @@ class Reference:
         if re.fullmatch(r"[a-h][1-8][a-h][1-8][qrbn]?", text):
             # A king's two squares sideways are its castling when castling is legal (UCI's way).
             found = sorted((move for move in moves if move.uci == text), key=lambda move: not move.castle)
+            if not found:  # a king taking its own castling rook is castling too (UCI's Chess960 form)
+                found = [move for move in moves if move.castle and self.castle_uci(move) == text]
             return found[0] if found else None
         text = text.rstrip("+#")
         if text in ("O-O", "O-O-O"):
@@ -425,6 +427,12 @@ class Reference:
                 continue
             found.append(move)
         return found[0] if len(found) == 1 else None
+
+    @staticmethod
+    def castle_uci(move: Move) -> str:
+        """A castling written as its king taking its own rook (``e1h1``)."""
+        king_from, _, rook_from, _, _, _ = CASTLES[move.castle]
+        return king_from + rook_from
 
     def written(self, move: Move) -> str:
         """A way to write ``move`` that the SAN reader accepts: pieces fully qualified, pawns as in

@@ -366,6 +366,7 @@ class TruthRun:
                     for move in sorted(self.reference.legal_moves(), key=lambda move: not move.castle)
                     if (SQUARE_NAMES[move.origin], SQUARE_NAMES[move.target], move.promotion)
                     == (origin, target, promotion)
+                    or (move.castle and not promotion and Reference.castle_uci(move) == origin + target)
                 ),
                 None,
             )
