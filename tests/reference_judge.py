@@ -5,8 +5,9 @@ board.rules.judge, board.rules.castling or board.notation.algebraic): it keeps t
 each piece's move function, the side to move, castling rights, en passant, the clocks and the
 repetition history, and judges a proposal by brute force. What the board reports (its lies) decides
 who may move, what blocks and who attacks: a ghost is reported but has no actor, so it blocks and
-occupies a target but never moves or attacks; a hidden piece is not reported at all. No move ever
-takes a king.
+occupies a target but never moves or attacks, and a piece it is told over is hidden by it; a hidden
+piece is not reported at all. No move ever takes a king, and castling crosses and lands only on
+squares that are empty as reported and as held.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from board.rules.squares import SQUARE_INDEX, SQUARE_NAMES, coord_of
 
 PROMOTIONS = "qrbn"
 STANDARD_BISHOP, STANDARD_KNIGHT = standard(KIND_BY_LETTER["B"]), standard(KIND_BY_LETTER["N"])
+STANDARD_KING = standard(KIND_BY_LETTER["K"])
 
 # FEN letter -> king from, king to, rook from, rook to, squares between king and rook, squares the
 # king crosses and lands on; spelled out here from the rules rather than taken from the engine.
@@ -76,7 +78,9 @@ class Move:
 class Reference:
     """The true game; :meth:`legal_moves` and :meth:`play` judge and make moves."""
 
-    def __init__(self, fen: str) -> None:
+    def __init__(self, fen: str, taught: dict[int, Geometry] | None = None) -> None:
+        """The game from ``fen``, its pieces on the squares of ``taught`` moving by those geometries
+        from the start (the lessons are part of the start position)."""
         placement, side, castling, passant, halfmove, fullmove = fen.split()
         self.men: dict[int, Man] = {}
         for row, text in enumerate(placement.split("/")):
@@ -93,12 +97,16 @@ class Reference:
         self.castling = "" if castling == "-" else castling
         self.en_passant = -1 if passant == "-" else square(passant)
         self.halfmove, self.fullmove = int(halfmove), int(fullmove)
+        for at, geometry in (taught or {}).items():
+            self.teach(at, geometry)
         self.ghosts: dict[int, Man] = {}
         self.hidden: frozenset[int] = frozenset()
         self.history: Counter[tuple[object, ...]] = Counter()
         self.history[self.key()] += 1
         self.outcome: str | None = None
         self.claimable: tuple[str, ...] = ()
+        self.ended: str | None = None
+        """How a move ended the game (a game a move ended stays ended, whatever is taught after)."""
         self.assess()
 
     # -- what the board reports
@@ -210,10 +218,8 @@ class Reference:
                 continue
             if rook is None or rook.colour != us or rook.letter != "r":
                 continue
-            if any(square(name) in occupied for name in between):
-                continue
-            if any(self._takes_a_king(square(name)) for name in (king_to, rook_to)):
-                continue
+            if any(square(name) in occupied or square(name) in self.men for name in between):
+                continue  # a piece the board holds there, hidden or not, stops castling
             if self.attacked(square(king_from), us ^ 1, actors, occupied):
                 continue
             after = {at: m for at, m in actors.items() if at not in (square(king_from), square(rook_from))}
@@ -267,6 +273,8 @@ class Reference:
         self.turn ^= 1
         self.history[self.key()] += 1
         self.assess()
+        if self.over:
+            self.ended = self.outcome
 
     def teach(self, at: int, geometry: Geometry) -> None:
         """The piece on ``at`` moves by ``geometry`` from now on."""
@@ -340,6 +348,8 @@ class Reference:
             if self.halfmove >= 100:
                 claims.append("fifty_moves")
         self.claimable = tuple(claims)
+        if self.ended is not None:
+            self.outcome, self.claimable = self.ended, ()
 
     def _insufficient_material(self) -> bool:
         """Neither side can mate: only kings and pieces moving by a standard bishop's or knight's
@@ -349,6 +359,8 @@ class Reference:
         minors: list[tuple[int, int, str]] = []
         for at, man in pieces.items():
             if man.letter == "k":
+                if man.geometry is not STANDARD_KING:
+                    return False  # a king that moves otherwise may help to mate
                 continue
             if man.letter == "p":
                 return False
@@ -384,6 +396,8 @@ class Reference:
         if re.fullmatch(r"[a-h][1-8][a-h][1-8][qrbn]?", text):
             # A king's two squares sideways are its castling when castling is legal (UCI's way).
             found = sorted((move for move in moves if move.uci == text), key=lambda move: not move.castle)
+            if not found:  # a king taking its own castling rook is castling too (UCI's Chess960 form)
+                found = [move for move in moves if move.castle and self.castle_uci(move) == text]
             return found[0] if found else None
         text = text.rstrip("+#")
         if text in ("O-O", "O-O-O"):
@@ -413,6 +427,12 @@ class Reference:
                 continue
             found.append(move)
         return found[0] if len(found) == 1 else None
+
+    @staticmethod
+    def castle_uci(move: Move) -> str:
+        """A castling written as its king taking its own rook (``e1h1``)."""
+        king_from, _, rook_from, _, _, _ = CASTLES[move.castle]
+        return king_from + rook_from
 
     def written(self, move: Move) -> str:
         """A way to write ``move`` that the SAN reader accepts: pieces fully qualified, pawns as in

@@ -89,3 +89,10 @@ def test_a_pawn_taught_a_knight_is_written_so_that_it_reads_back() -> None:
     sideways, push = reference.read("d2c3"), reference.read("d2d3")
     assert sideways is not None and reference.written(sideways) == "Pd2c3"
     assert push is not None and reference.written(push) == "d3"
+
+
+def test_a_king_taking_its_own_rook_by_uci_is_castling_as_the_engine_reads_it() -> None:
+    reference = Reference("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1")
+    castled = reference.read("e1a1")
+    assert castled is not None and castled.castle == "Q" and castled.uci == "e1c1"
+    assert reference.read("e1h1") is not None

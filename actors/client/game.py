@@ -44,11 +44,14 @@ from actors.protocol.values import JournalEntry
 from actors.roles.referee import REFEREE
 from actors.roles.supervisor import Supervisor
 from actors.tracing.recorder import TraceRecorder
-from board.errors import ChessActorsError
+from board.errors import ChessActorsError, InputError
+from board.rules.pieces import KIND_BY_LETTER, KIND_NAMES, PROMOTION_KINDS
 from board.rules.squares import SQUARE_NAMES, parse_standard_square
 
 if TYPE_CHECKING:
     from actors.client.nodes import Nodes
+
+_KIND_BY_NAME = {name: kind for kind, name in enumerate(KIND_NAMES) if name}
 
 __all__ = [
     "ActorGame",
@@ -224,17 +227,24 @@ class ActorGame(ProposalStream, StudyTools, GameLifetime):
         ply = self.plies + 1
         return self._played(self._propose(ProposeText(text, ply)))
 
-    def propose_squares(self, origin: str, target: str, promotion: int | None = None) -> Verdict:
-        """Propose the move of the piece on ``origin`` to ``target`` (square names)."""
+    def propose_squares(self, origin: str, target: str, promotion: int | str | None = None) -> Verdict:
+        """Propose the move of the piece on ``origin`` to ``target`` (square names); ``promotion``:
+        what a pawn becomes, a knight, bishop, rook or queen given by its kind (board.rules.pieces:
+        KNIGHT .. QUEEN), its letter ('q', 'N') or its name ('queen').
+
+        Raises:
+            InputError: a square is not one, or ``promotion`` names no piece a pawn may become.
+            TypeError: ``promotion`` is neither an int, a string nor None.
+        """
         checked_text(origin, "the origin square")
         checked_text(target, "the target square")
-        if promotion is not None and (isinstance(promotion, bool) or not isinstance(promotion, int)):
+        if promotion is not None and (isinstance(promotion, bool) or not isinstance(promotion, int | str)):
             kind = type(promotion).__name__
-            raise TypeError(f"promotion must be a piece kind (an int) or None, not {kind}")
+            raise TypeError(f"promotion must be a piece kind (an int, letter or name) or None, not {kind}")
         self._check_open()
         ply = self.plies + 1
         message = ProposeSquares(
-            parse_standard_square(origin), parse_standard_square(target), promotion or 0, ply
+            parse_standard_square(origin), parse_standard_square(target), promotion_kind(promotion), ply
         )
         return self._played(self._propose(message))
 
@@ -403,6 +413,27 @@ class ActorGame(ProposalStream, StudyTools, GameLifetime):
             if entry.square == index:
                 return PieceHandle(self, entry.name, entry.square, entry.code)
         raise ActorUnavailable(f"there is no piece on {square}")
+
+
+def promotion_kind(promotion: int | str | None) -> int:
+    """The kind a pawn promotes to, given by kind, letter or name (0 for None).
+
+    Raises:
+        InputError: anything but a knight, bishop, rook or queen.
+    """
+    if promotion is None:
+        return 0
+    if isinstance(promotion, str):
+        text = promotion.strip()
+        kind = KIND_BY_LETTER.get(text.upper(), -1) if len(text) == 1 else _KIND_BY_NAME.get(text.lower(), -1)
+    else:
+        kind = promotion
+    if kind not in PROMOTION_KINDS:
+        raise InputError(
+            f"promotion {promotion!r}: a pawn becomes a knight, bishop, rook or queen "
+            f"(N B R Q, their names, or the kinds {', '.join(str(k) for k in sorted(PROMOTION_KINDS))})"
+        )
+    return kind
 
 
 def _network(

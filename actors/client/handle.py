@@ -73,6 +73,9 @@ class PieceHandle:
     def learn(self, lesson: Teachable) -> Learned:
         """Teach the piece another move function; the referee's verdicts follow it from the next move.
 
+        A function that raises or answers nonsense only from a square the piece reaches later
+        answers no from there: the piece has no move from that square, and the game goes on.
+
         Raises:
             InputError: the lesson is unknown, or the function raised or answered nonsense (the piece
                 keeps its old move function and the game goes on unchanged).

@@ -12,13 +12,14 @@ from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
 from actors.client.stream import CLIENT
-from actors.kernel.errors import ActorFailure, GameClosed
+from actors.kernel.errors import ActorFailure, ActorUnavailable, GameClosed
 from actors.kernel.limits import GAMES
 from actors.kernel.messaging import ask, post, tell, wait_one
 from actors.kernel.schedule import start_up
 from actors.protocol.control import Disarm, Ping
 from actors.roles.referee import REFEREE
 from actors.tracing.recorder import STARTUP
+from board.errors import InputError
 
 if TYPE_CHECKING:
     from actors.client.handle import PieceHandle
@@ -58,7 +59,7 @@ class GameLifetime:
     _sending: bool
     teach: Callable[..., Learned]
     piece: Callable[[str], PieceHandle]
-    _reassess: Callable[[], None]
+    _reassess: Callable[..., None]
 
     def start(self) -> None:
         """Start every actor of the game, or borrow a system from the pool (and teach the pieces
@@ -81,13 +82,24 @@ class GameLifetime:
                 self._outcome, self._claimable = self.supervisor.outcome, self.supervisor.claimable
                 with start_up(self.turnstile):  # lessons are part of the start, in arrival order
                     for square, geometry in self.lessons.items():
-                        self.teach(self.piece(square).name, geometry, reassess=False)
+                        self.teach(self._piece_to_teach(square).name, geometry, reassess=False)
                     if self.lessons:
-                        self._reassess()
+                        self._reassess(lessons_at_start=True)
             except BaseException:
                 self._close(discard=True)
                 raise
         self.startup_seconds = time.perf_counter() - began
+
+    def _piece_to_teach(self, square: str) -> PieceHandle:
+        """The piece a start-up lesson names by its square.
+
+        Raises:
+            InputError: the square is not one, or no piece stands there.
+        """
+        try:
+            return self.piece(square)
+        except ActorUnavailable:
+            raise InputError(f"teach {square}: there is no piece on {square} to teach") from None
 
     def _start_system(self) -> None:
         """Borrow a system from the pool, or start this game's own."""

@@ -66,9 +66,10 @@ class StudyTools:
             self._reassess()
         return learned
 
-    def _reassess(self) -> None:
-        """Have the referee look at the position afresh (its facts may have changed under it)."""
-        ready: Ready = self._request(Begin())
+    def _reassess(self, lessons_at_start: bool = False) -> None:
+        """Have the referee look at the position afresh (its facts may have changed under it);
+        ``lessons_at_start``: the start-up lessons were just taught (they are part of the start)."""
+        ready: Ready = self._request(Begin(lessons_at_start=lessons_at_start))
         self._outcome, self._claimable = ready.outcome, ready.claimable
 
     # -- fault injection (for tests and demonstrations)

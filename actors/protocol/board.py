@@ -183,11 +183,14 @@ class RosterQuery:
 
 @dataclass(frozen=True, slots=True)
 class Roster:
-    """Every piece with its square, code, actor name and moved flag; moves made; the placement."""
+    """Every piece with its square, code, actor name and moved flag; moves made; the placement, as
+    reported; ``ghosts``: the squares where a ghost is reported (no actor answers for what stands
+    there: a piece held under a ghost is hidden by it)."""
 
     entries: tuple[RosterEntry, ...]
     plies: int
     placement: bytes
+    ghosts: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,10 +48,13 @@ class RecordTeaching:
 
 @dataclass(frozen=True, slots=True)
 class RecordStart:
-    """The starting position's repetition key and outcome, worked out by the first referee (a tell)."""
+    """The starting position's repetition key and outcome, worked out by the first referee (a tell);
+    ``again``: worked out afresh once the start-up lessons were taught (they are part of the start),
+    replacing the key recorded before them."""
 
     key: PositionKey
     outcome: str | None
+    again: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -105,12 +105,11 @@ class Targets:
 class Learn:
     """Move like this from now on (a standard kind's geometry, a fairy piece's, or a user's function).
 
-    ``tell_board``: tell the board the new reach (Declare). The board itself teaches with it off: the
-    piece's answer to the board's own ask is already its word to the board.
+    The piece tells the board its new reach itself (Declare), unless the board is who asked (a
+    Teach): its answer to the board's own ask is already its word to the board.
     """
 
     geometry: Geometry
-    tell_board: bool = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -102,10 +102,13 @@ class Begin:
     """(Re)build the referee: the journal's moves, the board's roster and the pieces' declared reach.
 
     With ``start``, a new game begins there instead (the board has just been placed): the referee
-    does not ask the journal but tells it to start over (Reset).
+    does not ask the journal but tells it to start over (Reset). ``lessons_at_start``: the pieces
+    were just taught the game's start-up lessons, before any move; they are part of the start, so
+    the start position's repetition key is worked out afresh (and the journal told it).
     """
 
     start: GameState | None = None
+    lessons_at_start: bool = False
 
 
 @dataclass(frozen=True, slots=True)

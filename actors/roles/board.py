@@ -57,7 +57,6 @@ from actors.protocol.values import (
 from board.notation.fen import parse_fen
 from board.rules.declared import View
 from board.rules.fen_text import format_fen
-from board.rules.geometries import reach, standard
 from board.rules.pieces import COLOUR_NAMES, KIND_NAMES, KING, PAWN
 from board.rules.squares import SQUARE_NAMES
 
@@ -136,12 +135,12 @@ class BoardActor(TracedActor[BoardRequest]):
             case Survey(
                 colour=colour, kind=kind, target=target, en_passant=en_passant, check=check, file=file
             ):
-                # Only pieces with an actor are reported (a ghost a lie made up has none to ask).
-                names = self.names
+                # Only pieces with an actor are reported (a ghost a lie made up has none to ask, and
+                # hides whatever stands under it).
                 pieces = tuple(
                     self._piece_report(origin, colour, target, en_passant)
                     for origin in view.squares_of(colour * 8 + kind)
-                    if names[origin] and (file < 0 or origin & 7 == file)
+                    if view.real(origin) and self.names[origin] and (file < 0 or origin & 7 == file)
                 )
                 king = view.king(colour)
                 checkers = view.attackers(king, colour ^ 1) if check else ()
@@ -157,19 +156,20 @@ class BoardActor(TracedActor[BoardRequest]):
                 crossed_candidates = tuple(
                     (square, view.attackers(square, by, vacated, filled)) for square in crossed
                 )
+                # What the king and the rook cross and land on must be empty as the board holds it
+                # too: a piece it hides there stops castling (and is never taken by it).
                 return CastleReport(
                     self._occupant(king),
                     self._occupant(rook),
-                    view.first_occupied(between),
+                    view.first_held(square for square in between if square not in vacated),
                     view.attackers(king, by),
                     crossed_candidates,
                 )
             case Apply(move=move, en_passant=en_passant):
-                victim = move.victim if move.victim >= 0 else move.target
-                # Castling takes nothing (its king may stay on its square, or land on its rook's).
-                if move.rook is None and self.view.true_squares[victim] & 7 == KING:
-                    return ApplyRefused(f"the king on {SQUARE_NAMES[victim]} is never captured")
-                colour = view.code(move.origin) >> 3
+                refused = self._takes_a_king(move)
+                if refused is not None:
+                    return ApplyRefused(refused)
+                colour = view.true_squares[move.origin] >> 3
                 changes, captured = self._move(move, tell_pieces=True)
                 if self.unfixed:
                     self._ask_again()
@@ -194,13 +194,13 @@ class BoardActor(TracedActor[BoardRequest]):
                 square = self._square_of(name)
                 if square < 0:
                     return Learned(-1, ())
-                learned = self.ask_one(name, Learn(geometry, tell_board=False))
+                learned = self.ask_one(name, Learn(geometry))  # its answer to me is its word to me
                 assert isinstance(learned, Learned)
                 if learned.refused is None and learned.square == square:
                     self._declare(square, Targets(square, learned.reach, learned.fixed, learned.label))
                 return learned
             case RosterQuery():
-                return Roster(self._entries(), self.plies, view.placement())
+                return Roster(self._entries(), self.plies, view.placement(), view.ghost_squares())
             case Describe(state=state):
                 fen = format_fen(
                     view.true_squares,
@@ -225,27 +225,37 @@ class BoardActor(TracedActor[BoardRequest]):
         labels, lying = self.labels, self.view.lying()
         if not labels and not lying:
             return assessment
-        shown, names, true = assessment.placement, self.names, self.view.true_squares
+        view, names = self.view, self.names
         every = tuple(sorted(labels.items()))
         lessons = tuple(  # a piece's lesson where the board reports that piece (not a ghost over it)
-            (square, label)
-            for square, label in every
-            if shown[square] and names[square] and shown[square] == true[square]
+            (square, label) for square, label in every if names[square] and view.real(square)
         )
-        held = (bytes(true), every) if lying else None
+        held = (bytes(view.true_squares), every) if lying else None
         return replace(assessment, lessons=lessons, held=held)
 
     def _occupant(self, square: int) -> tuple[int, str]:
         """What the board reports on ``square``: its code and its actor's name (a ghost has none)."""
-        code = self.view.code(square)
-        return (code, self.names[square] if code == self.view.true_squares[square] else "")
+        return (self.view.code(square), self.names[square] if self.view.real(square) else "")
+
+    def _takes_a_king(self, move: JournalMove) -> str | None:
+        """Why the board will not make ``move``: it would remove a king it holds, reported or not
+        (None: it takes none). Castling's king and rook may land on each other's squares only."""
+        truth = self.view.true_squares
+        if move.rook is None:
+            victim = move.victim if move.victim >= 0 else move.target
+            if truth[victim] & 7 == KING:
+                return f"the king on {SQUARE_NAMES[victim]} is never captured"
+            return None
+        movers = (move.origin, move.rook[0])
+        for landing in (move.target, move.rook[1]):
+            if landing not in movers and truth[landing]:
+                what = "king" if truth[landing] & 7 == KING else "piece"
+                return f"castling would land on the {what} the board holds on {SQUARE_NAMES[landing]}"
+        return None
 
     def lie(self, message: Lie) -> Armed:
         """Report ghosts and hide pieces from now on (an empty Lie tells the truth again)."""
-        ghost_reach = {
-            square: reach(standard(code & 7), code >> 3, square) for square, code in message.ghosts
-        }
-        self.view.lie(dict(message.ghosts), frozenset(message.hidden), ghost_reach)
+        self.view.lie(dict(message.ghosts), frozenset(message.hidden))
         return Armed("Lie")
 
     # -- who is where
@@ -390,7 +400,7 @@ class BoardActor(TracedActor[BoardRequest]):
         if move.rook is not None:
             return self._castle(move, tell_pieces), None
         origin, target = move.origin, move.target
-        code, name = view.code(origin), names[origin]
+        code, name = view.true_squares[origin], names[origin]
         captured_square = move.victim if move.victim >= 0 else target
         captured = names[captured_square] if view.code(captured_square) else None
         self.seats.pop(name, None)  # those it moves or takes stand elsewhere than they were seated

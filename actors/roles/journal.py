@@ -62,8 +62,8 @@ class JournalActor(TracedActor[JournalRequest]):
                 self.start_state, self.start_key, self.start_outcome = start_state, key, outcome
                 self.entries, self.teachings = [], []
                 return None
-            case RecordStart(key=key, outcome=outcome):
-                if self.start_key is None:
+            case RecordStart(key=key, outcome=outcome, again=again):
+                if self.start_key is None or (again and not self.entries):
                     self.start_key, self.start_outcome = key, outcome
                 return None
             case JournalQuery(since=since):

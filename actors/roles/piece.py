@@ -121,8 +121,8 @@ class PieceActor(TracedActor[PieceRequest]):
                 return self._castle(side)
             case TargetsQuery():
                 return self.targets()
-            case Learn(geometry=geometry, tell_board=tell_board):
-                return self._learn(geometry, tell_board)
+            case Learn(geometry=geometry):
+                return self._learn(geometry)
             case Promote(kind=kind, square=square):
                 self._become((self.code & 8) | kind)
                 self.square, self.has_moved = square, True
@@ -152,8 +152,15 @@ class PieceActor(TracedActor[PieceRequest]):
         self.promotions = 0 if self.kind == PAWN else self.promotions
 
     def targets(self) -> Targets:
-        """My reach from where I stand, with whether it holds ("ask me" if not) and my rule's label."""
-        return Targets(self.square, self.reach(), self.geometry.pure, self.label)
+        """My reach from where I stand, with whether it holds ("ask me" if not) and my rule's label.
+
+        A learnt function that misbehaves from here (it raises, or answers nonsense) gives me no
+        move from here, as it answers no to every move query: the game goes on, and I am asked
+        again before every report, from wherever I stand then."""
+        try:
+            return Targets(self.square, self.reach(), self.geometry.pure, self.label)
+        except ChessActorsError:
+            return Targets(self.square, (), False, self.label)
 
     def reach(self, square: int | None = None) -> Reach:
         """Every move my geometry allows from ``square`` (default: where I stand; none off the board)."""
@@ -197,11 +204,12 @@ class PieceActor(TracedActor[PieceRequest]):
             return No(f"the {self.describe()} is not on {SQUARE_NAMES[home]}, where it would castle from")
         return Yes(self.square, landing, crossed, "empty")
 
-    def _learn(self, geometry: Geometry, tell_board: bool) -> Learned:
+    def _learn(self, geometry: Geometry) -> Learned:
         """Take ``geometry`` if it answers sensibly from where I stand; keep the old one if not.
 
         On the board, I tell the board my new reach myself, before I answer: whoever taught me
-        hears back only after the board has my word in its mailbox (unless the board is who asked).
+        hears back only after the board has my word in its mailbox. When the board itself asked
+        (a Teach), my answer is that word: nobody can teach me without the board hearing it.
         """
         try:
             taught = reach(geometry, self.colour, self.square) if self.square != OFF_BOARD else ()
@@ -210,7 +218,7 @@ class PieceActor(TracedActor[PieceRequest]):
         self.geometry = geometry
         self.label = label = label_of(geometry)
         self.tell(JOURNAL, RecordTeaching(Teaching(self.name, geometry, self.promotions)))
-        if tell_board and self.square != OFF_BOARD:
+        if self.sender != BOARD and self.square != OFF_BOARD:
             self.tell(BOARD, Declare(self.name, self.square, taught, geometry.pure, label))
         return Learned(self.square, taught, None, geometry.pure, label)
 

@@ -50,7 +50,6 @@ class View:
         self.true_squares = squares
         self._reach: list[dict[int, PathEntry]] = [_NOWHERE] * 64
         self._ghosts: dict[int, int] = {}
-        self._ghost_reach: dict[int, dict[int, PathEntry]] = {}
         self._hidden: frozenset[int] = frozenset()
         # The truth, kept up to date move by move; what is reported aliases it unless lies are told.
         self._true_by_colour: tuple[set[int], set[int]] = (set(), set())
@@ -141,13 +140,14 @@ class View:
         self.true_squares[square] = code
         self._changed()
 
-    def lie(
-        self, ghosts: Mapping[int, int], hidden: frozenset[int], ghost_reach: Mapping[int, Reach]
-    ) -> None:
-        """Report ``ghosts`` (square -> code) that are not there and hide the pieces on ``hidden``."""
+    def lie(self, ghosts: Mapping[int, int], hidden: frozenset[int]) -> None:
+        """Report ``ghosts`` (square -> code) that are not there and hide the pieces on ``hidden``.
+
+        A ghost has no actor: it blocks and can be taken, but reaches nothing (so it neither moves nor
+        attacks), and is no side's king. A ghost told over a piece hides that piece while it lasts.
+        """
         self._ghosts = dict(ghosts)
         self._hidden = hidden
-        self._ghost_reach = {square: _indexed(declared) for square, declared in ghost_reach.items()}
         self._refresh()
 
     def _changed(self) -> None:
@@ -176,13 +176,13 @@ class View:
         )
         self._kings = [-1, -1]
         for square, code in enumerate(shown):
-            if code & 7 == KING:
+            if code & 7 == KING and square not in self._ghosts:  # royalty is an actor's, never a ghost's
                 self._kings[code >> 3] = square
         reach = list(self._reach)
         for square in self._hidden:
             reach[square] = _NOWHERE
         for square in self._ghosts:
-            reach[square] = self._ghost_reach.get(square, _NOWHERE)
+            reach[square] = _NOWHERE
         self._shown_reach = reach
         reached_by: list[set[int]] = [set() for _ in range(64)]
         for square, targets in enumerate(reach):
@@ -208,7 +208,7 @@ class View:
         return self._shown[square]
 
     def declared(self, square: int) -> dict[int, PathEntry]:
-        """The reach the piece on ``square`` declared, by target (a ghost moves as its kind)."""
+        """The reach the piece on ``square`` declared, by target (a ghost reaches nothing)."""
         return self._shown_reach[square]
 
     def squares_of(self, code: int) -> list[int]:
@@ -219,6 +219,25 @@ class View:
     def king(self, colour: int) -> int:
         """``colour``'s king square (-1 if it has none)."""
         return self._kings[colour]
+
+    def real(self, square: int) -> bool:
+        """Whether a piece is reported on ``square`` and it is the one held there (not a ghost)."""
+        if not (self._ghosts or self._hidden):
+            return bool(self.true_squares[square])
+        return bool(self._shown[square]) and square not in self._ghosts and square not in self._hidden
+
+    def ghost_squares(self) -> tuple[int, ...]:
+        """The squares where a ghost is reported, ascending."""
+        return tuple(sorted(self._ghosts))
+
+    def first_held(self, squares: Iterable[int]) -> Sighting | None:
+        """The first of ``squares`` that is reported occupied or holds a piece (a hidden one
+        included), with what is reported there, or else what is held."""
+        shown, truth = self._shown, self.true_squares
+        for square in squares:
+            if shown[square] or truth[square]:
+                return (square, shown[square] or truth[square])
+        return None
 
     def lying(self) -> bool:
         """Whether what is reported differs from the truth (ghosts told, pieces hidden)."""

@@ -34,7 +34,10 @@ class Geometry:
     that moves by it tells the board "ask me" rather than a reach to keep.
 
     Each geometry is its own identity (two made alike are two rules), which keeps the caches keyed
-    by it cheap to look up.
+    by it cheap to look up. Others know it by its ``label``, which says what it is, the same in
+    every process: a known geometry's name ('knight', 'camel'), a notation of its moves, or for a
+    function the function's qualified name and the values it was made with (see :func:`label_of`;
+    empty: worked out from ``moves``).
     """
 
     name: str
@@ -42,6 +45,9 @@ class Geometry:
     pure: bool = False
     betza: str | None = None
     """The piece in Betza notation when it can be written so ('NC', and 'C' for the camel), else None."""
+    label: str = ""
+    """What the piece is, by value (a name, a Betza string), the same in every process; empty: a
+    function named by its qualified name and the values it was made with (see :func:`label_of`)."""
 
 
 # -- building blocks ------------------------------------------------------------------------------
@@ -71,7 +77,8 @@ _STANDARD_BETZA: Final = {KNIGHT: "N", BISHOP: "B", ROOK: "R", QUEEN: "Q", KING:
 
 def _standard(kind: int) -> Geometry:
     moves = partial(move_function, kind)
-    return Geometry(KIND_NAMES[kind], moves, pure=True, betza=_STANDARD_BETZA.get(kind))
+    name = KIND_NAMES[kind]
+    return Geometry(name, moves, pure=True, betza=_STANDARD_BETZA.get(kind), label=name)
 
 
 _STANDARD: Final = {kind: _standard(kind) for kind in KINDS}
@@ -165,7 +172,7 @@ def combine(name: str, *parts: Geometry) -> Geometry:
 
 @lru_cache(maxsize=1024)
 def _betza(text: str) -> Geometry:
-    return Geometry(text, betza_moves(text), pure=True, betza=text)
+    return Geometry(text, betza_moves(text), pure=True, betza=text, label=text)
 
 
 def betza(text: str) -> Geometry:
@@ -184,19 +191,24 @@ def betza(text: str) -> Geometry:
 
 
 def _named_betza(name: str, text: str) -> Geometry:
-    return Geometry(name, betza(text).moves, pure=True, betza=text)
+    return Geometry(name, betza(text).moves, pure=True, betza=text, label=name)
 
 
 # -- the named pieces -----------------------------------------------------------------------------
 
 _ROOK = _STANDARD[ROOK]
 
+def _named(geometry: Geometry) -> Geometry:
+    """``geometry`` known by its name, wherever it is sent."""
+    return Geometry(geometry.name, geometry.moves, geometry.pure, geometry.betza, label=geometry.name)
+
+
 NAMED: Final[dict[str, Geometry]] = {
     **{geometry.name: geometry for geometry in _STANDARD.values()},
     "archbishop": _named_betza("archbishop", "BN"),
     "chancellor": _named_betza("chancellor", "RN"),
     "amazon": _named_betza("amazon", "QN"),
-    "jumping-rook": jumping("jumping-rook", _ROOK),
+    "jumping-rook": _named(jumping("jumping-rook", _ROOK)),
     "camel": _named_betza("camel", "C"),
     "zebra": _named_betza("zebra", "Z"),
     "nightrider": _named_betza("nightrider", "NN"),
@@ -326,15 +338,50 @@ def user_geometry(function: Callable[[Coord, Coord], object], name: str) -> Geom
         except _Malformed as error:
             raise InputError(f"{asked}: {error}") from None
 
-    return Geometry(name, moves)
+    return Geometry(name, moves, label=function_label(function))
 
 
 def label_of(geometry: Geometry) -> str:
-    """How a piece names its move function to others: a known geometry's name ('knight', 'camel'),
-    or for any other rule its name with a mark of its identity, so two rules never pass as one."""
-    if NAMED.get(geometry.name) is geometry or geometry.name == geometry.betza:
-        return geometry.name  # a named piece, or a Betza lesson (its string)
-    return f"{geometry.name}#{id(geometry):x}"
+    """How a piece names its move function to others, by what it is, the same in one process and
+    across processes: the label it was made with (a known geometry's name, 'knight', 'camel'), else
+    the qualified name of its function with the values it was made with."""
+    return geometry.label or function_label(geometry.moves)
+
+
+def function_label(function: Callable[..., object]) -> str:
+    """A function by value: its module and qualified name, with the arguments a ``partial`` gives it
+    and the values its closure holds ('tests.rules.moves', 'board.rules.geometry.move_function(2)',
+    'lessons.<locals>.ride[(1, 0)]'). An object that is not a plain value is named by its type."""
+    if isinstance(function, partial):
+        given = [_value_label(value) for value in function.args]
+        given += [f"{key}={_value_label(value)}" for key, value in sorted(function.keywords.items())]
+        return f"{function_label(function.func)}({', '.join(given)})"
+    module = getattr(function, "__module__", None) or type(function).__module__
+    qualified = getattr(function, "__qualname__", None) or type(function).__qualname__
+    if qualified.endswith("<lambda>"):  # lambdas of one scope share a name: their line tells them apart
+        code = getattr(function, "__code__", None)
+        qualified += f":{code.co_firstlineno}" if code is not None else ""
+    held = []
+    for cell in getattr(function, "__closure__", None) or ():
+        try:
+            held.append(_value_label(cell.cell_contents))
+        except ValueError:  # a cell not yet filled
+            held.append("?")
+    return f"{module}.{qualified}" + (f"[{', '.join(held)}]" if held else "")
+
+
+def _value_label(value: object) -> str:
+    if value is None or isinstance(value, bool | int | float | str):
+        return repr(value)
+    if isinstance(value, tuple | list):
+        return "(" + ", ".join(_value_label(item) for item in value) + ")"
+    if isinstance(value, set | frozenset):
+        return "{" + ", ".join(sorted(_value_label(item) for item in value)) + "}"
+    if isinstance(value, Geometry):
+        return label_of(value)
+    if callable(value):
+        return function_label(value)
+    return type(value).__qualname__
 
 
 # -- what a piece actor declares ------------------------------------------------------------------

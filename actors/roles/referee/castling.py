@@ -39,7 +39,9 @@ def judge_castling(referee: Conversation[Any], state: GameState, intent: Intent)
         referee.refresh_hint()  # whom to ask: the board's roster, when the hint knows nobody there
     king_name, rook_name = referee.name_at(king), referee.name_at(rook)
     if king_name is None or rook_name is None:
-        return refused
+        square, what = (king, "king") if king_name is None else (rook, "rook")
+        return Ruling(reason=f"castling needs the {what} on {SQUARE_NAMES[square]}, and the board "
+                             "reports none there")
     survey = CastleSurvey(colour, king, rook, right.king_to, right.rook_to, right.between, right.king_crossed)
     king_yes, rook_yes, report = referee.wait(
         [

@@ -74,10 +74,21 @@ class Conversation(TracedActor[Request]):
 
     def refresh_hint(self) -> bytes:
         """Ask the board who stands where (when the hint is found wanting); returns the placement the
-        board reports, which is its word on what stands on each square (a lie included)."""
+        board reports, which is its word on what stands on each square (a lie included).
+
+        The hint keeps the pieces the board reports as themselves only: one hidden, or under a
+        ghost, is no one to ask while the lie lasts."""
         roster: Roster = self.ask_one(BOARD, RosterQuery())
-        self.learn_roster(roster.entries)
-        return roster.placement
+        placement, ghosts = roster.placement, roster.ghosts
+        entries = roster.entries
+        if ghosts or any(placement[entry.square] != entry.code for entry in entries):
+            entries = tuple(
+                entry
+                for entry in entries
+                if placement[entry.square] == entry.code and entry.square not in ghosts
+            )
+        self.learn_roster(entries)
+        return placement
 
     def name_at(self, square: int) -> str | None:
         """The actor the hint places on ``square``."""

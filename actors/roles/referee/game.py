@@ -41,7 +41,7 @@ from board.errors import IllegalMoveError, MoveSyntaxError
 from board.notation.algebraic import format_san, intent_from_squares, san_intent
 from board.notation.san_syntax import parse_uci
 from board.rules.judge import Intent, decide
-from board.rules.outcome import claims, decide_outcome, ending
+from board.rules.outcome import GAME_OVER, claims, decide_outcome, ending
 from board.rules.pieces import (
     BISHOP,
     COLOUR_NAMES,
@@ -51,6 +51,7 @@ from board.rules.pieces import (
     KING,
     KNIGHT,
     PAWN,
+    PROMOTION_KINDS,
     QUEEN,
     WHITE,
 )
@@ -70,11 +71,15 @@ class LostTrack(RuntimeError):
 def as_material(pieces: Iterable[tuple[int, int]], lessons: dict[int, str]) -> Iterator[tuple[int, int]]:
     """Each piece as the material its move function makes it: a piece taught to move as a standard
     bishop or knight counts as one, any other lesson as a queen (it may mate: nothing says it
-    cannot); a pawn stays a pawn (it may still promote) and a king a king, whatever they learnt."""
+    cannot); a pawn stays a pawn (it may still promote). A king stays the king, and one that moves
+    by any function but a king's own is also mating material, as a queen beside it."""
     for square, code in pieces:
         label = lessons.get(square)
-        if label is None or code & 7 in (PAWN, KING):
+        if label is None or code & 7 == PAWN:
             yield square, code
+        elif code & 7 == KING:
+            yield square, code
+            yield square, (code & 8) | QUEEN
         else:
             yield square, (code & 8) | (KIND_NAMES.index(label) if label in MINOR_LABELS else QUEEN)
 
@@ -118,22 +123,25 @@ class RefereeActor(Conversation[RefereeRequest]):
                 return self.ask_one(BOARD, Describe(self.state))
             case LegalTargetsQuery(square=square):
                 return LegalTargets(square, legal_targets(self, square))
-            case Begin(start=start):
-                self._begin(start)
+            case Begin(start=start, lessons_at_start=lessons_at_start):
+                self._begin(start, lessons_at_start)
                 return Ready(self.ply, self.outcome, self.claimable)
             case _:
                 assert_never(message)
 
     # -- (re)building from the journal and the board
 
-    def _begin(self, start: GameState | None) -> None:
-        """Rebuild from the journal, or (``start``) begin a new game there and have the journal start over."""
+    def _begin(self, start: GameState | None, lessons_at_start: bool = False) -> None:
+        """Rebuild from the journal, or (``start``) begin a new game there and have the journal start
+        over; ``lessons_at_start``: the start position's key is taken afresh (see Begin)."""
         new_game = start is not None
         known: PositionKey | None = None
         entries: tuple[JournalEntry, ...] = ()
         if start is None:
             journal: JournalEntries = self.ask_one(JOURNAL, JournalQuery())
             entries, start, known = journal.entries, journal.start_state, journal.start_key
+            if lessons_at_start and not entries:
+                known = None
         self.ply = len(entries)
         self.state = entries[-1].state if entries else start
         gathered: Gathered = self.ask_one(BOARD, Gather(self.state.turn, self.state.en_passant))
@@ -143,12 +151,14 @@ class RefereeActor(Conversation[RefereeRequest]):
         self.seen = Counter([start_key, *(entry.key for entry in entries)])
         current = entries[-1].key if entries else start_key
         self.outcome = self._outcome(gathered.assessment, self.seen[current])
+        if entries and entries[-1].outcome in GAME_OVER:
+            self.outcome = entries[-1].outcome  # a game a move ended stays ended, whatever is taught
         self.claimable = claims(self.outcome, self.state.halfmove, self.seen[current])
         self.over = ending(self.outcome, self.ply)
         if new_game:
             self.tell(JOURNAL, Reset(start, start_key, self.outcome))
         elif known is None:
-            self.tell(JOURNAL, RecordStart(start_key, self.outcome))
+            self.tell(JOURNAL, RecordStart(start_key, self.outcome, again=lessons_at_start))
 
     def _key(self, assessment: Assessment) -> PositionKey:
         """Positions repeat only when the pieces' move functions are the same too (as they declared);
@@ -184,6 +194,8 @@ class RefereeActor(Conversation[RefereeRequest]):
             and message.colour != self.state.turn
         ):
             return Rejected(text, f"it is {COLOUR_NAMES[self.state.turn]}'s turn to move")
+        if isinstance(message, ProposeSquares) and message.promotion not in (0, *PROMOTION_KINDS):
+            return Rejected(text, "a pawn promotes to a knight, bishop, rook or queen only", "syntax")
         try:
             intent = self._intent(message)
         except MoveSyntaxError as error:
@@ -220,7 +232,10 @@ class RefereeActor(Conversation[RefereeRequest]):
 
     @staticmethod
     def _squares_text(message: ProposeSquares) -> str:
-        suffix = KIND_LETTERS[message.promotion].lower() if message.promotion else ""
+        promotion = message.promotion
+        suffix = f"={promotion}" if promotion else ""  # a kind no pawn becomes, by its number
+        if promotion in PROMOTION_KINDS:
+            suffix = KIND_LETTERS[promotion].lower()
         return f"{SQUARE_NAMES[message.origin]}{SQUARE_NAMES[message.target]}{suffix}"
 
     def _code_at(self, square: int) -> int:
