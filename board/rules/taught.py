@@ -336,15 +336,19 @@ class TaughtBoard:
     def material(self) -> Iterator[tuple[int, int]]:
         """Each piece as (square, code) of the material its move function makes it: a piece taught a
         standard bishop's or knight's moves counts as one, any other lesson as a queen (it may mate); a
-        pawn stays a pawn and a king a king."""
+        pawn stays a pawn, and a king the king, with a queen beside it when it was taught other moves."""
         position = self.position
         squares = position.squares
         minor = {KIND_NAMES[BISHOP]: BISHOP, KIND_NAMES[KNIGHT]: KNIGHT}
         for square in squares_of(position.occupancy[0] | position.occupancy[1]):
             code = squares[square]
             lesson = self.lessons.get(square)
-            if lesson is None or code & 7 in (PAWN, KING):
+            if lesson is None or code & 7 == PAWN:
                 yield square, code
+            elif code & 7 == KING:  # still the king; one taught other moves may also mate, as a queen
+                yield square, code
+                if label_of(lesson) != KIND_NAMES[KING]:
+                    yield square, (code & 8) | QUEEN
             else:
                 yield square, (code & 8) | minor.get(label_of(lesson), QUEEN)
 
