@@ -66,8 +66,11 @@ class FaultRun(TruthRun):
         self.game.start()
         self.said = (self.game.outcome, tuple(self.game.claimable))
         self.fen = fen
+        self.taught = {}
+        self.on_nodes = False
         self.log = [f"ActorGame({fen!r}) over a network"]
         self.calls = []
+        self.played = []
 
     def marks(self, kind: str) -> list[dict[str, object]]:
         return [event for event in self.recorder.events() if event["kind"] == kind]
