@@ -186,6 +186,41 @@ def test_the_live_studio_opens_a_session_saved_after_step_mode_with_its_orders(t
         assert [entry.san for entry in live.shell.game.journal] == ["e4", "e5"]
 
 
+def test_the_live_studio_opens_a_session_saved_after_step_mode_with_drops_and_duplicates(
+        tmp_path: Path) -> None:
+    """Orders that drop or duplicate a delivery, before a move or another step, are replayed by the
+    live studio as chess-actors run replays them: the same journal, the same trace."""
+    import argparse
+
+    from actors.cli.studio import _opening
+    from actors.studio.live import LiveGame
+
+    saved = tmp_path / "faults.scenario"
+    with Shell() as shell:
+        shell.execute("e4")
+        shell.execute("mode step")
+        chosen: list[str] = []
+        for line, plan in (("e5", ["step", "drop", "deliver", "duplicate"]),
+                           ("learn c8 archbishop", ["deliver"]), ("legal c8", ["duplicate"]),
+                           ("Nf3", ["deliver", "drop", "deliver"])):
+            shell.execute(line)
+            chosen += _choose(shell, iter(plan))
+        shell.execute(f"save {saved}")
+        journal = [entry.san for entry in shell.game.journal]
+        session = untimed(shell.recorder.events())
+    assert {"drop", "duplicate"} <= {line.split()[0] for line in chosen}, chosen
+    orders = [line for line in saved.read_text(encoding="utf-8").splitlines() if line.startswith("order ")]
+    assert any(" drop " in line for line in orders) and any(" duplicate " in line for line in orders), orders
+    opening = _opening(argparse.Namespace(scenario=str(saved), pgn=None))
+    assert set(orders) <= set(opening.lines)
+    with LiveGame(shell=Shell(opening.fen, chess960=opening.chess960, network=opening.network)) as live:
+        assert live.run_lines(opening.lines) == []
+        assert [entry.san for entry in live.shell.game.journal] == journal == ["e4", "e5", "Nf3"]
+        opened = untimed(live.shell.recorder.events())
+    assert [event["kind"] for event in opened] == [event["kind"] for event in session]
+    assert opened == session, first_difference(session, opened)
+
+
 def _typed(text: str) -> str:
     """``text`` as a user types it in double quotes: each quote and backslash after a backslash."""
     return '"' + "".join("\\" + character if character in '"\\' else character for character in text) + '"'

@@ -170,12 +170,8 @@ def _opening(args: argparse.Namespace) -> _Opening:
         steps = []
         for index, step in enumerate(scenario.steps):
             order = scenario.order_before(index)
-            if order is not None:  # a session saved after step mode: its move runs in the order chosen
-                if any(entry.fault is not None for entry in order.entries):
-                    raise InputError(f"{scenario.source}, line {order.line}: an order line that drops or"
-                                     " duplicates a delivery is replayed by chess-actors run; the studio"
-                                     " replays orders of actor names (step mode chooses faults by hand)")
-                steps.append(order.written)  # the shell's own order command, for the move after it
+            if order is not None:  # a session saved after step mode: its step runs in the order chosen
+                steps.append(order.written)  # the shell's own order command, for the step after it
             if not isinstance(step, Start):
                 steps.append(step.written)
         return _Opening(scenario.start_fen, scenario.chess960, steps, scenario.source,

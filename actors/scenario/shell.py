@@ -26,7 +26,7 @@ from actors.kernel.turnstile_links import LINK_FAULTS
 from actors.protocol import Rejected
 from actors.scenario.ordering import Befallen
 from actors.scenario.runner import NODES_PLAN_ONE_FAULT, phase_of_step, step_runner
-from actors.scenario.script import parse_line
+from actors.scenario.script import parse_line, parse_order
 from actors.scenario.shell_by_hand import DeliveryByHand
 from actors.scenario.shell_output import LegalMoves, Output, Shown
 from actors.scenario.shell_words import BY_HAND_VERBS, FREE_ON_NODES, HELP, SHELL_VERBS
@@ -34,6 +34,7 @@ from actors.scenario.steps import (
     STEP_NAMES,
     Legal,
     LinkFault,
+    Order,
     Play,
     Reject,
     ScenarioError,
@@ -113,7 +114,8 @@ class Shell(DeliveryByHand):
         """Commands that failed (so are not saved) after sending messages: the saved session lacks those."""
         self._befallen: list[Befallen] = []  # the faults chosen by hand in the command in flight
         self._hand_chosen = 0  # its deliveries up to the last one chosen out of arrival order
-        self.order: list[str] | None = None
+        self.order: Order | None = None
+        """The ``order`` given for the next step command (a move, a question, a lesson, ...)."""
         self.commands = 0
         self._worker: threading.Thread | None = None
         self._result: Output | BaseException | None = None
@@ -169,8 +171,10 @@ class Shell(DeliveryByHand):
             raise InputError(f"{step.written}: {NODES_PLAN_ONE_FAULT}")
         if self.in_flight:
             raise InputError("a command is waiting for its deliveries: step, deliver N or run first")
-        if self.order is not None and isinstance(step, Play | Reject):
-            return self._ordered(step, self.order)
+        if self.order is not None:
+            if isinstance(step, Play | Reject) and all(entry.fault is None for entry in self.order.entries):
+                return self._ordered(step, self.order)
+            return self._ordered_as_run(step, self.order)
         self._begin()
         if not self.stepping:
             with self._in_arrival_order():
@@ -261,11 +265,15 @@ class Shell(DeliveryByHand):
             case "order":
                 if not rest:
                     raise InputError("order needs actor names, e.g. order referee board white-pawn-e2")
-                unknown = [name for name in rest if name not in self.names()]
+                try:
+                    order = parse_order(" ".join(("order", *rest)), source="<shell>", line=self.commands)
+                except ScenarioError as error:
+                    raise InputError(error.problem) from None
+                unknown = [entry.actor for entry in order.entries if entry.actor not in self.names()]
                 if unknown:
                     raise InputError(f"order: no actor is called {unknown[0]} (see: actors)")
-                self.order = rest
-                return [f"the next play or reject delivers in this order: {' '.join(rest)}"]
+                self.order = order
+                return [f"the next command delivers in this order: {' '.join(map(str, order.entries))}"]
             case "compare":
                 return [self._compare(rest)]
             case "trace":

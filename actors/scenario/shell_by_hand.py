@@ -12,10 +12,10 @@ from actors.kernel.policies import Interactive, Ready, Script
 from actors.kernel.schedule import Turnstile
 from actors.kernel.turnstile_links import LINK_FAULTS
 from actors.protocol.readable import readable, summarize
-from actors.scenario.ordering import Befallen, order_line
+from actors.scenario.ordering import Befallen, Ordered, order_line
 from actors.scenario.shell_output import Output, Pending
 from actors.scenario.shell_words import DELIVERY_VERBS, FREE_ON_NODES
-from actors.scenario.steps import Play, Reject, Step
+from actors.scenario.steps import Order, Play, Reject, Step
 from actors.tracing.compare import OrderComparison, compare_orders
 from actors.tracing.recorder import TraceRecorder
 from board.errors import ChessActorsError, InputError
@@ -35,7 +35,7 @@ class DeliveryByHand:
     recorder: TraceRecorder
     timeout: float
     stepping: bool
-    order: list[str] | None
+    order: Order | None
     _worker: threading.Thread | None
     _result: Output | BaseException | None
     _mark: tuple[int, int]
@@ -174,9 +174,10 @@ class DeliveryByHand:
             return "each delivery waits for step or deliver N"
         return "deliveries run in arrival order"
 
-    def _ordered(self, step: Play | Reject, order: list[str]) -> list[Output]:
+    def _ordered(self, step: Play | Reject, written: Order) -> list[Output]:
         """Run a move under a given order: first on a scratch game, so a wrong order changes nothing."""
         self.order = None
+        order = [entry.actor for entry in written.entries]
         turnstile = self._by_hand()
         fen = self._position()
         try:
@@ -195,6 +196,30 @@ class DeliveryByHand:
         self._count_unsaved()
         self._keep_order(" ".join(("order", *order)))
         return [shown, *self._supervision()]
+
+    def _ordered_as_run(self, step: Step, order: Order) -> list[Output]:
+        """Run ``step`` under a given order as ``chess-actors run`` runs an ``order`` line: a step
+        other than a move, or a move whose order drops or duplicates a delivery. Each fault befalls the
+        delivery it names on the game itself (what the links carry changes, so there is no trying it
+        on a scratch copy first); the entries the command ran are saved as its order."""
+        self.order = None
+        turnstile = self._by_hand()
+        policy = Ordered(order.entries, turnstile.befall, "the order")
+        self._begin()
+        try:
+            with turnstile.using(policy):
+                shown = self._perform(step)
+        except ChessActorsError as error:
+            raise InputError(f"the command failed: {error}") from None
+        finally:
+            self._count_unsaved()
+            reached = order.entries[:policy.position]
+            self._keep_order(" ".join(("order", *map(str, reached))) if reached else None)
+        if not policy.left:
+            return [shown, *self._supervision()]
+        left = " ".join(map(str, policy.left))
+        return [shown, *self._supervision(),
+                f"  the command was over before the order's last {len(policy.left)} entries: {left}"]
 
     def _position(self) -> str:
         """The game's FEN from its journal, by the rules core: asking the referee would be a message

@@ -50,7 +50,8 @@ delivering by hand:
   drop N          the N-th is lost on its link: sent again after a timeout, it arrives later
   duplicate N     the N-th arrives twice: the copy is recognised and dropped at the other end
   run             deliver the rest in arrival order
-  order A B ...   the next move runs its deliveries in this order of actor names
+  order A B ...   the next command runs its deliveries in this order of actor names (drop A or
+                  duplicate A: A's delivery befallen there, as an order line of a scenario)
   compare         the last move's delivery order beside arrival order (the same move from the same
                   position on fresh actors), the first delivery where they part marked
 keeping and leaving:
