@@ -156,3 +156,28 @@ def test_the_shells_order_after_a_fairy_move_is_refused_and_changes_nothing() ->
         with pytest.raises(InputError, match="not standard chess's"):
             shell.execute("d4")
         assert shell.saved[1:] == ["learn g1 camel", "play Nh4", "play e5"]
+
+
+def test_the_shells_order_with_a_drop_and_a_duplicate_is_tried_first_then_runs_as_run_runs_it(
+        tmp_path: Path) -> None:
+    script, live, ran = tmp_path / "typed.scenario", tmp_path / "live.jsonl", tmp_path / "run.jsonl"
+    with Shell() as shell:
+        shell.execute("e4")
+        sent = len(shell.recorder)
+        assert shell.execute("order drop white-knight-g1") == [
+            "the next command delivers in this order: drop white-knight-g1"]
+        with pytest.raises(InputError, match=r"entry 1 .* names white-knight-g1.*; the game is unchanged"):
+            shell.execute("e5")
+        assert [entry.san for entry in shell.game.journal] == ["e4"] and len(shell.recorder) == sent
+        shell.execute("order referee drop board black-pawn-e7 duplicate referee")
+        shell.execute("e5")
+        shell.execute("Nf3")  # the order was for one command: this one runs in arrival order
+        assert [entry.san for entry in shell.game.journal] == ["e4", "e5", "Nf3"]
+        shell.execute(f"save {script}")
+        shell.execute(f"trace {live}")
+    assert script.read_text(encoding="utf-8").splitlines()[2:] == [
+        "play e4", "order referee drop board black-pawn-e7 duplicate referee", "play e5", "play Nf3"]
+    done = run(script, "--trace", str(ran))
+    assert done.returncode == 0, done.stdout + done.stderr
+    session, replayed = untimed(read_trace(live)), untimed(read_trace(ran))
+    assert session == replayed, first_difference(session, replayed)

@@ -172,7 +172,7 @@ class Shell(DeliveryByHand):
         if self.in_flight:
             raise InputError("a command is waiting for its deliveries: step, deliver N or run first")
         if self.order is not None:
-            if isinstance(step, Play | Reject) and all(entry.fault is None for entry in self.order.entries):
+            if isinstance(step, Play | Reject):
                 return self._ordered(step, self.order)
             return self._ordered_as_run(step, self.order)
         self._begin()

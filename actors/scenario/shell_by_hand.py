@@ -8,7 +8,7 @@ import threading
 from collections.abc import Callable
 
 from actors.client.game import ActorGame
-from actors.kernel.policies import Interactive, Ready, Script
+from actors.kernel.policies import Fifo, Interactive, Ready, Script
 from actors.kernel.schedule import Turnstile
 from actors.kernel.turnstile_links import LINK_FAULTS
 from actors.protocol.readable import readable, summarize
@@ -175,7 +175,11 @@ class DeliveryByHand:
         return "deliveries run in arrival order"
 
     def _ordered(self, step: Play | Reject, written: Order) -> list[Output]:
-        """Run a move under a given order: first on a scratch game, so a wrong order changes nothing."""
+        """Run a move under a given order: first on a scratch game, so a wrong order changes nothing
+        (its drops and duplicates too: they befall the scratch game's deliveries alike)."""
+        if any(entry.fault is not None for entry in written.entries):
+            self._try_faults(step, written)
+            return self._ordered_as_run(step, written)
         self.order = None
         order = [entry.actor for entry in written.entries]
         turnstile = self._by_hand()
@@ -197,11 +201,31 @@ class DeliveryByHand:
         self._keep_order(" ".join(("order", *order)))
         return [shown, *self._supervision()]
 
+    def _try_faults(self, step: Play | Reject, order: Order) -> None:
+        """Run a move under an order that drops or duplicates deliveries on a scratch game; raise
+        InputError (the game unchanged) when the order does not match it."""
+        fen = self._position()
+        scratch_turnstile = Turnstile(Fifo())
+        policy = Ordered(order.entries, scratch_turnstile.befall, "the order")
+        try:
+            chess960 = self.game.supervisor.chess960
+            with ActorGame(fen, self.timeout, schedule=scratch_turnstile, chess960=chess960) as scratch, \
+                    scratch_turnstile.using(policy):
+                scratch.propose(step.move)
+        except ChessActorsError as error:
+            self.order = None
+            raise InputError(f"{error}; the game is unchanged") from None
+        if policy.left:
+            self.order = None
+            raise InputError(f"the order does not match the game: the move was over before its last"
+                             f" {len(policy.left)} entries ({' '.join(map(str, policy.left))});"
+                             " the game is unchanged")
+
     def _ordered_as_run(self, step: Step, order: Order) -> list[Output]:
-        """Run ``step`` under a given order as ``chess-actors run`` runs an ``order`` line: a step
-        other than a move, or a move whose order drops or duplicates a delivery. Each fault befalls the
-        delivery it names on the game itself (what the links carry changes, so there is no trying it
-        on a scratch copy first); the entries the command ran are saved as its order."""
+        """Run ``step`` under a given order as ``chess-actors run`` runs an ``order`` line, each fault
+        befalling the delivery it names: a move's once tried on a scratch game (:meth:`_ordered`); any
+        other step's on the game itself (its actors' lessons, lies and crashes are not on a scratch
+        game to try it on). The entries the command reached are saved as its order."""
         self.order = None
         turnstile = self._by_hand()
         policy = Ordered(order.entries, turnstile.befall, "the order")
