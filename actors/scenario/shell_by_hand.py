@@ -177,10 +177,10 @@ class DeliveryByHand:
     def _ordered(self, step: Play | Reject, written: Order) -> list[Output]:
         """Run a move under a given order: first on a scratch game, so a wrong order changes nothing
         (its drops and duplicates too: they befall the scratch game's deliveries alike)."""
+        self.order = None
         if any(entry.fault is not None for entry in written.entries):
             self._try_faults(step, written)
             return self._ordered_as_run(step, written)
-        self.order = None
         order = [entry.actor for entry in written.entries]
         turnstile = self._by_hand()
         fen = self._position()
@@ -213,10 +213,8 @@ class DeliveryByHand:
                     scratch_turnstile.using(policy):
                 scratch.propose(step.move)
         except ChessActorsError as error:
-            self.order = None
             raise InputError(f"{error}; the game is unchanged") from None
         if policy.left:
-            self.order = None
             raise InputError(f"the order does not match the game: the move was over before its last"
                              f" {len(policy.left)} entries ({' '.join(map(str, policy.left))});"
                              " the game is unchanged")
