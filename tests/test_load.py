@@ -117,12 +117,14 @@ def test_a_thread_the_system_refuses_is_too_many_games_and_stops_what_had_starte
     real_start = actors.kernel.limits.start_thread
     calls = 0
 
-    def refuse_the_twentieth(target: Callable[[], object], kind: str, daemon: bool) -> threading.Thread:
+    def refuse_the_twentieth(
+        target: Callable[[], object], kind: str, daemon: bool, actor_urn: str | None = None
+    ) -> threading.Thread:
         nonlocal calls
         calls += 1
         if calls == 20:
             raise RuntimeError("can't start new thread")
-        return real_start(target, kind, daemon)
+        return real_start(target, kind, daemon, actor_urn)
 
     monkeypatch.setattr(actors.kernel.limits, "start_thread", refuse_the_twentieth)
     refused = r"the system refused a thread for actor .*can't start new thread"

@@ -224,10 +224,12 @@ def start_actor_thread(actor: Any, name: str) -> None:
 
     try:
         start_thread(actor._actor_loop, type(actor).__name__, actor.use_daemon_thread, actor.actor_urn)
-    except RuntimeError as error:
+    except BaseException as error:  # nothing half-started stays registered, whatever stopped the start
         pykka.ActorRegistry.unregister(actor.actor_ref)
         actor.actor_stopped.set()
-        raise thread_refused(error, name) from error
+        if isinstance(error, RuntimeError):
+            raise thread_refused(error, name) from error
+        raise
 
 
 def thread_refused(error: RuntimeError, name: str) -> TooManyGames:
