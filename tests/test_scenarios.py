@@ -212,7 +212,7 @@ def test_a_malformed_line_is_named_with_its_problem(text: str, line: int, proble
 
 
 def test_a_partition_longer_than_what_heals_is_refused_by_the_grammar() -> None:
-    with pytest.raises(ScenarioError, match=r"partition: '3' is not a number of seconds from 0 to 1 \("):
+    with pytest.raises(ScenarioError, match=r"partition: '3' is not a number of seconds from 0 to 0.3 \("):
         parse_scenario("start startpos\npartition board 3\n", "long.scenario")
 
 

@@ -57,20 +57,30 @@ def marked():
     return found
 
 
-for signum, grace in ((signal.SIGTERM, 2.0), (signal.SIGKILL, 2.0)):
-    for pid in marked():
+def sweep(signum):
+    found = marked()
+    for pid in found:
         try:
             os.kill(pid, signum)
         except OSError:
             pass
-    ends = time.monotonic() + grace
-    while marked() and time.monotonic() < ends:
-        time.sleep(0.05)
+    return found
+
+
+sweep(signal.SIGTERM)
+ends = time.monotonic() + 2.0
+while marked() and time.monotonic() < ends:
+    time.sleep(0.05)
+# Then SIGKILL, swept again and again: a process that one of them started as it went down is marked
+# too, and goes the same way.
+ends = time.monotonic() + 8.0
+while sweep(signal.SIGKILL) and time.monotonic() < ends:
+    time.sleep(0.1)
 """
 """The watcher of a local Ray: it waits for the end of a pipe that only the process that started
 Ray holds (it ends however that process ends, SIGKILL included), then stops every process that
-carries that process's mark (SIGTERM, then SIGKILL two seconds later): Ray's agents otherwise
-outlived a killed parent by a minute."""
+carries that process's mark (SIGTERM, then SIGKILL two seconds later, swept until none is left, for
+eight seconds at most): Ray's agents otherwise outlived a killed parent by a minute."""
 
 
 def watch_local_ray() -> None:

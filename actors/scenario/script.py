@@ -411,12 +411,12 @@ def _parse_link_fault(verb: str, rest: list[_Word], written: str, line: int,
     return LinkFault(line, written, verb, _message_kind(texts[-1], fail), reply)
 
 
-PARTITION_SECONDS = 1.0
+PARTITION_SECONDS = 0.3
 """The longest partition a step may ask for. The links send a message again 12 times, backing off
-(about 0.4 s in all), and past that the asker's failure is healed by the supervisor, whose own asks
-are retried the same way: a partition of a second is bridged, the game going on with the same
-verdicts; one of 2.5 s or more failed the next step with a named LinkFailure (the network model's
-``partition=...:SECONDS`` of ``--network`` is not bounded so: there a failure is what is studied)."""
+(about 0.4 s in all), so a partition of 0.3 s is bridged by the retries, the game going on with the
+same verdicts; a link still broken after its retries fails the game at once with a named
+LinkFailure (the network model's ``partition=...:SECONDS`` of ``--network`` is not bounded so:
+there a failure is what is studied)."""
 
 
 _NAMED_RE = re.compile(r"([A-Za-z]+)\[(\d+)\]")
