@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from board.rules.position import Position
+
+if TYPE_CHECKING:
+    from actors.client.game import ActorGame
+    from actors.protocol.referee import Accepted, Rejected
 
 
 def position_state(position: Position) -> tuple[object, ...]:
@@ -18,3 +24,21 @@ def position_state(position: Position) -> tuple[object, ...]:
         position.halfmove,
         position.fullmove,
     )
+
+
+def accepted(game: ActorGame, text: str) -> Accepted:
+    """Propose ``text`` and return the acceptance; a refusal fails the test, naming the move."""
+    from actors.protocol.referee import Accepted
+
+    reply = game.propose(text)
+    assert isinstance(reply, Accepted), f"{text}: {reply}"
+    return reply
+
+
+def rejected(game: ActorGame, text: str) -> Rejected:
+    """Propose ``text`` and return the refusal; an acceptance fails the test, naming the move."""
+    from actors.protocol.referee import Rejected
+
+    reply = game.propose(text)
+    assert isinstance(reply, Rejected), f"{text} was accepted: {reply}"
+    return reply

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from contextlib import suppress
 
+from support import accepted, rejected
+
 from actors.client.game import ActorGame
 from actors.kernel.errors import ActorFailure
 from actors.protocol import Accepted, Learn, Rejected
@@ -18,25 +20,13 @@ from board.rules.geometry import Path
 from board.rules.pieces import KNIGHT, ROOK
 
 
-def _accepted(game: ActorGame, text: str) -> Accepted:
-    reply = game.propose(text)
-    assert isinstance(reply, Accepted), f"{text}: {reply}"
-    return reply
-
-
-def _rejected(game: ActorGame, text: str) -> Rejected:
-    reply = game.propose(text)
-    assert isinstance(reply, Rejected), f"{text} was accepted: {reply}"
-    return reply
-
-
 def test_a_piece_taught_by_a_raw_learn_declares_its_reach_itself() -> None:
     # Nobody relays the lesson to the board: the bishop says it reaches the c-file, so Kc8 is refused.
     with ActorGame("3k4/8/8/8/8/8/8/2B1K3 b - - 0 1") as game:
         game.ask("white-bishop-c1", Learn(standard(ROOK)))
-        reason = _rejected(game, "Kc8").reason
+        reason = rejected(game, "Kc8").reason
         assert "c8" in reason and "c1" in reason, reason
-        _accepted(game, "Ke8")
+        accepted(game, "Ke8")
         assert game.legal_targets("c1")[:2] == ("a1", "b1")
 
 
@@ -51,12 +41,12 @@ def test_a_rule_whose_answers_change_is_asked_every_time_it_matters() -> None:
 
     with ActorGame("3k4/8/8/8/8/8/8/2B1K3 b - - 0 1") as game:
         game.piece("c1").learn(Geometry("switch", moves))
-        _accepted(game, "Kc8")
-        _accepted(game, "Kd1")
+        accepted(game, "Kc8")
+        accepted(game, "Kd1")
         reaching["on"] = True  # the piece's answers change, and no one is told
         reply = game.propose("Kc7")
         assert isinstance(reply, Rejected) and "c1" in reply.reason, reply
-        _accepted(game, "Kd7")
+        accepted(game, "Kd7")
 
 
 def test_a_side_that_can_move_by_a_lesson_is_not_stalemated() -> None:
@@ -64,15 +54,15 @@ def test_a_side_that_can_move_by_a_lesson_is_not_stalemated() -> None:
     with ActorGame("k7/8/1K6/8/8/8/8/2Q4n w - - 0 1") as game:
         game.piece("h1").learn(lambda start, end: None)
         game.ask("black-knight-h1", Learn(standard(KNIGHT)))
-        assert _accepted(game, "Qc7").outcome is None
-        _accepted(game, "Nf2")
+        assert accepted(game, "Qc7").outcome is None
+        accepted(game, "Nf2")
 
 
 def test_a_side_whose_only_mover_forgot_how_is_stalemated_by_the_piece_word() -> None:
     with ActorGame("k7/8/1K6/8/8/8/8/2Q4n w - - 0 1") as game:
         game.ask("black-knight-h1", Learn(geometry_named("camel")))  # h1 -> g4, e2: both free
         game.ask("black-knight-h1", Learn(Geometry("still", lambda colour, start, end: None)))
-        assert _accepted(game, "Qc7").outcome == "stalemate"
+        assert accepted(game, "Qc7").outcome == "stalemate"
 
 
 def test_castling_is_judged_on_the_position_it_makes() -> None:
@@ -85,7 +75,7 @@ def test_castling_is_judged_on_the_position_it_makes() -> None:
 
     with ActorGame("4k2r/8/8/8/8/8/8/4K2R w K - 0 1") as game:
         game.piece("h8").learn(down_the_h_file_to_g1)
-        reason = _rejected(game, "O-O").reason
+        reason = rejected(game, "O-O").reason
         assert "g1" in reason and "h8" in reason, reason
         assert "g1" not in game.legal_targets("e1")
 
@@ -93,11 +83,11 @@ def test_castling_is_judged_on_the_position_it_makes() -> None:
 def test_castling_needs_the_board_to_report_king_and_rook() -> None:
     with ActorGame("4k3/8/8/8/8/8/8/4K2R w K - 0 1") as game:
         game.board_lies(hidden=["h1"])
-        assert "rook on h1" in _rejected(game, "O-O").reason
+        assert "rook on h1" in rejected(game, "O-O").reason
         assert "g1" not in game.legal_targets("e1")
         game.board_lies()
         assert "g1" in game.legal_targets("e1")
-        assert _accepted(game, "O-O").san == "O-O"
+        assert accepted(game, "O-O").san == "O-O"
 
 
 def test_a_pawn_promotes_only_on_its_own_last_rank() -> None:
@@ -115,11 +105,11 @@ def test_only_a_pawns_own_two_step_opens_en_passant() -> None:
         game.piece("e4").learn("rook")
         assert isinstance(game.propose_squares("e4", "e2"), Accepted)
         assert game.fen().split()[3] == "-"
-        _rejected(game, "dxe3")
+        rejected(game, "dxe3")
     with ActorGame("4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1") as game:
-        _accepted(game, "e4")
+        accepted(game, "e4")
         assert game.fen().split()[3] == "e3"
-        _accepted(game, "dxe3")
+        accepted(game, "dxe3")
 
 
 def test_san_of_a_taught_pawn_reads_back_to_the_same_move() -> None:
@@ -129,7 +119,7 @@ def test_san_of_a_taught_pawn_reads_back_to_the_same_move() -> None:
         assert isinstance(played, Accepted) and played.san == "Pe2d4", played
     with ActorGame() as game:
         game.piece("e2").learn("knight")
-        again = _accepted(game, "Pe2d4")
+        again = accepted(game, "Pe2d4")
         assert again.uci == "e2d4"
         assert game.fen().split()[0] == "rnbqkbnr/pppppppp/8/8/3P4/8/PPPP1PPP/RNBQKBNR"
 
@@ -140,30 +130,30 @@ def test_a_knight_that_moves_as_a_queen_is_material_and_gives_check() -> None:
     with ActorGame("4k3/8/8/8/8/8/8/4K1N1 w - - 0 1") as game:
         game.piece("g1").learn("queen")
         assert game.outcome is None
-        assert _accepted(game, "Ng6").check
+        assert accepted(game, "Ng6").check
 
 
 def test_positions_repeat_only_with_the_same_move_functions() -> None:
     shuffle = ["Nf3", "Nf6", "Ng1", "Ng8"]
     with ActorGame() as game:
         for move in shuffle:
-            _accepted(game, move)
+            accepted(game, move)
         game.ask("white-queen-d1", Learn(geometry_named("amazon")))
         for move in shuffle:
-            _accepted(game, move)
+            accepted(game, move)
         assert "threefold_repetition" not in game.claimable
     with ActorGame() as game:
         for move in shuffle * 2:
-            _accepted(game, move)
+            accepted(game, move)
         assert "threefold_repetition" in game.claimable
 
 
 def test_a_healed_promoted_pawn_moves_as_its_new_kind_not_its_old_lesson() -> None:
     with ActorGame("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1") as game:
         game.piece("b7").learn("mann")  # a king's steps: b7 -> b8 is still one, and it promotes
-        _accepted(game, "b8=Q")
+        accepted(game, "b8=Q")
         game.crash("white-pawn-b7")
-        _accepted(game, "Kd7")
+        accepted(game, "Kd7")
         assert "b1" in game.legal_targets("b8")  # a queen's file, not a mann's single steps
         assert game.supervisor.restarts >= 1
 
@@ -171,9 +161,9 @@ def test_a_healed_promoted_pawn_moves_as_its_new_kind_not_its_old_lesson() -> No
 def test_a_king_is_never_captured_even_when_the_board_hides_it() -> None:
     with ActorGame("4k3/8/8/8/8/8/8/r2RK3 w - - 0 1") as game:
         game.board_lies(hidden=["e1"])
-        _accepted(game, "Rd2")  # with no white king reported, nothing pins the rook
+        accepted(game, "Rd2")  # with no white king reported, nothing pins the rook
         game.board_lies()
-        reason = _rejected(game, "Rxe1").reason
+        reason = rejected(game, "Rxe1").reason
         assert "king" in reason, reason
         assert game.fen().split()[0] == "4k3/8/8/8/8/8/3R4/r3K3"
 
@@ -191,8 +181,8 @@ def test_taking_a_king_is_no_way_out_of_mate() -> None:
     # The white king learns (raw) to jump as a chancellor and checks h8; the black knight, taught to
     # move as an archbishop, reaches g6 along the diagonal, but that square holds a king: mate.
     with ActorGame("7k/5Q2/6K1/8/8/8/8/n7 b - - 0 1") as game:
-        _accepted(game, "Nc2")
-        _accepted(game, "Qb7")
+        accepted(game, "Nc2")
+        accepted(game, "Qb7")
         game.ask("white-king-g6", Learn(geometry_named("chancellor")))
         game.piece("c2").learn("archbishop")
         assert game.outcome == "checkmate"
@@ -203,7 +193,7 @@ def test_en_passant_through_a_square_the_board_reports_taken_is_no_capture() -> 
     # After b2-b4 the a4 pawn may take on b3; once the board reports a piece on b3, a heal that
     # assesses the position again finds no en passant capture there.
     with ActorGame("4k3/8/8/8/p7/8/1P6/4K3 w - - 0 1") as game:
-        _accepted(game, "b4")
+        accepted(game, "b4")
         assert game.fen().split()[3] == "b3"
         game.board_lies(ghosts={"b3": "p"})
         assert "b3" not in game.legal_targets("a4")
@@ -221,9 +211,9 @@ def test_a_position_repeats_as_the_board_holds_it_whatever_a_lie_made_it_report(
         game.board_lies(ghosts={"a4": "b"})
         game.ask("white-knight-b1", Learn(geometry_named("pawn")))  # raw: it moves as a pawn now
         assert isinstance(game.propose_squares("b1", "b2"), Accepted)
-        first = _accepted(game, "h8g7")
+        first = accepted(game, "h8g7")
         assert first.claimable == ()
         game.board_lies()
         for move in ("a1b1", "g7h7", "b1a1", "h7g7", "a1a2", "g7h8", "a2a1"):
-            assert _accepted(game, move).claimable == ()
-        assert _accepted(game, "h8g7").claimable == ("threefold_repetition",)
+            assert accepted(game, move).claimable == ()
+        assert accepted(game, "h8g7").claimable == ("threefold_repetition",)

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from support import accepted, rejected
 
 from actors.client.game import ActorGame
 from actors.protocol import Accepted, Learn, Rejected
@@ -27,16 +28,6 @@ from board.rules.squares import SQUARE_INDEX
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _accepted(game: ActorGame, text: str) -> Accepted:
-    reply = game.propose(text)
-    assert isinstance(reply, Accepted), f"{text}: {reply}"
-    return reply
-
-
-def _rejected(game: ActorGame, text: str) -> Rejected:
-    reply = game.propose(text)
-    assert isinstance(reply, Rejected), f"{text} was accepted: {reply}"
-    return reply
 
 
 # -- one identity per square: a ghost has no actor, and hides what it is told over
@@ -47,10 +38,10 @@ def test_a_ghost_pawn_told_over_a_rook_neither_moves_nor_opens_en_passant() -> N
         game.board_lies(ghosts={"e2": "P"})
         assert game.legal_targets("e2") == ()
         assert isinstance(game.propose_squares("e2", "e4"), Rejected)
-        _rejected(game, "e4")
-        _rejected(game, "Re5")  # the rook under the ghost is hidden: no one to move
+        rejected(game, "e4")
+        rejected(game, "Re5")  # the rook under the ghost is hidden: no one to move
         game.board_lies()
-        _accepted(game, "Re5")
+        accepted(game, "Re5")
         assert game.fen().split()[3] == "-"
 
 
@@ -59,7 +50,7 @@ def test_a_ghost_told_over_a_piece_of_its_own_kind_is_still_no_actor() -> None:
     with ActorGame("4k3/8/8/8/8/8/8/R3K3 w - - 0 1") as game:
         game.board_lies(ghosts={"a1": "R"})
         assert game.legal_targets("a1") == ()
-        _rejected(game, "Ra5")
+        rejected(game, "Ra5")
         assert "a5" not in game.legal_targets("a1")
 
 
@@ -68,7 +59,7 @@ def test_a_piece_under_a_ghost_attacks_nothing() -> None:
     with ActorGame("4r1k1/8/8/8/8/8/8/3K4 w - - 0 1") as game:
         game.board_lies(ghosts={"e8": "r"})
         assert "e1" in game.legal_targets("d1")
-        _accepted(game, "Ke1")
+        accepted(game, "Ke1")
 
 
 def test_a_ghost_king_is_no_king_and_the_real_one_stays_protected() -> None:
@@ -76,7 +67,7 @@ def test_a_ghost_king_is_no_king_and_the_real_one_stays_protected() -> None:
     with ActorGame("k3r3/8/8/8/8/8/4R3/4K3 w - - 0 1") as game:
         game.board_lies(ghosts={"h5": "K"})
         assert set(game.legal_targets("e2")) == {"e3", "e4", "e5", "e6", "e7", "e8"}
-        _rejected(game, "Ra2")
+        rejected(game, "Ra2")
         assert game.legal_targets("h5") == ()
 
 
@@ -87,10 +78,10 @@ def test_castling_never_lands_on_a_king_the_board_hides() -> None:
     # The white rook is hidden while the black king steps onto g1; then the king is hidden instead.
     with ActorGame("8/8/8/8/8/8/6k1/4K2R b K - 0 1") as game:
         game.board_lies(hidden=["h1"])
-        _accepted(game, "Kg1")
+        accepted(game, "Kg1")
         game.board_lies(hidden=["g1"])
         assert "g1" not in game.legal_targets("e1")
-        reason = _rejected(game, "O-O").reason
+        reason = rejected(game, "O-O").reason
         assert "g1" in reason, reason
         assert isinstance(game.propose_squares("e1", "g1"), Rejected)
         placement = game.fen().split()[0]
@@ -101,7 +92,7 @@ def test_castling_is_stopped_by_a_hidden_piece_on_the_squares_it_crosses() -> No
     with ActorGame("4k3/8/8/8/8/8/8/R1b1K3 w Q - 0 1") as game:
         game.board_lies(hidden=["c1"])
         assert "c1" not in game.legal_targets("e1")
-        reason = _rejected(game, "O-O-O").reason
+        reason = rejected(game, "O-O-O").reason
         assert "c1" in reason, reason
         game.board_lies()
         assert game.fen().split()[0] == "4k3/8/8/8/8/8/8/R1b1K3"
@@ -133,11 +124,11 @@ def test_lessons_given_at_the_start_are_part_of_the_first_position() -> None:
     shuffle = ["Nf3", "Nf6", "Ng1", "Ng8"]
     with ActorGame(teach={"d1": "amazon"}) as game:
         for move in shuffle:
-            _accepted(game, move)
+            accepted(game, move)
         assert game.claimable == ()
         for move in shuffle[:-1]:
-            _accepted(game, move)
-        assert _accepted(game, shuffle[-1]).claimable == ("threefold_repetition",)
+            accepted(game, move)
+        assert accepted(game, shuffle[-1]).claimable == ("threefold_repetition",)
 
 
 def test_a_start_up_lesson_on_an_empty_square_is_an_input_error_naming_it() -> None:
@@ -165,7 +156,7 @@ def test_a_pawn_never_promotes_to_anything_but_a_piece_it_may_become(wrong: obje
         with pytest.raises((InputError, TypeError)):
             game.propose_squares("b7", "b8", wrong)  # type: ignore[arg-type]
         assert game.fen().startswith("4k3/1P6/8/8/8/8/8/4K3 w")
-        assert _accepted(game, "b8=N").san == "b8=N"  # the game goes on
+        assert accepted(game, "b8=N").san == "b8=N"  # the game goes on
 
 
 @pytest.mark.parametrize("given", [KNIGHT, "n", "N", "knight", " Knight "])
@@ -239,22 +230,22 @@ def test_a_function_that_raises_only_from_a_later_square_leaves_the_piece_no_mov
 
     with ActorGame("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1") as game:
         game.piece("e2").learn(forward_until_the_fourth_rank)
-        _accepted(game, "e4")
-        _accepted(game, "Kd7")
+        accepted(game, "e4")
+        accepted(game, "Kd7")
         assert game.legal_targets("e4") == ()
-        _rejected(game, "e5")
-        _accepted(game, "Kd1")
+        rejected(game, "e5")
+        accepted(game, "Kd1")
         assert game.supervisor.restarts == 0 and game.supervisor.failed is None
 
 
 def test_after_mate_a_lesson_through_the_handle_and_a_raw_lesson_leave_the_game_over() -> None:
     for raw in (False, True):
         with ActorGame("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1") as game:
-            assert _accepted(game, "Ra8").outcome == "checkmate"
+            assert accepted(game, "Ra8").outcome == "checkmate"
             if raw:
                 game.ask("black-king-g8", Learn(geometry_named("amazon")))
             else:
                 game.piece("g8").learn("amazon")
             assert game.outcome == "checkmate", raw
-            assert "over" in _rejected(game, "Kxa8").reason
+            assert "over" in rejected(game, "Kxa8").reason
             assert game.legal_targets("g8") == ()
