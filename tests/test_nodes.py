@@ -481,14 +481,14 @@ def test_replay_on_nodes_over_failing_links_prints_the_verdicts_and_counts_the_f
 
 def test_a_script_on_nodes_partitions_two_nodes_but_plans_no_single_fault(tmp_path: Path) -> None:
     script = tmp_path / "cut.scenario"
-    script.write_text("play e4\npartition node-1 node-2 1\nplay e5\nplay Nf3\n"
+    script.write_text("play e4\npartition node-1 node-2 0.3\nplay e5\nplay Nf3\n"
                       "fen rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2\n",
                       encoding="utf-8")
     command = [sys.executable, "-m", "actors.cli", "run", str(script), "--nodes", "3",
                "--network", "retries=20"]
     result = subprocess.run(command, capture_output=True, text=True, check=False, timeout=300)
     assert result.returncode == 0, result.stderr[-2000:]
-    assert "node-1 cut off from node-2 for 1 s" in result.stdout
+    assert "node-1 cut off from node-2 for 0.3 s" in result.stdout
     assert "5 steps passed" in result.stdout.splitlines()
     planned = tmp_path / "planned.scenario"
     planned.write_text("play e4\ndrop next Apply\n", encoding="utf-8")

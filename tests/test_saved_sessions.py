@@ -151,7 +151,7 @@ def test_a_session_over_failing_links_replays_to_its_trace_faults_and_all(tmp_pa
     links = parse_network("loss=0.1,dup=0.1,delay=0.1,reorder=0.05,seed=4")
     with Shell(network=links) as shell:
         _session(shell, ["e4", "e5", "Nf3", "crash board", "Nc6", "learn c1 archbishop", "Bc4",
-                         "partition board 0.5", "legal f8", "Bc5", "c3"])
+                         "partition board 0.3", "legal f8", "Bc5", "c3"])
         befell = Counter(event["kind"] for event in shell.recorder.events())
         script = _replays_to_the_same_trace(shell, tmp_path)
     # The links' model is saved with the session, so run puts the same faults on the same messages.
