@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from actors.client.cluster import RUN_MARK_VARIABLE
 from board.notation.fen import parse_fen, write_fen
 from board.puzzles.knights.treasure import MAX_TREASURES, hunt_moves, treasure_hunt
 from board.rules.perft import divided, perft
@@ -133,7 +134,9 @@ def test_no_ray_process_of_a_nodes_run_outlives_its_killed_parent() -> None:
     pytest.importorskip("ray", reason="the cluster extra is not installed")
     child = subprocess.Popen([sys.executable, "-m", "actors.cli", "shell", "--nodes", "2"], cwd=ROOT,
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                             env={**os.environ, "PYTHONPATH": str(ROOT)})
+                             env={**os.environ, "PYTHONPATH": str(ROOT),
+                                  # as when the parent of this shell has a local Ray of its own
+                                  RUN_MARK_VARIABLE: f"{os.getpid()}-inherited"})
     started: list[int] = []
     try:
         assert child.stdout is not None

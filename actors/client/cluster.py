@@ -90,8 +90,10 @@ def watch_local_ray() -> None:
     The watcher runs in a session of its own (a Ctrl-C sent to the terminal's group must not end it
     before it has done its work) and ends a moment after this process, having stopped what is left.
     """
-    if RUN_MARK_VARIABLE in os.environ:
-        return
+    if os.environ.get(RUN_MARK_VARIABLE, "").startswith(f"{os.getpid()}-"):
+        return  # this process's watcher is already there
+    # A mark inherited from a parent names the parent's watcher, which waits for the parent, not for
+    # this process: this process's Ray gets a mark and a watcher of its own.
     mark = f"{RUN_MARK_VARIABLE}={os.getpid()}-{secrets.token_hex(8)}"
     watcher = subprocess.Popen([sys.executable, "-c", _WATCHER, mark], stdin=subprocess.PIPE,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
