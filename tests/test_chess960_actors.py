@@ -24,6 +24,7 @@ from board.notation.algebraic import san
 from board.notation.pgn import read_games
 from board.rules.chess960 import start_fen
 from board.rules.movegen import legal_moves
+from board.rules.pieces import KING, ROOK
 from board.rules.squares import SQUARE_NAMES
 
 # Castling's Chess960 corners (the positions whose counts they decide, and one with black to move).
@@ -85,9 +86,9 @@ def test_the_king_and_rook_actors_castle_from_the_squares_of_the_game_s_layout()
     with ActorGame("4k3/8/8/8/8/8/8/1RK4R w KQ - 0 1", chess960=True) as game:
         king = game.ask("white-king-c1", CastleQuery("Q"))
         rook = game.ask("white-rook-b1", CastleQuery("Q"))
-        assert king == Yes(2, 2, (2,), "empty"), "queenside the king stays on c1"
-        assert rook == Yes(1, 3, (2, 3), "empty"), "the rook crosses the king's square to d1"
-        assert game.ask("white-rook-h1", CastleQuery("K")) == Yes(7, 5, (6, 5), "empty")
+        assert king == Yes(2, 2, (2,), "empty", KING), "queenside the king stays on c1"
+        assert rook == Yes(1, 3, (2, 3), "empty", ROOK), "the rook crosses the king's square to d1"
+        assert game.ask("white-rook-h1", CastleQuery("K")) == Yes(7, 5, (6, 5), "empty", ROOK)
         assert isinstance(game.ask("white-rook-h1", CastleQuery("Q")), No)
 
 
@@ -96,9 +97,9 @@ def test_a_pooled_system_seats_each_game_s_layout_with_its_pieces() -> None:
     standard = "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"
     with SystemPool() as pool:
         for fen, is_960, king, side, expected in (
-            (chess960, True, "white-king-c1", "Q", Yes(2, 2, (2,), "empty")),
-            (standard, False, "white-king-e1", "Q", Yes(4, 2, (3, 2), "empty")),
-            (chess960, True, "white-king-c1", "K", Yes(2, 6, (3, 4, 5, 6), "empty")),
+            (chess960, True, "white-king-c1", "Q", Yes(2, 2, (2,), "empty", KING)),
+            (standard, False, "white-king-e1", "Q", Yes(4, 2, (3, 2), "empty", KING)),
+            (chess960, True, "white-king-c1", "K", Yes(2, 6, (3, 4, 5, 6), "empty", KING)),
         ):
             with ActorGame(fen, pool=pool, chess960=is_960) as game:
                 assert game.ask(king, CastleQuery(side)) == expected, fen

@@ -17,12 +17,13 @@ from support import accepted, rejected
 
 from actors.client.game import ActorGame
 from actors.protocol import Accepted, Learn, Rejected
+from actors.protocol.piece import Promote
 from actors.protocol.referee import ProposeSquares
 from actors.roles.referee import REFEREE
 from board.errors import InputError
 from board.rules.geometries import Geometry, geometry_named, label_of, standard, user_geometry
 from board.rules.geometry import Path as MovePath
-from board.rules.pieces import KING, KNIGHT, PAWN, QUEEN
+from board.rules.pieces import KING, KNIGHT, PAWN, QUEEN, ROOK
 from board.rules.squares import SQUARE_INDEX
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,6 +32,30 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 # -- one identity per square: a ghost has no actor, and hides what it is told over
+
+
+# The rules that belong to kinds are judged on what a piece says it is. A raw Promote sent to a piece
+# makes it another kind without the board hearing: from then on the piece's word and the board's
+# record differ, and the piece is moved as neither.
+
+
+def test_a_pawn_that_says_it_is_a_queen_is_not_moved_as_a_pawn() -> None:
+    with ActorGame() as game:
+        game.ask(game.piece("e2").name, Promote(QUEEN, SQUARE_INDEX["e2"]))
+        before = game.fen()
+        rejected(game, "e4")  # no two-step, no en passant square opened on e3
+        assert isinstance(game.propose_squares("e2", "e4"), Rejected)
+        assert game.legal_targets("e2") == ()
+        assert game.fen() == before
+        accepted(game, "d4")  # the game goes on with the pieces that agree with the board
+
+
+def test_a_pawn_that_says_it_is_a_rook_never_promotes() -> None:
+    with ActorGame("k7/P7/8/8/8/8/8/4K3 w - - 0 1") as game:
+        game.ask(game.piece("a7").name, Promote(ROOK, SQUARE_INDEX["a7"]))
+        rejected(game, "a8=Q")
+        assert isinstance(game.propose_squares("a7", "a8", QUEEN), Rejected)
+        assert game.fen().startswith("k7/P7/")
 
 
 def test_a_ghost_pawn_told_over_a_rook_neither_moves_nor_opens_en_passant() -> None:

@@ -50,7 +50,7 @@ def test_the_issue_example_is_made_and_answered_by_name() -> None:
     assert repr(query) == "MoveQuery(start='b1', end='c3', colour='white')"
     with ActorGame() as game:
         answer = game.ask(game.piece("b1").name, query)
-        assert _as_printed(answer) == actors.Yes(origin="b1", target="c3", traversed=())
+        assert _as_printed(answer) == actors.Yes(origin="b1", target="c3", traversed=(), code="white knight")
         assert repr(game.ask("referee", actors.LegalTargetsQuery(square="g1"))) == (
             "LegalTargets(square='g1', targets=('f3', 'h3'))"
         )

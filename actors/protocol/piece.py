@@ -1,7 +1,7 @@
 """Messages a piece actor receives, and its replies: the seed's move message and what grew around it.
 
 How you talk to a piece (it answers about its own square only, from its own move function):
-    MoveQuery(start, end, colour)  -> Answer = Yes(origin, target, traversed, target_rule) | No(reason)
+    MoveQuery(start, end, colour)  -> Answer = Yes(origin, target, traversed, target_rule, code) | No(reason)
     CastleQuery(side)              -> Answer  (the king or rook's castling squares, if it never moved)
     TargetsQuery()                 -> Targets (its whole reach from where it stands)
     Learn(geometry)                -> Learned (a new move function; refused if it misbehaves; the
@@ -55,6 +55,10 @@ class Yes:
     target: int
     traversed: tuple[int, ...]
     target_rule: str = "any"
+    code: int = 0
+    """What the piece says it is (colour * 8 + kind): the rules that belong to kinds (a king's safety,
+    castling's partners, promotion, en passant, a pawn's two-step) are judged on this word, never on
+    what a report says stands there."""
 
     @property
     def traversed_names(self) -> tuple[str, ...]:
@@ -99,6 +103,8 @@ class Targets:
     reach: Reach
     fixed: bool = True
     label: str = ""
+    code: int = 0
+    """What the piece says it is (colour * 8 + kind), as in :class:`Yes`."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -158,9 +158,9 @@ class PieceActor(TracedActor[PieceRequest]):
         move from here, as it answers no to every move query: the game goes on, and I am asked
         again before every report, from wherever I stand then."""
         try:
-            return Targets(self.square, self.reach(), self.geometry.pure, self.label)
+            return Targets(self.square, self.reach(), self.geometry.pure, self.label, self.code)
         except ChessActorsError:
-            return Targets(self.square, (), False, self.label)
+            return Targets(self.square, (), False, self.label, self.code)
 
     def reach(self, square: int | None = None) -> Reach:
         """Every move my geometry allows from ``square`` (default: where I stand; none off the board)."""
@@ -184,7 +184,7 @@ class PieceActor(TracedActor[PieceRequest]):
                 f"to {SQUARE_NAMES[message.end]}"
             )
         target, traversed, rule = entry
-        return Yes(self.square, target, traversed, rule)
+        return Yes(self.square, target, traversed, rule, self.code)
 
     def _castle(self, side: str) -> Answer:
         if self.kind not in (KING, ROOK):
@@ -202,7 +202,7 @@ class PieceActor(TracedActor[PieceRequest]):
         )
         if self.square != home:
             return No(f"the {self.describe()} is not on {SQUARE_NAMES[home]}, where it would castle from")
-        return Yes(self.square, landing, crossed, "empty")
+        return Yes(self.square, landing, crossed, "empty", self.code)
 
     def _learn(self, geometry: Geometry) -> Learned:
         """Take ``geometry`` if it answers sensibly from where I stand; keep the old one if not.

@@ -18,7 +18,7 @@ from actors.protocol.values import CastleReport
 from actors.roles.referee.conversation import BOARD, WHEREABOUTS
 from actors.roles.referee.ruling import Ruling
 from board.rules.judge import CastlingFacts, Intent, decide_castling
-from board.rules.pieces import KING, ROOK
+from board.rules.pieces import KIND_NAMES, KING, ROOK
 from board.rules.squares import SQUARE_NAMES
 
 if TYPE_CHECKING:
@@ -56,6 +56,11 @@ def judge_castling(referee: Conversation[Any], state: GameState, intent: Intent)
         return Ruling(reason=missing)
     if not (isinstance(king_yes, Yes) and isinstance(rook_yes, Yes)):
         return refused
+    # Castling's partners are who the actors say they are, whatever the report names them.
+    for yes, kind, name in ((king_yes, KING, king_name), (rook_yes, ROOK, rook_name)):
+        if yes.code != colour * 8 + kind:
+            return Ruling(reason=f"castling needs the {KIND_NAMES[kind]} on {SQUARE_NAMES[yes.origin]}, "
+                                 f"and {name} says it is a {KIND_NAMES[yes.code & 7]}")
     pairs = [(c, king) for c in report.king_candidates]
     pairs += [(c, square) for square, found in report.crossed_candidates for c in found]
     confirmed = referee.confirm(pairs)
@@ -69,7 +74,7 @@ def judge_castling(referee: Conversation[Any], state: GameState, intent: Intent)
     reason = decide_castling(intent, facts)
     if reason is not None:
         return Ruling(reason=reason)
-    return Ruling(king, None, "illegal", (), king_yes.traversed)
+    return Ruling(king, None, "illegal", (), king_yes.traversed, code=king_yes.code)
 
 
 def _missing(

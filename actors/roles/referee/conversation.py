@@ -32,7 +32,10 @@ Request = TypeVar("Request")
 @quick_init
 @dataclass(frozen=True, slots=True)
 class Gathered:
-    """A ply's facts: one per piece of the kind, the pieces' yeses by origin, the board's report."""
+    """A ply's facts: one per piece of the kind, the pieces' yeses by origin, the board's report.
+
+    A candidate's code is what the piece said it is in its yes: the rules that belong to kinds are
+    judged on the piece's own word."""
 
     facts: list[CandidateFacts]
     yeses: dict[int, Yes]
@@ -132,11 +135,16 @@ class Conversation(TracedActor[Request]):
         probes: list[tuple[PieceReport, Probe]] = []
         for piece in pieces:
             answer = answers.get((piece.origin, piece.name))
-            if type(answer) is Yes:
+            # A piece that says it is of another kind than the move names is no candidate for it.
+            if type(answer) is Yes and answer.code == colour * 8 + kind:
                 yeses[piece.origin] = answer
                 path = piece.path
-                if path is None or path[1] != answer.traversed or path[2] != answer.target_rule:
-                    en_passant_move = pawn and answer.target_rule == "enemy" and target == en_passant
+                # The piece's word on what it is and how it goes wins over the board's record of
+                # it: where they differ, the board is asked about the move the piece gave.
+                if path is None or path[1] != answer.traversed or path[2] != answer.target_rule \
+                        or answer.code != piece.code:
+                    en_passant_move = (answer.code & 7 == PAWN and answer.target_rule == "enemy"
+                                       and target == en_passant)
                     probe = Probe(piece.origin, target, answer.traversed, en_passant_move, answer.target_rule)
                     probes.append((piece, probe))
         reports = self._reports_for(colour, probes)
@@ -162,6 +170,8 @@ class Conversation(TracedActor[Request]):
     ) -> CandidateFacts:
         if yes is None:
             return CandidateFacts(piece.origin, piece.code, None)
+        # From here on the piece is judged as what it says it is (its yes), not as the board's
+        # report names it.
         if probed is not None:
             probe, report = probed
             en_passant = probe.en_passant and not report.target_code
@@ -170,7 +180,7 @@ class Conversation(TracedActor[Request]):
             report, en_passant = piece.report, piece.en_passant
         return CandidateFacts(
             piece.origin,
-            piece.code,
+            yes.code,
             yes.traversed,
             yes.target_rule,
             report.blocker,

@@ -288,8 +288,8 @@ class RefereeActor(Conversation[RefereeRequest]):
                 )
                 rivals = tuple(o for o in decide(anyone, facts, king, ()).origins if o != origin)
             chosen = next(f for f in facts if f.origin == origin)
-            traversed = gathered.yeses[origin].traversed
-            return Ruling(origin, None, "illegal", rivals, traversed, chosen.en_passant)
+            yes = gathered.yeses[origin]
+            return Ruling(origin, None, "illegal", rivals, yes.traversed, chosen.en_passant, yes.code)
         reason = decide(intent, facts, king, self.checkers).reason
         if len(found) > 1 and reason is not None:
             return Ruling(reason=reason, kind="ambiguous")
@@ -301,7 +301,7 @@ class RefereeActor(Conversation[RefereeRequest]):
         """Have the board make the move, learn what it left, and say how the game stands."""
         colour, target, origin = intent.colour, intent.target, ruling.origin
         state, ply = self.state, self.ply + 1
-        code = self.whereabouts[origin][0]
+        code = ruling.code  # what the mover said it is, not what a hint or report names it
         kind = code & 7
         table = state.layout.table
         castling = table.by_king_target.get(target) if intent.castle is not None else None

@@ -26,3 +26,6 @@ class Ruling:
     rivals: tuple[int, ...] = ()
     traversed: tuple[int, ...] = ()
     en_passant: bool = False
+    code: int = 0
+    """What the mover said it is in its yes (colour * 8 + kind): promotion, a pawn's two-step and
+    the halfmove clock go by it."""

@@ -35,6 +35,8 @@ def legal_targets(referee: RefereeActor, square: int) -> tuple[int, ...]:
     if colour != referee.state.turn:
         return ()
     targets: Targets = referee.wait([referee.send(name, TargetsQuery(), WHEREABOUTS)])[0]
+    if targets.code != code:
+        return ()  # the piece says it is another than the board reports: no candidate, as in a proposal
     en_passant = referee.state.en_passant
     probes = tuple(
         Probe(square, target, traversed, kind == PAWN and rule == "enemy" and target == en_passant, rule)
