@@ -259,7 +259,7 @@ def _name(square: int) -> str:
 def test_recovery_never_changes_a_verdict_and_reaches_every_kind_of_event() -> None:
     REACHED.clear()
     run_state_machine_as_test(RecoveryMachine, settings=settings(
-        max_examples=14,
+        max_examples=30,
         stateful_step_count=30,
         derandomize=True,
         deadline=None,
