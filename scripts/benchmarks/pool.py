@@ -25,6 +25,9 @@ REFERENCE = "7b09cdf"
 """The engine as it was when the pooled systems' targets were set (3,700 plies/s on that machine)."""
 REFERENCE_PLIES_PER_SECOND = 3_700
 TARGET_PLIES_PER_SECOND = 5_000
+BEFORE_RECOVERY = "f0035cb"
+"""The engine before incarnations, the heal's one record and the fault search: recovery must cost
+the whole command at most 5% (a ratio of at least 0.95), both rules cores compiled."""
 BEFORE_FACTS = "e049ec6"
 """The engine before the rule of facts (a moved piece's reach relayed by the referee): the rule must
 cost standard games no speed against it (a ratio of at least 1.0)."""
@@ -83,14 +86,18 @@ def _whole_command(path: str, runs: int) -> tuple[list[float], list[float], int]
     return times["actors"], times["direct"], plies
 
 
-def _side_by_side(path: str, runs: int, commit: str) -> tuple[float, float, int] | None:
+def _side_by_side(path: str, runs: int, commit: str, native: bool = False) -> tuple[float, float, int] | None:
     """Median wall seconds of the whole command with this engine and with the one of ``commit``,
-    run in turns, and the plies; None (said why) when that engine cannot be had."""
+    run in turns, and the plies; None (said why) when that engine cannot be had. ``native``: that
+    engine's rules core is compiled with mypyc as this one's is (else it runs pure Python)."""
     folder, why = tree_at(commit)
     if folder is None:
         print(f"  (no side-by-side run of {commit}: {why})")
         return None
     compiled(folder)
+    if native and not _built_in_place(folder):
+        print(f"  (no side-by-side run of {commit}: its rules core would not compile)")
+        return None
     ours, theirs = [], []
     plies = 0
     for _ in range(runs):
@@ -99,6 +106,16 @@ def _side_by_side(path: str, runs: int, commit: str) -> tuple[float, float, int]
         seconds, _ = _replay(path, "actors", str(folder))
         theirs.append(seconds)
     return statistics.median(ours), statistics.median(theirs), plies
+
+
+def _built_in_place(folder: Path) -> bool:
+    """Compile the rules core of the tree in ``folder`` with mypyc, in place (once: a tree that has
+    its compiled modules already is left as it is)."""
+    if any(folder.glob("board__mypyc*.so")):
+        return True
+    done = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=folder,
+                          capture_output=True, text=True, check=False)
+    return done.returncode == 0 and any(folder.glob("board__mypyc*.so"))
 
 
 def _against_the_reference(path: str, runs: int) -> None:
@@ -164,6 +181,12 @@ def run(quick: bool) -> None:
           f"  (runs: actors {', '.join(f'{t:.2f}' for t in actors)};"
           f" direct {', '.join(f'{t:.2f}' for t in direct)})")
     _against_the_reference(str(path), 1 if quick else 3)
+    measured = _side_by_side(str(path), 1 if quick else 5, BEFORE_RECOVERY, native=True)
+    if measured is not None:
+        mine, before, plies = measured
+        print(f"  the engine of {BEFORE_RECOVERY} (before recovery), compiled too, same file, alternating"
+              f" runs: {before:5.2f} s; this engine {mine:5.2f} s: ratio {before / mine:.2f}"
+              " (target >= 0.95)")
     measured = _side_by_side(str(path), 1 if quick else 5, BEFORE_FACTS)
     if measured is not None:
         mine, before, plies = measured
