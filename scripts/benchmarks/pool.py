@@ -13,6 +13,7 @@ import statistics
 import subprocess
 import sys
 import time
+import zipfile
 from pathlib import Path
 
 from benchmarks.common import compiled, one_core_like_the_command_line, random_games_pgn, tree_at
@@ -113,9 +114,17 @@ def _built_in_place(folder: Path) -> bool:
     its compiled modules already is left as it is)."""
     if any(folder.glob("board__mypyc*.so")):
         return True
-    done = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=folder,
-                          capture_output=True, text=True, check=False)
-    return done.returncode == 0 and any(folder.glob("board__mypyc*.so"))
+    # Built as an install builds it (pip's isolated build, with the build tools pyproject names),
+    # then the compiled modules taken out of the wheel and put beside their sources.
+    wheels = folder / "wheel"
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), "."],
+                          cwd=folder, capture_output=True, text=True, check=False)
+    for wheel in wheels.glob("*.whl") if done.returncode == 0 else ():
+        with zipfile.ZipFile(wheel) as archive:
+            for member in archive.namelist():
+                if member.endswith(".so"):
+                    archive.extract(member, folder)
+    return any(folder.glob("board__mypyc*.so"))
 
 
 def _against_the_reference(path: str, runs: int) -> None:
