@@ -47,7 +47,9 @@ def random_games_pgn(games: int, seed: int = 7, max_plies: int = 200) -> Path:
     path = Path(tempfile.gettempdir()) / f"chess-actors-bench-{games}-{seed}-{max_plies}.pgn"
     if path.exists():
         return path
-    with path.open("w", encoding="utf-8") as out:
+    # Written beside and renamed when whole: a run stopped half way leaves no short file to reuse.
+    partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
+    with partial.open("w", encoding="utf-8") as out:
         for number in range(games):
             board = chess.Board()
             while not board.is_game_over() and board.ply() < max_plies:
@@ -56,6 +58,7 @@ def random_games_pgn(games: int, seed: int = 7, max_plies: int = 200) -> Path:
             game.headers["Event"] = f"bench {number + 1}"
             game.headers["Result"] = board.result()
             out.write(str(game) + "\n\n")
+    partial.replace(path)
     return path
 
 
