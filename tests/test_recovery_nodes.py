@@ -113,8 +113,8 @@ def test_replay_on_three_nodes_goes_on_with_one_process_verdicts_after_its_fulle
     assert stdout == alone.stdout, "the verdicts, the last position and the outcome of one process"
     after = stderr.splitlines()
     assert "going on after ply 40 of game 1" in after
-    healed = after.index(f"healed in game 1: 1 restart (gone: {fullest})")  # its actors, one restart
-    assert f"  {fullest} (pid {node_pid}): gone" in after[healed + 1:healed + 4]
+    restarts = after.index(f"restarts in game 1: 1 (nodes gone: {fullest})")  # its actors, one restart
+    assert f"  {fullest} (pid {node_pid}): gone" in after[restarts + 1:restarts + 4]
     deadline = time.monotonic() + 30
     while _alive(started) and time.monotonic() < deadline:
         time.sleep(0.2)

@@ -141,13 +141,12 @@ def node_lines(nodes: Nodes) -> list[str]:
     return lines
 
 
-def healed_lines(nodes: Nodes, game: int) -> list[str]:
+def restart_lines(nodes: Nodes, game: int) -> list[str]:
     """After a game whose supervisor restarted actors: how many restarts it made (a lost node's
     actors count once), the nodes found gone, and where every actor ended up (nothing after a game
     that restarted nothing)."""
     if not nodes.restarts:
         return []
-    restarts = f"{nodes.restarts} restart" + ("" if nodes.restarts == 1 else "s")
     gone = [node for node in nodes.names if node in nodes.dead]
-    lost = f" (gone: {', '.join(gone)})" if gone else ""
-    return [f"healed in game {game}: {restarts}{lost}", *node_lines(nodes)]
+    lost = f" (nodes gone: {', '.join(gone)})" if gone else ""
+    return [f"restarts in game {game}: {nodes.restarts}{lost}", *node_lines(nodes)]

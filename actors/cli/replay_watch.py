@@ -104,7 +104,7 @@ class Watcher:
                                      pool=self.pool, network=self.args.links, faults=self.faults,
                                      nodes=self.nodes, max_restarts=self.args.max_restarts, pause=pause)
                 if self.nodes is not None:
-                    self.show_healed(self.nodes, number)
+                    self.show_restarts(self.nodes, number)
                 if self.faults is not None:
                     self.network_total.update(self.faults)
                 if recorder is not None and self.studio is not None:
@@ -133,11 +133,11 @@ class Watcher:
 
         pause_here(ply, game, self.nodes, self.shown)
 
-    def show_healed(self, nodes: Nodes, game: int) -> None:
+    def show_restarts(self, nodes: Nodes, game: int) -> None:
         """After a game on nodes whose actors were restarted: the restarts and where the actors are."""
-        from actors.cli.nodes import healed_lines
+        from actors.cli.nodes import restart_lines
 
-        lines = healed_lines(nodes, game)
+        lines = restart_lines(nodes, game)
         if lines:
             self.shown.write("\n".join(lines) + "\n")
             self.shown.flush()
