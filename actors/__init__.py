@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     )
     from actors.client.replay import (
         MoveReport,
+        Pause,
         replay_with_actors,
         watch_game,
     )
@@ -194,6 +195,7 @@ _SOURCES: dict[str, str] = {
     **dict.fromkeys(
         [
             "MoveReport",
+            "Pause",
             "replay_with_actors",
             "watch_game",
         ],
@@ -436,6 +438,7 @@ __all__ = [
     "Network",
     "No",
     "PathEntry",
+    "Pause",
     "PieceHandle",
     "PieceReport",
     "PieceRequest",

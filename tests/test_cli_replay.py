@@ -387,3 +387,70 @@ def test_game_and_plies_that_cannot_be_met_are_one_line_and_exit_2(
     done = chess_actors("replay", "-", *flags, stdin=TWO_GAMES)
     assert done.returncode == 2 and done.stderr.startswith(f"chess-actors replay: {message}"), done.stderr
     assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("engine", ["actors", "direct"])
+def test_a_paused_game_waits_after_its_ply_with_no_later_move_proposed(engine: str) -> None:
+    from actors.client.replay import Pause
+    from actors.tracing.recorder import TraceRecorder
+
+    [game] = read_games((DATA / "opera-game.pgn").read_text(encoding="utf-8"))
+    recorder = TraceRecorder() if engine == "actors" else None
+    happened: list[tuple[str, int]] = []
+
+    def wait(ply: int) -> None:
+        happened.append(("wait", ply))
+        if recorder is not None:  # every proposal sent so far was handled, and none is past the pause
+            proposed = [event["ply"] for event in recorder.events() if event["kind"] == "ProposeText"]
+            assert proposed == [1, 2, 3, 4, 5], proposed
+
+    verdict = watch_game(game, engine, recorder, lambda report: happened.append(("move", report.ply)),
+                         pause=Pause(5, wait))
+    assert verdict == judge_for(engine)(game)
+    moves = [("move", ply) for ply in range(1, OPERA_PLIES + 1)]
+    assert happened == [*moves[:5], ("wait", 5), *moves[5:]]
+    happened.clear()
+    watch_game(game, engine, on_move=lambda report: None, pause=Pause(OPERA_PLIES, wait))
+    assert happened == [], "a game that ends at the pause's ply has nothing to wait for"
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads the process's state from /proc")
+def test_replay_pause_after_stops_the_process_until_it_is_continued() -> None:
+    import os
+    import signal
+    import time
+
+    whole = chess_actors("replay", "--json")
+    replay = subprocess.Popen([sys.executable, "-m", "actors.cli", "replay", "--json", "--pause-after", "10"],
+                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert replay.stderr is not None
+        said = [replay.stderr.readline(), replay.stderr.readline()]
+        assert said == [f"paused after ply 10 of game 1, no move in flight: this replay (pid {replay.pid}) "
+                        "has stopped itself\n",
+                        f"  go on with: kill -CONT {replay.pid} (or fg in its terminal)\n"]
+        deadline = time.monotonic() + 30
+        while (state := Path(f"/proc/{replay.pid}/stat").read_text().rsplit(")", 1)[1].split()[0]) != "T" \
+                and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert state == "T", "the replay did not stop itself"
+        os.kill(replay.pid, signal.SIGCONT)
+        stdout, stderr = replay.communicate(timeout=60)
+    finally:
+        if replay.poll() is None:
+            replay.kill()
+            replay.wait()
+    assert (replay.returncode, stdout, stderr) == (0, whole.stdout, "going on after ply 10 of game 1\n")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--pause-after", "0"], "argument --pause-after: '0' is not a ply (a whole number from 1)"),
+    (["--pause-after", "ten"], "argument --pause-after: 'ten' is not a ply (a whole number from 1)"),
+    (["--workers", "2", "--pause-after", "3"],
+     "--pause-after needs the games judged in this process (drop --workers/--ray)"),
+])
+def test_a_pause_that_cannot_be_made_is_a_usage_error(args: list[str], message: str) -> None:
+    result = chess_actors("replay", *args)
+    assert (result.returncode, result.stdout) == (2, "")
+    [line] = result.stderr.splitlines()
+    assert message in line

@@ -4,8 +4,15 @@ the restart intensity, and the game goes on to the verdicts of one process."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
+import re
 import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -40,3 +47,75 @@ def test_the_node_holding_every_piece_killed_mid_game_is_one_restart_and_the_gam
         assert actor_game.supervisor.disagreements() == []
         fen = actor_game.fen()
     assert (actor_game.plies, fen, actor_game.outcome) == (expected["plies"], expected["fen"], "checkmate")
+
+
+GAME_OF_THE_CENTURY = Path(__file__).parent / "data" / "game-of-the-century.pgn"  # 82 plies to mate
+ROOT = Path(__file__).resolve().parent.parent
+NODE_LINE = re.compile(r"^  (node-\d+) \(pid (\d+)\): (\d+) actors?\b")
+
+
+def _replay(*arguments: str) -> list[str]:
+    return [sys.executable, "-m", "actors.cli", "replay", str(GAME_OF_THE_CENTURY), "--json", *arguments]
+
+
+def _lines_until(stream: IO[str], last: str) -> list[str]:
+    """The lines of ``stream`` up to the first that starts with ``last`` (which is included)."""
+    lines: list[str] = []
+    while not lines or not lines[-1].startswith(last):
+        line = stream.readline()
+        assert line, f"the replay ended before saying {last!r}: {''.join(lines)}"
+        lines.append(line)
+    return lines
+
+
+def _state(pid: int) -> str:
+    with open(f"/proc/{pid}/stat", encoding="utf-8") as stat:
+        return stat.read().rsplit(")", 1)[1].split()[0]
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads processes from /proc")
+def test_replay_on_three_nodes_goes_on_with_one_process_verdicts_after_its_fullest_node_is_killed() -> None:
+    from tests.test_signals import _alive, _living_descendants
+
+    alone = subprocess.run(_replay(), cwd=ROOT, capture_output=True, text=True, check=False, timeout=120)
+    assert alone.returncode == 0, alone.stderr
+    [game] = read_games(GAME_OF_THE_CENTURY.read_text(encoding="utf-8"))
+    assert json.loads(alone.stdout) == replay_direct(game).as_json()
+    replay = subprocess.Popen(_replay("--nodes", "3", "--ray", "local", "--pause-after", "40"), cwd=ROOT,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    started: list[int] = []
+    try:
+        assert replay.stderr is not None
+        said = _lines_until(replay.stderr, "  go on with:")
+        paused = said.index(next(line for line in said if line.startswith("paused")))
+        assert said[paused].startswith("paused after ply 40 of game 1, no move in flight: "
+                                       f"this replay (pid {replay.pid}) has stopped itself")
+        held = {match[1]: (int(match[2]), int(match[3]))
+                for match in map(NODE_LINE.match, said[paused + 1:]) if match}
+        assert sorted(held) == ["node-1", "node-2", "node-3"], said
+        fullest = max(held, key=lambda node: held[node][1])
+        node_pid = held[fullest][0]
+        deadline = time.monotonic() + 30  # the lines come just before the replay stops itself
+        while _state(replay.pid) != "T" and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _state(replay.pid) == "T", "the replay did not stop itself after the lines"
+        started = _living_descendants(replay.pid)
+        assert node_pid in started, "the node is a process of the Ray this replay started"
+        os.kill(node_pid, signal.SIGKILL)
+        os.kill(replay.pid, signal.SIGCONT)
+        stdout, stderr = replay.communicate(timeout=240)
+    finally:
+        if replay.poll() is None:
+            os.kill(replay.pid, signal.SIGCONT)
+            replay.kill()
+            replay.wait()
+    assert replay.returncode == 0, stderr[-3000:]
+    assert stdout == alone.stdout, "the verdicts, the last position and the outcome of one process"
+    after = stderr.splitlines()
+    assert "going on after ply 40 of game 1" in after
+    restarts = after.index(f"restarts in game 1: 1 (nodes gone: {fullest})")  # its actors, one restart
+    assert f"  {fullest} (pid {node_pid}): gone" in after[restarts + 1:restarts + 4]
+    deadline = time.monotonic() + 30
+    while _alive(started) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _alive(started) == [], "a process of the replay's Ray is still running"

@@ -124,3 +124,29 @@ def _shown(names: list[str]) -> str:
         else:
             parts.extend(mine)
     return ", ".join(parts)
+
+
+def node_lines(nodes: Nodes) -> list[str]:
+    """Where the current (or last) game's actors run now, a line a node with its process id and
+    how many actors it holds; a node found gone says so."""
+    lines = []
+    for node in nodes.names:
+        pid = nodes.pids[node]
+        if node in nodes.dead:
+            lines.append(f"  {node} (pid {pid}): gone")
+            continue
+        names = [name for name, where in nodes.placed.items() if where == node]
+        held = f"{len(names)} actor" + ("" if len(names) == 1 else "s")
+        lines.append(f"  {node} (pid {pid}): {held}" + (f": {_shown(names)}" if names else ""))
+    return lines
+
+
+def restart_lines(nodes: Nodes, game: int) -> list[str]:
+    """After a game whose supervisor restarted actors: how many restarts it made (a lost node's
+    actors count once), the nodes found gone, and where every actor ended up (nothing after a game
+    that restarted nothing)."""
+    if not nodes.restarts:
+        return []
+    gone = [node for node in nodes.names if node in nodes.dead]
+    lost = f" (nodes gone: {', '.join(gone)})" if gone else ""
+    return [f"restarts in game {game}: {nodes.restarts}{lost}", *node_lines(nodes)]

@@ -17,6 +17,7 @@ from actors.cli.network import add_max_restarts_flag, add_network_flag
 from actors.cli.nodes import add_nodes_flags, open_nodes
 from actors.cli.output import add_json_flag, add_trace_flags
 from actors.cli.replay_options import check_options, plan_for
+from actors.cli.replay_pause import add_pause_flag
 from actors.cli.replay_report import print_totals, report, start_progress, status
 from actors.cli.replay_watch import Watcher, start_watcher
 from actors.cli.streams import SideOutput, refuse_inputs_as_outputs, replaced_file, side_output
@@ -46,6 +47,7 @@ def register(subparsers: Any) -> None:
             "chess-actors replay big.pgn --engine direct --workers 2 --quiet",
             "chess-actors replay --trace t.jsonl --board each",
             "chess-actors replay games.pgn --game 2 --plies 10-12 --trace t.jsonl   # three plies of game 2",
+            "chess-actors replay --nodes 3 --pause-after 12   # stops after ply 12: kill a node, then fg",
         ],
     )
     parser.add_argument("pgn", nargs="*", metavar="PGN", help="PGN files; '-' reads stdin")
@@ -79,6 +81,7 @@ def register(subparsers: Any) -> None:
     add_network_flag(parser)
     add_max_restarts_flag(parser)
     add_nodes_flags(parser, ray_flags=False)
+    add_pause_flag(parser)
     parser.add_argument("--quiet", action="store_true",
                         help="no progress display on stderr for several games")
     add_json_flag(parser)
@@ -179,7 +182,7 @@ def run(args: argparse.Namespace) -> int:
             if args.node_option is not None:
                 nodes = open_nodes(stack, args.node_option, to_stderr=args.json)
             if plan.watched or trace_file is not None or args.html is not None or args.links is not None \
-                    or nodes is not None:
+                    or nodes is not None or args.pause_after is not None:
                 watcher = start_watcher(args, plan, out, trace_file, nodes)
                 stack.callback(watcher.close)
                 verdicts = watcher.verdicts(games)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from actors.cli.network import network_model
 from actors.cli.nodes import nodes_option
+from actors.cli.replay_pause import check_pause
 from board.errors import InputError
 
 
@@ -59,6 +60,7 @@ def check_options(args: argparse.Namespace) -> None:
             raise InputError(f"--workers {args.workers}: at most {worker_limit()} worker processes on this "
                              f"machine (4 per CPU)")
     in_process = args.workers == 1 and not args.ray
+    check_pause(args, in_process)
     if args.ray:
         from actors.client.cluster import check_address, ray_timeout
 

@@ -5,9 +5,11 @@ moves are judged, the messages counted for the actors' summary, the trace and th
 from __future__ import annotations
 
 import argparse
+import sys
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, TextIO, cast
 
 if TYPE_CHECKING:
@@ -82,7 +84,7 @@ class Watcher:
 
     def verdicts(self, games: Iterator[PgnGame]) -> Iterator[GameVerdict]:
         """Judge each game, yielding its verdict."""
-        from actors.client.replay import watch_game
+        from actors.client.replay import Pause, watch_game
 
         recorder = self.recorder
         if recorder is not None and self.sink is not None:
@@ -94,10 +96,15 @@ class Watcher:
                     recorder.game = number if getattr(self.args, "game", None) is None else self.args.game
                 if self.faults is not None:
                     self.faults = Counter()
+                pause = None
+                if self.args.pause_after is not None:
+                    pause = Pause(self.args.pause_after, partial(self.paused, number))
                 verdict = watch_game(game, self.args.engine, recorder, self.on_move,
                                      positions=self.plan.board == "each", teach=self.args.lessons,
                                      pool=self.pool, network=self.args.links, faults=self.faults,
-                                     nodes=self.nodes, max_restarts=self.args.max_restarts)
+                                     nodes=self.nodes, max_restarts=self.args.max_restarts, pause=pause)
+                if self.nodes is not None:
+                    self.show_restarts(self.nodes, number)
                 if self.faults is not None:
                     self.network_total.update(self.faults)
                 if recorder is not None and self.studio is not None:
@@ -114,6 +121,26 @@ class Watcher:
         finally:
             if recorder is not None and self.sink is not None:
                 recorder.detach(self.sink)
+
+    @property
+    def shown(self) -> TextIO:
+        """Where the lines about the process and its nodes go: stdout, or stderr under --json."""
+        return sys.stderr if self.args.json else sys.stdout
+
+    def paused(self, game: int, ply: int) -> None:
+        """Stop this process after ``ply`` of game ``game`` (``--pause-after``), until continued."""
+        from actors.cli.replay_pause import pause_here
+
+        pause_here(ply, game, self.nodes, self.shown)
+
+    def show_restarts(self, nodes: Nodes, game: int) -> None:
+        """After a game on nodes whose actors were restarted: the restarts and where the actors are."""
+        from actors.cli.nodes import restart_lines
+
+        lines = restart_lines(nodes, game)
+        if lines:
+            self.shown.write("\n".join(lines) + "\n")
+            self.shown.flush()
 
     def on_move(self, report: MoveReport) -> None:
         """Print one judged move (and the board after it, with ``--board each``)."""

@@ -275,6 +275,28 @@ def init_ray(ray: Any, address: str) -> None:
         if kept is not None:
             # Set again through Python, which replaces whatever Ray's core installed beneath it.
             signal.signal(signal.SIGTERM, kept)
+    _keep_ray_reports_off_stdout()
+
+
+def _keep_ray_reports_off_stdout() -> None:
+    """Have what the cluster reports to this driver (a worker process that died, say) leave stdout
+    alone: Ray prints those reports on stdout from a thread of its own, with ``log_to_driver`` or
+    without it, and stdout carries the command's output (one JSON object a line under --json).
+
+    They go to stderr when Ray's log lines are asked for, and nowhere otherwise: a node that died
+    is said in the command's own words, by whoever notices it.
+    """
+    worker: Any = sys.modules.get("ray._private.worker")
+    printed = getattr(worker, "print_to_stdstream", None)
+    if printed is None or getattr(printed, "off_stdout", False):
+        return
+
+    def off_stdout(data: dict[str, Any], ignore_prefix: bool) -> None:
+        if ray_logs_wanted():
+            printed({**data, "is_err": True}, ignore_prefix)
+
+    off_stdout.off_stdout = True  # type: ignore[attr-defined]
+    worker.print_to_stdstream = off_stdout  # looked up by name each time the thread prints
 
 
 def _sigterm_handler() -> Any:

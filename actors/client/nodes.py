@@ -103,6 +103,10 @@ class Nodes:
         self._network: Network | None = None
         self._places: dict[str, str] = {}
         self._timeout = DEFAULT_TIMEOUT
+        self._supervisor: Supervisor | None = None
+        self.restarts = 0
+        """How many restarts the supervisor of the last game to end made (a lost node's actors
+        count once)."""
 
     # -- a game
 
@@ -123,6 +127,7 @@ class Nodes:
         if self._closed:
             raise ValueError("these nodes are closed")
         self._directory, self._recorder = supervisor.directory, supervisor.recorder
+        self._supervisor, self.restarts = supervisor, 0
         self._timeout = supervisor.timeout
         self.placed, self._order = {}, {}
         self._network = network
@@ -182,6 +187,8 @@ class Nodes:
             return
         recorder, self._directory, self._recorder = self._recorder, None, None
         network, self._network = self._network, None
+        if self._supervisor is not None:
+            self.restarts, self._supervisor = self._supervisor.restarts, None
         self.route.close()
         handed = self._call_all("end", lambda _: ())
         if network is not None:

@@ -7,11 +7,11 @@ also reports every move as it is judged (for the command line's move lines, boar
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from contextlib import closing
 from dataclasses import dataclass
 from importlib import resources
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, NamedTuple
 
 from board.errors import AmbiguousMoveError, ChessActorsError, FenError, MoveSyntaxError
 from board.frozen import quick_init
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from actors.client.nodes import Nodes
     from actors.client.pool import SystemPool
     from actors.kernel.links import LinkModel
+    from actors.protocol import Verdict
     from actors.tracing.recorder import TraceRecorder
 
 Judge = Callable[[PgnGame], GameVerdict]
@@ -115,6 +116,16 @@ class MoveReport:
 MoveListener = Callable[[MoveReport], None]
 
 
+class Pause(NamedTuple):
+    """A point where a watched game waits with nothing in flight: once ply ``ply`` is judged,
+    accepted and reported, and the actors have answered every proposal sent, ``wait(ply)`` is
+    called, and no later move is proposed before it returns. Nothing changes for a game that
+    stops or ends at ``ply`` or before it."""
+
+    ply: int
+    wait: Callable[[int], None]
+
+
 def watch_game(
     game: PgnGame,
     engine: str = "actors",
@@ -127,6 +138,7 @@ def watch_game(
     faults: Counter[str] | None = None,
     nodes: Nodes | None = None,
     max_restarts: int = 10,
+    pause: Pause | None = None,
 ) -> GameVerdict:
     """Replay one game like :func:`judge_for` (same verdict), calling ``on_move`` after each move.
 
@@ -145,6 +157,8 @@ def watch_game(
         faults: the game's network counts (dropped, duplicated, delayed, retried) are added to it.
         nodes: run the game's actors on these node processes (actor engine only; not with ``pool``).
         max_restarts: the supervisor's restart intensity limit (see :class:`ActorGame`).
+        pause: where the game waits, with no proposal in flight (a node can be killed there, a
+            trace looked at), before it goes on.
 
     Returns:
         The game's verdict.
@@ -162,9 +176,9 @@ def watch_game(
     except FenError as error:
         return bad_start(game, error)
     if engine == "direct":
-        return _watch_direct(game, board, report, positions)
+        return _watch_direct(game, board, report, positions, pause)
     return _watch_actors(game, board, recorder, report, positions, teach or {}, pool, network, faults, nodes,
-                         max_restarts)
+                         max_restarts, pause)
 
 
 def _ignore(report: MoveReport) -> None:
@@ -178,8 +192,11 @@ def _placed(start: str, ply: int) -> tuple[int, int]:
     return int(fields[5]) + index // 2, index % 2
 
 
-def _watch_direct(game: PgnGame, board: Game, report: MoveListener, positions: bool) -> GameVerdict:
+def _watch_direct(game: PgnGame, board: Game, report: MoveListener, positions: bool,
+                  pause: Pause | None = None) -> GameVerdict:
     for token in game.moves:
+        if pause is not None and board.plies == pause.ply:
+            pause.wait(pause.ply)
         ply = board.plies + 1
         number, colour = _placed(board.start_fen, ply)
         try:
@@ -205,6 +222,7 @@ def _watch_actors(
     game: PgnGame, mirror: Game, recorder: TraceRecorder | None, report: MoveListener, positions: bool,
     teach: Mapping[str, str], pool: SystemPool | None, network: LinkModel | None = None,
     faults: Counter[str] | None = None, nodes: Nodes | None = None, max_restarts: int = 10,
+    pause: Pause | None = None,
 ) -> GameVerdict:
     from actors.client.game import ActorGame
 
@@ -215,15 +233,15 @@ def _watch_actors(
     if faults is not None and actor_game.network is not None:
         counts = actor_game.network.counts
         try:
-            return _watch_game_actors(game, mirror, actor_game, report, positions, teach)
+            return _watch_game_actors(game, mirror, actor_game, report, positions, teach, pause)
         finally:
             faults.update(counts)
-    return _watch_game_actors(game, mirror, actor_game, report, positions, teach)
+    return _watch_game_actors(game, mirror, actor_game, report, positions, teach, pause)
 
 
 def _watch_game_actors(
     game: PgnGame, mirror: Game, actor_game: ActorGame, report: MoveListener, positions: bool,
-    teach: Mapping[str, str],
+    teach: Mapping[str, str], pause: Pause | None = None,
 ) -> GameVerdict:
     from actors.client.moves import final_fen
     from actors.protocol import Rejected
@@ -236,7 +254,8 @@ def _watch_game_actors(
     def stopped(failure: MoveError | None) -> GameVerdict:
         return verdict(game, actor_game.plies, fen(), actor_game.outcome, failure, actor_game.claimable)
 
-    with actor_game, closing(actor_game.stream_proposals(token.text for token in game.moves)) as replies:
+    texts = [token.text for token in game.moves]
+    with actor_game, closing(_proposed(actor_game, texts, pause)) as replies:
         for ply, token in enumerate(game.moves, start=1):
             number, colour = _placed(start, ply)
             try:
@@ -259,6 +278,24 @@ def _watch_game_actors(
             report(MoveReport(ply, number, colour, token.text, reply.san, reply.uci, reply.check,
                               reply.outcome, fen=shown))
         return stopped(None)
+
+
+def _proposed(actor_game: ActorGame, texts: list[str], pause: Pause | None) -> Generator[Verdict, None, None]:
+    """The verdicts on ``texts``, proposed many at a time; with a pause, the moves up to its ply
+    are one stream, wholly answered before the pause, and the rest another, after it."""
+    from actors.protocol import Rejected
+
+    if pause is None or not 0 <= pause.ply < len(texts):
+        yield from actor_game.stream_proposals(texts)
+        return
+    if pause.ply:
+        with closing(actor_game.stream_proposals(texts[: pause.ply])) as before:
+            for reply in before:
+                yield reply
+                if isinstance(reply, Rejected):
+                    return
+    pause.wait(pause.ply)  # reached only once every move up to the pause was accepted
+    yield from actor_game.stream_proposals(texts[pause.ply :])
 
 
 def _failure(ply: int, token: MoveToken, reason: str, kind: str = ILLEGAL) -> MoveError:
