@@ -11,7 +11,6 @@ import json
 import os
 import subprocess
 import sys
-from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -253,7 +252,7 @@ def test_a_max_restarts_that_is_no_count_is_one_clear_usage_error(capsys: pytest
 # -- one seed, one run
 
 
-def _replay_in_process(hash_seed: int, tmp: Path, *extra: str) -> tuple[bytes, Counter[str]]:
+def _replay_in_process(hash_seed: int, tmp: Path, *extra: str) -> subprocess.Popen[bytes]:
     trace = tmp / f"trace-{hash_seed}.jsonl"
     games = [str(DATA / name) for name in TEN_GAMES]
     environment = {**os.environ, "PYTHONHASHSEED": str(hash_seed), "PYTHONPATH": str(ROOT)}
@@ -262,32 +261,37 @@ def _replay_in_process(hash_seed: int, tmp: Path, *extra: str) -> tuple[bytes, C
          "--trace", str(trace), *extra],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment, cwd=ROOT,
     )
-    return process  # type: ignore[return-value]
+    return process
 
 
-def _finished(process: subprocess.Popen[bytes], trace: Path) -> tuple[bytes, Counter[str]]:
+def _finished(process: subprocess.Popen[bytes], trace: Path) -> tuple[bytes, list[str]]:
+    """The output and the trace's events in order, each without its wall-clock moments (ids kept)."""
     out, err = process.communicate(timeout=600)
     assert process.returncode == 0, err.decode()[-2000:]
-    events: Counter[str] = Counter()
+    events: list[str] = []
     for line in trace.read_text().splitlines():
         event = json.loads(line)
-        for moment in ("msg_id", "parent_id", "t_sent", "t_handled", "t_replied"):
+        for moment in ("t_sent", "t_handled", "t_replied"):
             event.pop(moment, None)
-        events[json.dumps(event, sort_keys=True)] += 1
+        events.append(json.dumps(event, sort_keys=True))
     return out, events
 
 
 def test_the_same_seed_replays_ten_real_games_alike_in_three_processes(tmp_path: Path) -> None:
     processes = [(_replay_in_process(seed, tmp_path), tmp_path / f"trace-{seed}.jsonl") for seed in (1, 2, 3)]
-    runs = [_finished(process, trace) for process, trace in processes]  # type: ignore[arg-type]
+    runs = [_finished(process, trace) for process, trace in processes]
     outputs = [out for out, _ in runs]
     assert len(outputs[0].splitlines()) == 10
     for number, output in enumerate(outputs[1:], start=2):
         differing = [(first, other) for first, other in zip(outputs[0].splitlines(), output.splitlines(),
                                                             strict=True) if first != other]
         assert not differing, f"run {number} differs from run 1: {differing}"
+    # The same events in the same order, ids included: each game runs under a turnstile in arrival
+    # order, so the seed decides the order of deliveries as well as every fault.
     for number, (_, events) in enumerate(runs[1:], start=2):
-        assert events == runs[0][1], (f"run {number}'s trace differs from run 1's: {events - runs[0][1]}"
-                                      f" more, {runs[0][1] - events} fewer")
+        first = next((index for index, (one, other) in enumerate(zip(runs[0][1], events, strict=False))
+                      if one != other), min(len(events), len(runs[0][1])))
+        assert events == runs[0][1], (f"run {number}'s trace differs from run 1's at event {first}: "
+                                      f"{events[first:first + 1]} against {runs[0][1][first:first + 1]}")
     rows = [json.loads(line) for line in outputs[0].splitlines()]
-    assert sum(row["network"]["dropped"] for row in rows) > 10_000, "a run that faults a great deal"
+    assert sum(row["network"]["dropped"] for row in rows) > 5_000, "a run that faults a great deal"

@@ -187,8 +187,10 @@ def test_the_shell_over_a_network_plays_and_says_what_befell_the_messages() -> N
                           capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert "✓ ply   4  2...   Nc6" in done.stdout
-    assert done.stdout.splitlines()[-1] == ("network loss=0.1,dup=0.1,seed=3: dropped 11, duplicated 14,"
-                                            " delayed 0, retried 11")
+    # Start-up crosses reliable links (as a network joins the actors once they have started): these
+    # are the four plies' faults, the seed's every time.
+    assert done.stdout.splitlines()[-1] == ("network loss=0.1,dup=0.1,seed=3: dropped 3, duplicated 4,"
+                                            " delayed 0, retried 3")
 
 
 @pytest.mark.parametrize(("option", "message"), [

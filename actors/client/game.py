@@ -153,8 +153,9 @@ class ActorGame(ProposalStream, StudyTools, GameLifetime):
         """Under a schedule, the failing links of the model ``network`` names, on the schedule's
         clock (actors.kernel.scheduled_links; ``counts``: what befell the messages); else None."""
         if self.turnstile is not None and network is not None and not isinstance(network, Network):
+            # Attached once the actors have started, as a network joins them then: start-up is
+            # reliable, and the model's times count from the game's first request.
             self.links = ScheduledLinks(parse_network(network) if isinstance(network, str) else network)
-            self.turnstile.attach(self.links)
             network = None
         self.network = _network(network, recorder, self.turnstile is not None)
         """The network the game's messages cross (None: reliable links; ``counts``: what befell them)."""

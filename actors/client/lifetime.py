@@ -137,6 +137,8 @@ class GameLifetime:
                 self.network.model.check_actors(self._partitionable())
             if self.links is not None:
                 self.links.model.check_actors([*self.supervisor.names(), CLIENT])
+                assert self.turnstile is not None
+                self.turnstile.attach(self.links)
         except BaseException:
             self._state = "started"
             self._close(discard=True)

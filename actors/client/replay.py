@@ -226,12 +226,18 @@ def _watch_actors(
 ) -> GameVerdict:
     from actors.client.game import ActorGame
 
+    # Over failing links in one process, the game runs its own actors under a turnstile in arrival
+    # order: the seed then decides everything (every fault, timeout and heal, on the schedule's clock,
+    # and the order of deliveries, so the trace's ids too). On nodes the network's timers run real time.
+    scheduled = network is not None and nodes is None
     actor_game = ActorGame(
-        start_fen(game), recorder=recorder, teach=teach, pool=pool, chess960=mirror.chess960, network=network,
-        nodes=nodes, max_restarts=max_restarts,
+        start_fen(game), recorder=recorder, teach=teach, pool=None if scheduled else pool,
+        chess960=mirror.chess960, network=network, nodes=nodes, max_restarts=max_restarts,
+        schedule="fifo" if scheduled else None,
     )
-    if faults is not None and actor_game.network is not None:
-        counts = actor_game.network.counts
+    links = actor_game.links if actor_game.links is not None else actor_game.network
+    if faults is not None and links is not None:
+        counts = links.counts
         try:
             return _watch_game_actors(game, mirror, actor_game, report, positions, teach, pause)
         finally:
