@@ -253,19 +253,21 @@ def test_a_max_restarts_that_is_no_count_is_one_clear_usage_error(capsys: pytest
 # -- one seed, one run
 
 
-def _replay_in_process(hash_seed: int, tmp: Path, *extra: str) -> tuple[bytes, Counter[str]]:
+def _replay_in_process(hash_seed: int, tmp: Path, *extra: str) -> subprocess.Popen[bytes]:
+    """Start ``replay`` of the ten games at ``loss=0.5,seed=1`` in a process of its own, hashing
+    strings with ``hash_seed``, its trace written to ``tmp/trace-HASH_SEED.jsonl``."""
     trace = tmp / f"trace-{hash_seed}.jsonl"
     games = [str(DATA / name) for name in TEN_GAMES]
     environment = {**os.environ, "PYTHONHASHSEED": str(hash_seed), "PYTHONPATH": str(ROOT)}
-    process = subprocess.Popen(
+    return subprocess.Popen(
         [sys.executable, "-m", "actors.cli", "replay", *games, "--network", "loss=0.5,seed=1", "--json",
          "--trace", str(trace), *extra],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment, cwd=ROOT,
     )
-    return process  # type: ignore[return-value]
 
 
 def _finished(process: subprocess.Popen[bytes], trace: Path) -> tuple[bytes, Counter[str]]:
+    """What the process printed, and its trace's events without their wall-clock moments and ids."""
     out, err = process.communicate(timeout=600)
     assert process.returncode == 0, err.decode()[-2000:]
     events: Counter[str] = Counter()
@@ -277,9 +279,8 @@ def _finished(process: subprocess.Popen[bytes], trace: Path) -> tuple[bytes, Cou
     return out, events
 
 
-def test_the_same_seed_replays_ten_real_games_alike_in_three_processes(tmp_path: Path) -> None:
-    processes = [(_replay_in_process(seed, tmp_path), tmp_path / f"trace-{seed}.jsonl") for seed in (1, 2, 3)]
-    runs = [_finished(process, trace) for process, trace in processes]  # type: ignore[arg-type]
+def _assert_alike(runs: list[tuple[bytes, Counter[str]]]) -> None:
+    """Every run printed what the first did, line for line, and traced the same events as often."""
     outputs = [out for out, _ in runs]
     assert len(outputs[0].splitlines()) == 10
     for number, output in enumerate(outputs[1:], start=2):
@@ -291,3 +292,8 @@ def test_the_same_seed_replays_ten_real_games_alike_in_three_processes(tmp_path:
                                       f" more, {runs[0][1] - events} fewer")
     rows = [json.loads(line) for line in outputs[0].splitlines()]
     assert sum(row["network"]["dropped"] for row in rows) > 10_000, "a run that faults a great deal"
+
+
+def test_the_same_seed_replays_ten_real_games_alike_in_three_processes(tmp_path: Path) -> None:
+    processes = [(_replay_in_process(seed, tmp_path), tmp_path / f"trace-{seed}.jsonl") for seed in (1, 2, 3)]
+    _assert_alike([_finished(process, trace) for process, trace in processes])

@@ -1,13 +1,17 @@
 """A lost node is healed as one event: its actors start again on a survivor, counted once against
-the restart intensity, and the game goes on to the verdicts of one process."""
+the restart intensity, and the game goes on to the verdicts of one process. With a seed, a replay
+on nodes over failing links is the same in every process."""
 
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import signal
+from pathlib import Path
 
 import pytest
+from test_recovery import _assert_alike, _finished, _replay_in_process
 
 from actors.client.game import ActorGame
 from actors.client.replay import embedded_game
@@ -40,3 +44,23 @@ def test_the_node_holding_every_piece_killed_mid_game_is_one_restart_and_the_gam
         assert actor_game.supervisor.disagreements() == []
         fen = actor_game.fen()
     assert (actor_game.plies, fen, actor_game.outcome) == (expected["plies"], expected["fen"], "checkmate")
+
+
+def test_the_same_seed_replays_ten_real_games_alike_on_nodes_in_three_processes(tmp_path: Path) -> None:
+    # Each process starts a Ray of its own: two at a time, so that three Rays do not share two cores.
+    on_nodes = ("--nodes", "2", "--ray", "local")
+    traces = {seed: tmp_path / f"trace-{seed}.jsonl" for seed in (1, 2, 3)}
+    started = [_replay_in_process(seed, tmp_path, *on_nodes) for seed in (1, 2)]
+    try:
+        runs = [_finished(started[0], traces[1])]
+        started.append(_replay_in_process(3, tmp_path, *on_nodes))
+        runs += [_finished(started[1], traces[2]), _finished(started[2], traces[3])]
+    finally:
+        for process in started:  # a run that failed leaves none behind it
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+    _assert_alike(runs)
+    crossing = sum(count for event, count in runs[0][1].items()
+                   if len({json.loads(event)["sender_node"], json.loads(event)["receiver_node"]}) == 2)
+    assert crossing > 1_000, "the games' messages crossed between processes"
