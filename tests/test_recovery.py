@@ -267,15 +267,23 @@ def _replay_in_process(hash_seed: int, tmp: Path, *extra: str) -> subprocess.Pop
 
 
 def _finished(process: subprocess.Popen[bytes], trace: Path) -> tuple[bytes, Counter[str]]:
-    """What the process printed, and its trace's events without their wall-clock moments and ids."""
+    """What the process printed, and its trace's events, each with the event that caused it in place
+    of the ids (which follow the order free threads took), and without their wall-clock moments."""
     out, err = process.communicate(timeout=600)
     assert process.returncode == 0, err.decode()[-2000:]
+    traced = [json.loads(line) for line in trace.read_text().splitlines()]
+    by_id = {event["msg_id"]: event for event in traced}
+    assert len(by_id) == len(traced), "each event has an id of its own"
+
+    def without_moments(event: dict[str, object]) -> dict[str, object]:
+        dropped = ("msg_id", "parent_id", "t_sent", "t_handled", "t_replied")
+        return {field: value for field, value in event.items() if field not in dropped}
+
     events: Counter[str] = Counter()
-    for line in trace.read_text().splitlines():
-        event = json.loads(line)
-        for moment in ("msg_id", "parent_id", "t_sent", "t_handled", "t_replied"):
-            event.pop(moment, None)
-        events[json.dumps(event, sort_keys=True)] += 1
+    for event in traced:
+        parent_id = event["parent_id"]
+        parent = None if parent_id is None else without_moments(by_id.get(parent_id, {"untraced": True}))
+        events[json.dumps({**without_moments(event), "parent": parent}, sort_keys=True)] += 1
     return out, events
 
 
