@@ -1,21 +1,29 @@
 """A lost node is healed as one event: its actors start again on a survivor, counted once against
 the restart intensity, and the game goes on to the verdicts of one process. With a seed, a replay
-on nodes over failing links is the same in every process."""
+on nodes over failing links is the same in every process, and what Ray carries late is not lost."""
 
 from __future__ import annotations
 
 import importlib.util
 import json
 import os
+import pickle
 import signal
+import sys
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
+from support import accepted
 from test_recovery import _assert_alike, _finished, _replay_in_process
 
 from actors.client.game import ActorGame
+from actors.client.node_process import NodeHost
+from actors.client.nodes import Nodes
 from actors.client.replay import embedded_game
 from actors.protocol import Accepted
+from actors.tracing.recorder import TraceRecorder
 from board.games.replay import replay_direct
 from board.notation.pgn import read_games
 
@@ -23,8 +31,6 @@ pytestmark = pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason=
 
 
 def test_the_node_holding_every_piece_killed_mid_game_is_one_restart_and_the_game_goes_on() -> None:
-    from actors.client.nodes import Nodes
-
     with embedded_game() as text:
         [game] = read_games(text)  # the Opera game: 33 plies to mate
     moves = [token.text for token in game.moves]
@@ -64,3 +70,39 @@ def test_the_same_seed_replays_ten_real_games_alike_on_nodes_in_three_processes(
     crossing = sum(count for event, count in runs[0][1].items()
                    if len({json.loads(event)["sender_node"], json.loads(event)["receiver_node"]}) == 2)
     assert crossing > 1_000, "the games' messages crossed between processes"
+
+
+class _SlowCaptures(NodeHost):
+    """A node on which a ``Captured`` tell takes a second to reach its piece (Ray gives no order
+    between the calls of two senders, so a tell may land after a later call from elsewhere)."""
+
+    def deliver(self, origin: str, seq: int, urn: str, payload: bytes, asked: bool) -> Any:
+        if not asked and type(pickle.loads(payload).message).__name__ == "Captured":
+            time.sleep(1.0)
+        return super().deliver(origin, seq, urn, payload, asked)
+
+
+def test_a_tell_that_lands_late_still_reaches_its_piece_before_the_game_s_nodes_stop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from ray import cloudpickle
+
+    import actors.client.nodes
+
+    monkeypatch.setattr(actors.client.nodes, "NodeHost", _SlowCaptures)
+    module = sys.modules[__name__]
+    cloudpickle.register_pickle_by_value(module)  # the node processes cannot import this module
+    recorder = TraceRecorder()
+    placement = "referee=1,board=2,white=3,black=1"  # the board tells a black piece, asks a white one
+    try:
+        with (
+            Nodes(3, "local", placement=placement) as nodes,
+            ActorGame(recorder=recorder, nodes=nodes) as game,
+        ):
+            for move in ("e4", "d5", "exd5"):  # the game ends at once on a capture
+                accepted(game, move)
+    finally:
+        cloudpickle.unregister_pickle_by_value(module)
+    captured = [(event["sender_node"], event["receiver"], event["receiver_node"])
+                for event in recorder.events() if event["kind"] == "Captured"]
+    assert captured == [("node-2", "black-pawn-d7", "node-1")], "the taken pawn heard of it before it stopped"
