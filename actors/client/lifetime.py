@@ -202,6 +202,8 @@ class GameLifetime:
                 self._give_back(discard)
             return
         try:
+            if self.nodes is not None:
+                self.nodes.landed()  # what was told to an actor reaches it before it stops
             self.supervisor.stop_all()
         finally:
             if self.network is not None:
@@ -241,6 +243,8 @@ def _stop_dropped(
     supervisor: Supervisor, network: Network | None = None, nodes: Nodes | None = None, owned: bool = False
 ) -> None:
     """Stop the actors of a game that was dropped (or left open at exit) without close()."""
+    if nodes is not None:
+        nodes.landed()
     supervisor.stop_all()
     if network is not None:
         network.close()

@@ -146,6 +146,15 @@ class NodeHost:
             return False
         return True
 
+    def landed(self) -> int:
+        """Wait until every tell this node's actors sent to other nodes is in its actor's inbox (see
+        :meth:`actors.client.ray_carrier.RayCarrier.landed`); returns how many were on their way."""
+        if self.route is None:
+            return 0
+        carrier = self.route.carrier
+        assert isinstance(carrier, RayCarrier)
+        return carrier.landed(CALL_SECONDS / 2)  # within the driver's wait for this call
+
     def end(self) -> tuple[list[TraceEvent], int, dict[str, int], list[str]]:
         """Stop every actor of the game and hand over what it recorded: (events, the next free id,
         what befell the mail its actors sent and what the network gave up on)."""

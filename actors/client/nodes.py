@@ -190,6 +190,7 @@ class Nodes:
         if self._supervisor is not None:
             self.restarts, self._supervisor = self._supervisor.restarts, None
         self.route.close()
+        self.landed()
         handed = self._call_all("end", lambda _: ())
         if network is not None:
             for _, _, counts, failures in handed:
@@ -207,6 +208,17 @@ class Nodes:
             recorder.record(event)
         recorder.number(next_id, 1)
         recorder.node = None
+
+    def landed(self) -> None:
+        """Wait until every tell that any process of the game sent is in its actor's inbox (or its
+        node is found gone): call it before the game's actors are stopped, so that none is stopped
+        before a tell sent to it lands, as Ray's timing would have it now and then (see
+        :meth:`actors.client.ray_carrier.RayCarrier.landed`)."""
+        try:
+            self.carrier.landed(CALL_SECONDS)
+        except self.ray.exceptions.RayError:  # Ray itself is gone: so is whatever was on its way
+            return
+        self._call_all("landed", lambda _: ())
 
     def gather(self) -> int:
         """Record here, in the order they finished, the events every node recorded since the last

@@ -26,6 +26,11 @@ CALL_SECONDS = 10.0
 """How long a call to start, stop or look at an actor on a node may take before the node is called gone."""
 
 
+TOLD_KEPT = 512
+"""How many tells a carrier remembers before it forgets those that reached their node (see
+:meth:`RayCarrier.landed`)."""
+
+
 def import_ray(option: str = "--nodes") -> Any:
     """The ``ray`` module (an optional extra: typed as Any).
 
@@ -87,6 +92,7 @@ class RayCarrier:
         self._seqs: dict[str, int] = {}
         self._answers: queue.SimpleQueue[tuple[str, Reply, Any] | None] = queue.SimpleQueue()
         self._settler: threading.Thread | None = None
+        self._told: list[Any] = []  # the Ray calls of tells not yet known to have reached their node
 
     def gone(self, node: str, error: BaseException) -> None:
         """Mark ``node`` gone (Ray said ``error`` of it)."""
@@ -112,8 +118,9 @@ class RayCarrier:
         return RayReply(self.ray, self, node, self._send(node, urn, wire, True))
 
     def tell(self, node: str, urn: str, wire: Wire) -> None:
-        """Send a tell to the actor ``urn`` on ``node`` (nobody waits on it: a node that is gone loses it)."""
-        self._send(node, urn, wire, False)
+        """Send a tell to the actor ``urn`` on ``node`` (nobody waits on it: a node that is gone loses
+        it; :meth:`landed` waits until it is in the actor's inbox)."""
+        self._on_its_way(self._send(node, urn, wire, False))
 
     def send(self, node: str, urn: str, wire: Wire, reply: Reply | None) -> None:
         """Send to the actor ``urn`` on ``node``: an ask whose answer settles ``reply``, or a tell.
@@ -123,6 +130,7 @@ class RayCarrier:
         """
         call = self._send(node, urn, wire, reply is not None)
         if reply is None:
+            self._on_its_way(call)
             return
         with self._lock:
             if self._settler is None:
@@ -152,6 +160,27 @@ class RayCarrier:
                 reply.set_exception((type(error), error, None))
             else:
                 reply.set(value)
+
+    def _on_its_way(self, call: Any) -> None:
+        with self._lock:
+            self._told.append(call)
+            if len(self._told) >= TOLD_KEPT:  # a long game: forget those that have landed already
+                _, self._told = self.ray.wait(self._told, num_returns=len(self._told), timeout=0)
+
+    def landed(self, timeout: float) -> int:
+        """Wait, at most ``timeout`` seconds, until every tell sent so far is in its actor's inbox (or
+        its node is found gone); returns how many were on their way.
+
+        Ray runs a node's calls on many threads, in no order between two senders: a tell sent before
+        a game ended may reach its node after the node was told to stop its actors, and be lost with
+        them (its delivery missing from the trace) or not, as Ray's timing goes. So a game's nodes
+        stop their actors only once what was told to them has landed.
+        """
+        with self._lock:
+            told, self._told = self._told, []
+        if told:
+            self.ray.wait(told, num_returns=len(told), timeout=timeout)
+        return len(told)
 
     def close(self) -> None:
         """Stop the thread that settles answers (what has come is settled first)."""
