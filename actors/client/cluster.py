@@ -38,27 +38,74 @@ RUN_MARK_VARIABLE: Final = "CHESS_ACTORS_RAY_RUN"
 process it starts inherits it, which is how the watcher below finds them once the process is gone."""
 
 _WATCHER: Final = r"""
-import os, signal, sys, time
+import os, select, signal, sys, time
 
 mark = sys.argv[1].encode()
-sys.stdin.buffer.read()  # returns at the end of the pipe: the process that started Ray has ended
+parent = os.getppid()
+known = {}  # pid -> its start time: a Ray process seen below the parent while it ran
 
 
-def marked():
-    found = []
+def stat(pid):
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8") as found:
+            fields = found.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return fields[0], int(fields[1]), fields[19]  # state, parent, start time
+
+
+def ray_descendants():
+    children = {}
     for entry in os.listdir("/proc"):
-        if entry.isdigit() and int(entry) != os.getpid():
+        if entry.isdigit():
+            found = stat(int(entry))
+            if found is not None and found[0] != "Z":
+                children.setdefault(found[1], []).append(int(entry))
+    found, waiting = [], [parent]
+    while waiting:
+        for child in children.get(waiting.pop(), []):
+            waiting.append(child)
             try:
-                with open(f"/proc/{entry}/environ", "rb") as environ:
-                    if mark in environ.read().split(b"\0"):
-                        found.append(int(entry))
+                with open(f"/proc/{child}/cmdline", "rb") as cmdline:
+                    if child != os.getpid() and b"ray" in cmdline.read():
+                        found.append(child)
             except OSError:
                 pass
     return found
 
 
+# Until the end of a pipe that only the process that started Ray holds (it ends however that process
+# ends, SIGKILL included), the Ray processes below it are noted: the mark finds most of them at the
+# end, and these the rest (a process that rewrote its environment's memory, as a title may).
+while True:
+    readable, _, _ = select.select([0], [], [], 0.5)
+    if readable and not os.read(0, 65536):
+        break
+    for pid in ray_descendants():
+        found = stat(pid)
+        if found is not None:
+            known.setdefault(pid, found[2])
+
+
+def left():
+    found = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and int(entry) != os.getpid():
+            try:
+                with open(f"/proc/{entry}/environ", "rb") as environ:
+                    if mark in environ.read().split(b"\0"):
+                        found.add(int(entry))
+            except OSError:
+                pass
+    for pid, started in known.items():
+        now = stat(pid)
+        if now is not None and now[0] != "Z" and now[2] == started:  # the same process, still running
+            found.add(pid)
+    return found
+
+
 def sweep(signum):
-    found = marked()
+    found = left()
     for pid in found:
         try:
             os.kill(pid, signum)
@@ -69,7 +116,7 @@ def sweep(signum):
 
 sweep(signal.SIGTERM)
 ends = time.monotonic() + 2.0
-while marked() and time.monotonic() < ends:
+while left() and time.monotonic() < ends:
     time.sleep(0.05)
 # Then SIGKILL, swept again and again: a process that one of them started as it went down is marked
 # too, and goes the same way.
@@ -77,10 +124,11 @@ ends = time.monotonic() + 8.0
 while sweep(signal.SIGKILL) and time.monotonic() < ends:
     time.sleep(0.1)
 """
-"""The watcher of a local Ray: it waits for the end of a pipe that only the process that started
-Ray holds (it ends however that process ends, SIGKILL included), then stops every process that
-carries that process's mark (SIGTERM, then SIGKILL two seconds later, swept until none is left, for
-eight seconds at most): Ray's agents otherwise outlived a killed parent by a minute."""
+"""The watcher of a local Ray: while the process that started Ray runs, it notes every Ray process
+below it; once a pipe that only that process holds ends (however it ends, SIGKILL included), it
+stops every process that carries that process's mark or was noted (SIGTERM, then SIGKILL two
+seconds later, swept until none is left, for eight seconds at most): Ray's agents otherwise
+outlived a killed parent by a minute."""
 
 
 def watch_local_ray() -> None:

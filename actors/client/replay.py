@@ -139,6 +139,7 @@ def watch_game(
     nodes: Nodes | None = None,
     max_restarts: int = 10,
     pause: Pause | None = None,
+    scheduled: bool = True,
 ) -> GameVerdict:
     """Replay one game like :func:`judge_for` (same verdict), calling ``on_move`` after each move.
 
@@ -159,6 +160,9 @@ def watch_game(
         max_restarts: the supervisor's restart intensity limit (see :class:`ActorGame`).
         pause: where the game waits, with no proposal in flight (a node can be killed there, a
             trace looked at), before it goes on.
+        scheduled: over failing links in one process, run the game's own actors under a turnstile
+            in arrival order, on the schedule's clock, so that the seed decides everything (the
+            default); False: free threads over the real-time network, as on nodes.
 
     Returns:
         The game's verdict.
@@ -178,7 +182,7 @@ def watch_game(
     if engine == "direct":
         return _watch_direct(game, board, report, positions, pause)
     return _watch_actors(game, board, recorder, report, positions, teach or {}, pool, network, faults, nodes,
-                         max_restarts, pause)
+                         max_restarts, pause, scheduled)
 
 
 def _ignore(report: MoveReport) -> None:
@@ -222,14 +226,14 @@ def _watch_actors(
     game: PgnGame, mirror: Game, recorder: TraceRecorder | None, report: MoveListener, positions: bool,
     teach: Mapping[str, str], pool: SystemPool | None, network: LinkModel | None = None,
     faults: Counter[str] | None = None, nodes: Nodes | None = None, max_restarts: int = 10,
-    pause: Pause | None = None,
+    pause: Pause | None = None, scheduled: bool = True,
 ) -> GameVerdict:
     from actors.client.game import ActorGame
 
     # Over failing links in one process, the game runs its own actors under a turnstile in arrival
     # order: the seed then decides everything (every fault, timeout and heal, on the schedule's clock,
     # and the order of deliveries, so the trace's ids too). On nodes the network's timers run real time.
-    scheduled = network is not None and nodes is None
+    scheduled = scheduled and network is not None and nodes is None
     actor_game = ActorGame(
         start_fen(game), recorder=recorder, teach=teach, pool=None if scheduled else pool,
         chess960=mirror.chess960, network=network, nodes=nodes, max_restarts=max_restarts,
