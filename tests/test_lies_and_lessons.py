@@ -70,6 +70,19 @@ def test_a_ghost_pawn_told_over_a_rook_neither_moves_nor_opens_en_passant() -> N
         assert game.fen().split()[3] == "-"
 
 
+@pytest.mark.parametrize("ghost", ["K", "k"])
+def test_en_passant_never_takes_a_ghost_king_told_over_the_pawn(ghost: str) -> None:
+    # What en passant would take on d5 is, as far as anyone can tell, a king: no move takes one.
+    with ActorGame("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2") as game:
+        game.board_lies(ghosts={"d5": ghost})
+        assert game.legal_targets("e5") == ("e6",)
+        rejected(game, "exd6")
+        assert isinstance(game.propose_squares("e5", "d6"), Rejected)
+        game.board_lies()
+        assert game.legal_targets("e5") == ("d6", "e6")
+        accepted(game, "exd6")
+
+
 def test_a_ghost_told_over_a_piece_of_its_own_kind_is_still_no_actor() -> None:
     # The rook under a ghost rook neither moves nor is asked for its targets.
     with ActorGame("4k3/8/8/8/8/8/8/R3K3 w - - 0 1") as game:
@@ -154,6 +167,17 @@ def test_lessons_given_at_the_start_are_part_of_the_first_position() -> None:
         for move in shuffle[:-1]:
             accepted(game, move)
         assert accepted(game, shuffle[-1]).claimable == ("threefold_repetition",)
+
+
+def test_a_lesson_after_a_third_repetition_makes_the_position_another() -> None:
+    # The queen's shuttle repeats the position three times; taught to move as a bishop, the queen
+    # makes the position one the game never had: no draw is claimable any more.
+    with ActorGame("7k/5Q2/6K1/8/8/8/8/n7 b - - 0 1") as game:
+        for move in ("Nc2", "Qa7", "Na1", "Qf2", "Kg8", "Qa7", "Kh8", "Qa2", "Nc2", "Qa7", "Na1"):
+            accepted(game, move)
+        assert game.claimable == ("threefold_repetition",)
+        game.piece("a7").learn("bishop")
+        assert (game.outcome, game.claimable) == (None, ())
 
 
 def test_a_start_up_lesson_on_an_empty_square_is_an_input_error_naming_it() -> None:

@@ -321,7 +321,9 @@ class View:
             victim = (target - 8 if colour == 0 else target + 8) if probe.en_passant else -1
             exposers = self.exposers(origin, target, king_square, colour ^ 1, victim)
         victim = (target - 8 if colour == 0 else target + 8) if probe.en_passant else target
-        refused = self.true_squares[victim] & 7 == KING  # the board never takes a king, seen or not
+        # The board never takes a king, seen or not; nor en passant one it reports (a ghost king
+        # told over the pawn): what a move takes there is a king as far as anyone can tell.
+        refused = self.true_squares[victim] & 7 == KING or (probe.en_passant and shown[victim] & 7 == KING)
         return ProbeReport(blocker, target_code, exposers, king_square, refused)
 
     def assess(self, colour: int, en_passant: int) -> Assessment:

@@ -39,7 +39,8 @@ class ProbeReport:
     ``exposers``: the enemy pieces whose declared reach would take them to the mover's king once the
     move is made (looked for only when the path is clear and the target is not the mover's own);
     ``king_square``: that king's square after the move (-1 when the side has no king);
-    ``refused``: the board would not make the move, which would take a king (one it may hide).
+    ``refused``: the board would not make the move, which would take a king (one it may hide, or,
+    en passant, one it reports on the square of the pawn taken).
     """
 
     blocker: Sighting | None

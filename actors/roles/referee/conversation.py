@@ -178,6 +178,7 @@ class Conversation(TracedActor[Request]):
         else:
             assert piece.report is not None
             report, en_passant = piece.report, piece.en_passant
+        en_passant = en_passant and not report.refused  # it would take a king, as the board reports
         return CandidateFacts(
             piece.origin,
             yes.code,

@@ -149,7 +149,9 @@ class RefereeActor(Conversation[RefereeRequest]):
         self._absorb(gathered.assessment, self.state.turn)
         start_key = known or self._key(gathered.assessment)
         self.seen = Counter([start_key, *(entry.key for entry in entries)])
-        current = entries[-1].key if entries else start_key
+        # The position as it stands now, lessons taught since the last move included: a lesson that
+        # changed a piece's move function makes it a position the history may not hold at all.
+        current = self._key(gathered.assessment) if entries else start_key
         self.outcome = self._outcome(gathered.assessment, self.seen[current])
         if entries and entries[-1].outcome in GAME_OVER:
             self.outcome = entries[-1].outcome  # a game a move ended stays ended, whatever is taught

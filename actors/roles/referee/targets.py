@@ -51,7 +51,7 @@ def legal_targets(referee: RefereeActor, square: int) -> tuple[int, ...]:
             probe.target_rule,
             report.blocker,
             report.target_code,
-            probe.en_passant and not report.target_code,
+            probe.en_passant and not report.target_code and not report.refused,
             report.exposers,
             report.king_square,
         )
