@@ -6,7 +6,6 @@ and traces and squares their InputErrors; the actors judge garbage exactly as th
 
 from __future__ import annotations
 
-import contextlib
 import json
 import random
 from collections import Counter
@@ -402,7 +401,10 @@ DEEP_JSON = "[" * 100_000
 def test_known_hard_inputs_are_refused_cleanly(surface: str, call: Callable[[], object],
                                                allowed: tuple[type[BaseException], ...]) -> None:
     TRIED["known hard inputs"] += 1
-    with contextlib.suppress(*allowed):
+    if not allowed:
+        call()  # read as it is, without an error
+        return
+    with pytest.raises(allowed):
         call()
 
 
@@ -427,5 +429,5 @@ def test_huge_numbers_and_deep_nesting_are_refused_with_the_projects_errors(
     surface: str, call: Callable[[], object], allowed: type[BaseException]
 ) -> None:
     TRIED["known hard inputs"] += 1
-    with contextlib.suppress(allowed):
+    with pytest.raises(allowed):
         call()
