@@ -10,6 +10,8 @@ depth 3 from the start must equal the count built from pyffish's legal moves.
 from __future__ import annotations
 
 import pytest
+
+pytest.importorskip("pyffish", reason="Fairy-Stockfish's bindings (the 'test' extra) are the oracle")
 from fairy_stockfish import VARIANTS, Ply, Variant, load, oracle_perft, random_game
 
 from actors.client.game import ActorGame

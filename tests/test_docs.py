@@ -39,6 +39,7 @@ LESSONS = sorted(page for page in COURSE.glob("*.md") if page.name != "index.md"
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The site, built once for this module by the documented command (strict: a warning fails it)."""
+    pytest.importorskip("mkdocs", reason="building the site needs the 'docs' extra")
     site = tmp_path_factory.mktemp("docs") / "site"
     done = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],

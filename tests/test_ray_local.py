@@ -11,6 +11,10 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
+pytest.importorskip("ray", reason="a local Ray needs the 'cluster' extra")
+
 DATA = Path(__file__).parent / "data"
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address

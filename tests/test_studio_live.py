@@ -19,6 +19,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+pytest.importorskip("websockets", reason="the live studio needs the 'studio' extra")
+
 from replayed import first_difference, read_trace, run_saved, untimed
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import ClientConnection, connect

@@ -16,6 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+pytest.importorskip("websockets", reason="the live studio needs the 'studio' extra")
+
 from test_studio_live import WAIT, _command, _open, _until_done, _url_of, _ws, studio_running
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
