@@ -26,6 +26,7 @@ from actors.client.nodes import Nodes
 from actors.client.replay import embedded_game
 from actors.protocol import Accepted
 from actors.tracing.recorder import TraceRecorder
+from board.errors import InputError
 from board.games.replay import replay_direct
 from board.notation.pgn import read_games
 
@@ -50,6 +51,32 @@ def test_the_node_holding_every_piece_killed_mid_game_is_one_restart_and_the_gam
         standing = {entry.name for entry in actor_game.supervisor.roster().entries}
         assert {nodes.placed[name] for name in held if name in standing} <= {"node-1", "node-2"}
         assert actor_game.supervisor.disagreements() == []
+        fen = actor_game.fen()
+    assert (actor_game.plies, fen, actor_game.outcome) == (expected["plies"], expected["fen"], "checkmate")
+
+
+@pytest.mark.parametrize(("kind", "restarts"), [("MoveQuery", 1), ("Moved", 3)])
+def test_a_node_lost_mid_ply_is_one_restart_and_the_game_goes_on(kind: str, restarts: int) -> None:
+    # Node 3 holds every piece; it ends (as a SIGKILL ends it) when the next MoveQuery or Moved
+    # arrives for one of them: in the middle of ply 13. Lost on a MoveQuery, the referee's question
+    # fails and the node's 32 actors are one restart. Lost on a Moved, the board was making the
+    # move: the board fails with it (its Moved unanswered), and so does the referee (which no
+    # longer knows whether the ply was made): one restart each besides the node's.
+    with embedded_game() as text:
+        [game] = read_games(text)
+    moves = [token.text for token in game.moves]
+    expected = replay_direct(game).as_json()
+    with Nodes(3, "local") as nodes, ActorGame(nodes=nodes) as actor_game:
+        for move in moves[:12]:
+            accepted(actor_game, move)
+        nodes.kill_on_next("node-3", kind)
+        for move in moves[12:]:
+            accepted(actor_game, move)
+        assert "node-3" in nodes.dead, "the node ended mid-ply"
+        assert actor_game.supervisor.restarts == restarts, "the node's 32 actors were one restart"
+        assert actor_game.supervisor.disagreements() == []
+        with pytest.raises(InputError, match="no running node called 'node-3'"):
+            nodes.kill_on_next("node-3", kind)
         fen = actor_game.fen()
     assert (actor_game.plies, fen, actor_game.outcome) == (expected["plies"], expected["fen"], "checkmate")
 

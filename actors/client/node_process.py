@@ -49,6 +49,8 @@ class NodeHost:
         self.route: RemoteRoute | None = None
         self.network: Network | None = None
         self.places: dict[str, str] = {}
+        self.die_on: str | None = None
+        """A kind of message whose next arrival ends this process at once (see :meth:`die_on_next`)."""
 
     def connect(self, handles: dict[str, Any]) -> int:
         """Learn every node's Ray actor (to send to them); returns this process's id."""
@@ -106,6 +108,8 @@ class NodeHost:
         except Exception as error:  # a class this node cannot import: the message is lost, in its turn
             self.arrivals.arrive(origin, seq, None, Envelope(None, origin, None, None), None)
             return None, ActorUnavailable(f"{self.node} cannot read the message: {first_line(error)}")
+        if self.die_on is not None and type(wire.message).__name__ == self.die_on:
+            os._exit(137)  # as a SIGKILL ends it: nothing cleaned up, the message never handed over
         reply = Reply() if asked else None
         self.arrivals.arrive(origin, seq, ref, from_wire(wire, self.recorder), reply)
         if reply is None:
@@ -121,6 +125,11 @@ class NodeHost:
                 kind = type(wire.message).__name__
                 return None, LinkFailure(f"{name} could not answer {kind}: {lost}")
         return value, None
+
+    def die_on_next(self, kind: str) -> None:
+        """End this process, at once and with no cleanup, when the next message of class ``kind``
+        arrives for one of its actors (a node lost in the middle of a ply, at a point a test names)."""
+        self.die_on = kind
 
     def partition(self, actors: frozenset[str], seconds: float, apart: frozenset[str]) -> None:
         """Cut ``actors`` off from ``apart`` (or the rest) for ``seconds`` from now, for the mail this

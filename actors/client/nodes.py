@@ -43,6 +43,7 @@ from actors.kernel.remote import Here, RemoteRoute
 from actors.roles.supervisor import SUPERVISOR
 from actors.tracing.event import TraceEvent
 from actors.tracing.recorder import TraceRecorder
+from board.errors import InputError
 
 if TYPE_CHECKING:
     from actors.roles.supervisor import Supervisor
@@ -232,6 +233,18 @@ class Nodes:
         for event in events:
             recorder.record(event)
         return len(events)
+
+    def kill_on_next(self, node: str, kind: str) -> None:
+        """Have the process of ``node`` end at once (as a SIGKILL ends it) when the next message of
+        class ``kind`` arrives for one of its actors: a node lost mid-ply, at a point the caller names.
+
+        Raises:
+            InputError: ``node`` is not one of these nodes, or is gone already.
+        """
+        if node not in self.handles or node in self.carrier.dead:
+            known = ", ".join(name for name in self.names if name not in self.carrier.dead)
+            raise InputError(f"no running node called {node!r} (running: {known or 'none'})")
+        self.ray.get(self.handles[node].die_on_next.remote(kind), timeout=CALL_SECONDS)
 
     def partition(self, actors: frozenset[str], seconds: float, apart: frozenset[str] = frozenset()) -> None:
         """Cut ``actors`` off from ``apart`` (or from the rest) for ``seconds`` from now, on every node
