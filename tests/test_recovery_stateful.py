@@ -271,3 +271,107 @@ def test_recovery_never_changes_a_verdict_and_reaches_every_kind_of_event() -> N
     short = {event: (REACHED[event], floor) for event, floor in FLOORS.items() if REACHED[event] < floor}
     assert not short, f"events reached fewer times than their floor (reached, floor): {short}"
     assert LinkFailure  # a lost message's failure is named (see _failed)
+
+
+# -- the same on nodes, with nodes lost mid-ply
+
+NODE_FLOORS = {
+    "accepted": 5,
+    "node lost mid-ply": 1,
+    "heals": 2,
+    "lessons on nodes": 1,
+}
+"""How often each kind of event must happen in one run of the machine on nodes, at least."""
+
+NODE_KINDS = ("MoveQuery", "Moved")
+"""The messages a node is lost on: sent to pieces (on node 3 under the role placement) in the middle
+of every legal ply, the referee's question and the board's news of the move."""
+
+
+class NodeFaultRun(FaultRun):
+    """A FaultRun whose game's actors run on three node processes of a local Ray (the role placement:
+    referee, board and journal, pieces)."""
+
+    def __init__(self, fen: str, tally: Tally) -> None:
+        from actors.client.nodes import Nodes
+
+        self.switch = Switch()
+        self.lessons = lessons(self.switch)
+        self.tally = tally
+        self.reference = Reference(fen)
+        self.recorder = TraceRecorder()
+        self.network = Network(LinkModel(retries=4), self.recorder)
+        self.nodes = Nodes(3, "local")
+        self.game = ActorGame(fen, timeout=2.0, recorder=self.recorder, network=self.network,
+                              max_restarts=12, nodes=self.nodes)
+        try:
+            self.game.start()
+        except BaseException:
+            self.nodes.close()
+            raise
+        self.said = (self.game.outcome, tuple(self.game.claimable))
+        self.fen = fen
+        self.taught = {}
+        self.on_nodes = True
+        self.log = [f"ActorGame({fen!r}) on three nodes over a network"]
+        self.calls = []
+        self.played = []
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            self.nodes.close()
+
+
+class NodeRecoveryMachine(RecoveryMachine):
+    """The recovery machine's steps on nodes (no stalls or partitions: a node is lost instead), and
+    nodes lost at a message a step names."""
+
+    def _new_game(self) -> None:
+        if self.run is not None:
+            self._tally_marks(self.run)
+            self.run.close()
+        self.run = NodeFaultRun(STARTS[self.starts % len(STARTS)], self.tally)
+        self.starts += 1
+
+    # Stalls and partitions run on the wall clock of three processes: left to the machine in one.
+    stall = None  # type: ignore[assignment]
+    stall_a_lesson = None  # type: ignore[assignment]
+    partition = None  # type: ignore[assignment]
+    crash_during_a_lesson = None  # type: ignore[assignment]
+
+    @rule(kind=st.sampled_from(NODE_KINDS), index=st.integers(0, 10_000))
+    def lose_a_node_mid_ply(self, kind: str, index: int) -> None:
+        run = self.live
+        assert isinstance(run, NodeFaultRun)
+        running = [name for name in run.nodes.names if name not in run.nodes.dead]
+        if "node-3" not in running:
+            return  # the pieces' node is gone already: its actors run on the survivors
+        run.nodes.kill_on_next("node-3", kind)
+        self._step("propose_legal", index, 0)
+        if self.run is run and "node-3" in run.nodes.dead:
+            REACHED["node lost mid-ply"] += 1
+
+
+def test_recovery_on_nodes_never_changes_a_verdict_and_loses_nodes_mid_ply() -> None:
+    import importlib.util
+
+    if importlib.util.find_spec("ray") is None:
+        import pytest
+
+        pytest.skip("nodes need the 'cluster' extra")
+    REACHED.clear()
+    run_state_machine_as_test(NodeRecoveryMachine, settings=settings(
+        max_examples=3,
+        stateful_step_count=14,
+        derandomize=True,
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+        phases=[Phase.explicit, Phase.generate],
+    ))
+    print("reached on nodes:", dict(sorted(REACHED.items())))
+    short = {event: (REACHED[event], floor) for event, floor in NODE_FLOORS.items()
+             if REACHED[event] < floor}
+    assert not short, f"events reached fewer times than their floor (reached, floor): {short}"
