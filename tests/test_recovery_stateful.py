@@ -12,13 +12,14 @@ steps play a new game. The run counts what it reached and asserts a floor for ea
 
 from __future__ import annotations
 
+import importlib.util
 from collections import Counter
 
-from hypothesis import HealthCheck, Phase, settings
+import pytest
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 from reference_judge import Reference
-from truth_model import STARTS, Switch, Tally, TruthRun, lessons
+from truth_model import STARTS, Switch, Tally, TruthRun, lessons, machine_settings
 
 from actors.client.game import ActorGame
 from actors.kernel.errors import ActorFailure, LinkFailure
@@ -256,20 +257,18 @@ def _name(square: int) -> str:
     return SQUARE_NAMES[square]
 
 
-def test_recovery_never_changes_a_verdict_and_reaches_every_kind_of_event() -> None:
+def _run_and_reach(machine: type[RuleBasedStateMachine], floors: dict[str, int], examples: int,
+                   steps: int) -> None:
+    """Run ``machine`` and assert that each event reached its floor (the counts are printed)."""
     REACHED.clear()
-    run_state_machine_as_test(RecoveryMachine, settings=settings(
-        max_examples=30,
-        stateful_step_count=30,
-        derandomize=True,
-        deadline=None,
-        database=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-        phases=[Phase.explicit, Phase.generate],
-    ))
-    print("reached:", dict(sorted(REACHED.items())))
-    short = {event: (REACHED[event], floor) for event, floor in FLOORS.items() if REACHED[event] < floor}
+    run_state_machine_as_test(machine, settings=machine_settings(examples, steps))
+    print(f"reached by {machine.__name__}:", dict(sorted(REACHED.items())))
+    short = {event: (REACHED[event], floor) for event, floor in floors.items() if REACHED[event] < floor}
     assert not short, f"events reached fewer times than their floor (reached, floor): {short}"
+
+
+def test_recovery_never_changes_a_verdict_and_reaches_every_kind_of_event() -> None:
+    _run_and_reach(RecoveryMachine, FLOORS, 30, 30)
     assert LinkFailure  # a lost message's failure is named (see _failed)
 
 
@@ -354,24 +353,6 @@ class NodeRecoveryMachine(RecoveryMachine):
             REACHED["node lost mid-ply"] += 1
 
 
+@pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="nodes need the 'cluster' extra")
 def test_recovery_on_nodes_never_changes_a_verdict_and_loses_nodes_mid_ply() -> None:
-    import importlib.util
-
-    if importlib.util.find_spec("ray") is None:
-        import pytest
-
-        pytest.skip("nodes need the 'cluster' extra")
-    REACHED.clear()
-    run_state_machine_as_test(NodeRecoveryMachine, settings=settings(
-        max_examples=3,
-        stateful_step_count=14,
-        derandomize=True,
-        deadline=None,
-        database=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-        phases=[Phase.explicit, Phase.generate],
-    ))
-    print("reached on nodes:", dict(sorted(REACHED.items())))
-    short = {event: (REACHED[event], floor) for event, floor in NODE_FLOORS.items()
-             if REACHED[event] < floor}
-    assert not short, f"events reached fewer times than their floor (reached, floor): {short}"
+    _run_and_reach(NodeRecoveryMachine, NODE_FLOORS, 3, 14)

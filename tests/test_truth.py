@@ -16,7 +16,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from hypothesis import HealthCheck, Phase, note, settings
+from hypothesis import note
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     RuleBasedStateMachine,
@@ -36,6 +36,7 @@ from truth_model import (
     coverage_misses,
     format_coverage,
     lessons,
+    machine_settings,
     start_lessons,
 )
 
@@ -155,15 +156,7 @@ class TruthMachine(RuleBasedStateMachine):
             self.run.check()
 
 
-SETTINGS = settings(
-    max_examples=40,
-    stateful_step_count=40,
-    derandomize=True,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-    phases=[Phase.explicit, Phase.generate],  # shrinking a sequence of actor calls would take minutes
-)
+SETTINGS = machine_settings(40, 40)
 
 STATEFUL_FLOORS = {what: min(share, 0.002) for what, share in COVERAGE.items()} | {"accepted": 0.05}
 """The stateful test's floors: its rules are drawn otherwise than the long run's steps, and it is

@@ -18,6 +18,7 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
+from hypothesis import HealthCheck, Phase, settings
 from reference_judge import CASTLES, STANDARD_KING, Move, Reference
 
 from actors.client.game import ActorGame
@@ -633,3 +634,18 @@ def shrink(
             if error is not None and error.kind == kind:
                 calls, found, log, changed = shorter, error, shorter_log, True
     return found, log
+
+
+def machine_settings(examples: int, steps: int) -> settings:
+    """Hypothesis settings for a state machine of actor calls: ``examples`` sequences of at most
+    ``steps`` steps, the same every run (derandomized, no database), and no shrinking (shrinking a
+    sequence of actor calls would take minutes)."""
+    return settings(
+        max_examples=examples,
+        stateful_step_count=steps,
+        derandomize=True,
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+        phases=[Phase.explicit, Phase.generate],
+    )
