@@ -17,13 +17,13 @@ import pytest
 
 import actors
 from actors.client.game import ActorGame
+from actors.kernel.control import HangOnNext
 from actors.kernel.errors import ActorFailure, LinkFailure
 from actors.kernel.links import LinkModel
 from actors.kernel.messaging import Envelope
 from actors.kernel.network import Network
 from actors.protocol import Accepted, Rejected
 from actors.protocol.board import Declare
-from actors.protocol.control import HangOnNext
 from actors.protocol.piece import TargetsQuery
 from actors.scenario.runner import run_scenario
 from actors.scenario.script import parse_scenario

@@ -22,10 +22,10 @@ from reference_judge import Reference
 from truth_model import STARTS, Switch, Tally, TruthRun, lessons, machine_settings
 
 from actors.client.game import ActorGame
+from actors.kernel.control import HangOnNext
 from actors.kernel.errors import ActorFailure, LinkFailure
 from actors.kernel.links import LinkModel
 from actors.kernel.network import Network
-from actors.protocol.control import HangOnNext
 from actors.tracing.recorder import TraceRecorder
 
 LESSONS = sorted(lessons(Switch()))

@@ -22,8 +22,8 @@ from hypothesis import HealthCheck, Phase, settings
 from reference_judge import CASTLES, STANDARD_KING, Move, Reference
 
 from actors.client.game import ActorGame
+from actors.kernel.control import Ping
 from actors.kernel.errors import ActorFailure
-from actors.protocol.control import Ping
 from actors.protocol.piece import Learn, Learned
 from actors.protocol.referee import Accepted, Verdict
 from board.errors import ChessActorsError, InputError

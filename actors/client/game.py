@@ -21,6 +21,7 @@ from actors.client.placement import Placement, checked_count
 from actors.client.pool import SystemPool
 from actors.client.stream import CLIENT, Proposal, ProposalStream
 from actors.client.study import StudyTools
+from actors.kernel.control import CrashOnNext, HangOnNext
 from actors.kernel.errors import ActorFailure, ActorTimeout, ActorUnavailable
 from actors.kernel.links import LinkModel, parse_network
 from actors.kernel.messaging import DEFAULT_TIMEOUT, Pending, ask, post, wait_one
@@ -28,7 +29,6 @@ from actors.kernel.network import Network
 from actors.kernel.policies import Policy
 from actors.kernel.schedule import Turnstile, make_turnstile
 from actors.kernel.scheduled_links import ScheduledLinks
-from actors.protocol.control import CrashOnNext, HangOnNext
 from actors.protocol.referee import (
     Accepted,
     Description,

@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from actors.client.stream import CLIENT
+from actors.kernel.control import HangOnNext, Ping
 from actors.kernel.errors import ActorUnavailable
 from actors.kernel.messaging import post, tell
-from actors.protocol.control import HangOnNext, Ping
 from board.errors import InputError
 
 if TYPE_CHECKING:

@@ -10,10 +10,10 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from actors.client.stream import CLIENT
+from actors.kernel.control import Armed, Crash, CrashOnNext
 from actors.kernel.errors import ActorUnavailable
 from actors.kernel.messaging import post, tell
-from actors.protocol.board import Teach
-from actors.protocol.control import Armed, Crash, CrashOnNext, Lie
+from actors.protocol.board import Lie, Teach
 from actors.protocol.piece import Learned
 from actors.protocol.referee import Begin, Ready
 from actors.protocol.values import JournalEntry

@@ -1,4 +1,4 @@
-"""The actor every chess actor is: one ``handle(message)`` per role, deliveries traced, faults injectable.
+"""The runtime's actor: one ``handle(message)`` per role, deliveries shown to an instrument, faults injected.
 
 An unexpected exception kills the actor (let it crash: the supervisor restarts it); an
 :class:`~actors.kernel.errors.ActorFailure` only reports a peer's trouble to the asker.
@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import pykka
 
+from actors.kernel.control import Armed, Crash, CrashOnNext, Disarm, HangOnNext, Ping, Pong
 from actors.kernel.deliveries import Turn
 from actors.kernel.errors import ActorFailure, ActorUnavailable, InjectedCrash
 from actors.kernel.fault_marks import Fenced
@@ -30,11 +31,9 @@ from actors.kernel.messaging import (
     wait_all,
     wait_one,
 )
-from actors.protocol.control import Armed, Crash, CrashOnNext, Disarm, HangOnNext, Lie, Ping, Pong
 
 if TYPE_CHECKING:
-    from actors.tracing.delivery import Delivery
-    from actors.tracing.recorder import TraceRecorder
+    from actors.kernel.instrument import Instrument, Visit
 
 Request = TypeVar("Request")
 
@@ -44,7 +43,7 @@ _PYKKA_LOG = logging.getLogger("pykka")
 _envelope = tuple.__new__
 """Makes an :class:`Envelope` without the named tuple's own ``__new__``: ``_envelope(Envelope, fields)``."""
 
-_CONTROL = frozenset({Ping, Crash, CrashOnNext, HangOnNext, Disarm, Lie})
+_CONTROL = frozenset({Ping, Crash, CrashOnNext, HangOnNext, Disarm})
 """The control messages every actor answers itself (the rest go to its role's ``handle``)."""
 
 
@@ -62,7 +61,8 @@ class TracedActor(pykka.ThreadingActor, Generic[Request]):
     Args:
         name: the stable name (a restarted actor keeps it).
         directory: where the system's actors are found by name.
-        recorder: traces every delivery when given.
+        recorder: the instrument shown every delivery, if any (the project's is the tracer's
+            :class:`~actors.tracing.recorder.TraceRecorder`; see :mod:`actors.kernel.instrument`).
         timeout: every ask this actor makes waits at most this long.
     """
 
@@ -80,7 +80,7 @@ class TracedActor(pykka.ThreadingActor, Generic[Request]):
         self,
         name: str,
         directory: Directory,
-        recorder: TraceRecorder | None = None,
+        recorder: Instrument | None = None,
         timeout: float = DEFAULT_TIMEOUT,
     ) -> None:
         super().__init__()
@@ -88,7 +88,7 @@ class TracedActor(pykka.ThreadingActor, Generic[Request]):
         self.directory = directory
         self.recorder = recorder
         self.timeout = timeout
-        self.current: Delivery | None = None
+        self.current: Visit | None = None
         self.sender = ""
         self._crash_on: str | None = None
         self._hang_on: tuple[str, float] | None = None
@@ -199,18 +199,12 @@ class TracedActor(pykka.ThreadingActor, Generic[Request]):
             case Disarm():
                 self._crash_on = self._hang_on = None
                 return Armed("Disarm")
-            case Lie():
-                return self.lie(body)
             case _:
                 return self.handle(body)
 
     def handle(self, message: Request) -> object:
         """Answer one message of the role (None for a tell)."""
         raise NotImplementedError
-
-    def lie(self, message: Lie) -> Armed:
-        """Report false facts from now on (only the board can)."""
-        raise TypeError(f"{self.name} has no facts to lie about")
 
     def _start_actor_loop(self) -> None:
         start_actor_thread(self, self.name)  # a refused thread is one clear error, never a hang

@@ -17,8 +17,7 @@ from actors.kernel.mailbox import Reply, post_ask, post_tell
 from actors.kernel.policies import ScheduleError
 
 if TYPE_CHECKING:
-    from actors.tracing.delivery import Delivery
-    from actors.tracing.recorder import TraceRecorder
+    from actors.kernel.instrument import Instrument, Visit
 
 DEFAULT_TIMEOUT = 5.0
 WINDOW = 16
@@ -78,15 +77,15 @@ class Envelope(NamedTuple):
     message: object
     sender: str
     ply: int | None
-    delivery: Delivery | None
+    delivery: Visit | None
 
 
 def post(
-    recorder: TraceRecorder | None,
+    recorder: Instrument | None,
     sender: str,
     receiver: str,
     message: object,
-    parent: Delivery | None = None,
+    parent: Visit | None = None,
     ply: int | None = None,
     hint: str | None = None,
 ) -> Envelope:

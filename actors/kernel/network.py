@@ -60,7 +60,7 @@ from actors.kernel.remote import RemoteRef
 if TYPE_CHECKING:
     from pykka._types import OptExcInfo
 
-    from actors.tracing.recorder import TraceRecorder
+    from actors.kernel.instrument import Instrument
 
 __all__ = ["LOSE", "PLANNED", "Network"]
 
@@ -93,7 +93,7 @@ class Network:
         recorder: traces each fault when given.
     """
 
-    def __init__(self, model: LinkModel, recorder: TraceRecorder | None = None) -> None:
+    def __init__(self, model: LinkModel, recorder: Instrument | None = None) -> None:
         self.model = model
         self.recorder = recorder
         self.counts: Counter[str] = Counter({name: 0 for name in COUNTED})

@@ -13,8 +13,8 @@ from actors.kernel.messaging import Envelope, Ref
 if TYPE_CHECKING:
     from pykka._types import OptExcInfo
 
+    from actors.kernel.instrument import Visit
     from actors.kernel.network import Network
-    from actors.tracing.delivery import Delivery
 
 __all__ = ["AnswerBack", "Packet", "Pair", "as_exc_info", "settle"]
 
@@ -46,7 +46,7 @@ class Packet:
     origin: str = ""  # the urn of the sending actor ("" for the client): a replaced one's mail is fenced
 
     @property
-    def delivery(self) -> Delivery | None:
+    def delivery(self) -> Visit | None:
         return self.envelope.delivery if self.envelope is not None else None
 
 

@@ -22,8 +22,7 @@ from actors.kernel.mailbox import Posted, Reply
 from actors.kernel.messaging import ROUTES, Envelope, Ref
 
 if TYPE_CHECKING:
-    from actors.tracing.delivery import Delivery
-    from actors.tracing.recorder import TraceRecorder
+    from actors.kernel.instrument import Instrument, Visit
 
 __all__ = ["Arrivals", "Carrier", "Here", "RemoteRef", "RemoteRoute", "TraceHeader", "Wire", "from_wire"]
 
@@ -70,11 +69,11 @@ def to_wire(envelope: Envelope) -> Wire:
     return Wire(message, sender, ply, header)
 
 
-def from_wire(wire: Wire, recorder: TraceRecorder | None) -> Envelope:
+def from_wire(wire: Wire, recorder: Instrument | None) -> Envelope:
     """The envelope ``wire`` stands for in this process: a traced one's delivery is finished (recorded)
     by ``recorder``, this process's, when the receiver has handled it."""
     message, sender, ply, header = wire
-    delivery: Delivery | None = None
+    delivery: Visit | None = None
     if header is not None and recorder is not None:
         delivery = recorder.carried(message, *header)
     return Envelope(message, sender, ply, delivery)

@@ -33,7 +33,7 @@ from actors.kernel.links import COUNTED, Fate, LinkModel, PlannedFaults, separat
 from actors.kernel.network import FIRST_WAIT, LONGEST_WAIT, PLANNED
 
 if TYPE_CHECKING:
-    from actors.tracing.delivery import Delivery
+    from actors.kernel.instrument import Visit
 
 __all__ = ["Journey", "MessageName", "ScheduledLinks"]
 
@@ -153,7 +153,7 @@ class ScheduledLinks:
         return seq
 
     def cross(self, sender: str, receiver: str, carrying: str, kind: str, seq: int,
-              delivery: Delivery | None, attempt: int = 1, lost: bool = False) -> Journey:
+              delivery: Visit | None, attempt: int = 1, lost: bool = False) -> Journey:
         """Send attempt ``attempt`` of a transmission, and again while it is lost.
 
         Args:
@@ -225,15 +225,15 @@ class ScheduledLinks:
         return False
 
     def duplicate(self, sender: str, receiver: str, carrying: str, kind: str, attempt: int,
-                  delivery: Delivery | None) -> None:
+                  delivery: Visit | None) -> None:
         """A transmission arrived twice (a fault chosen by hand): its copy is dropped at the other end."""
         self.note("duplicated", Duplicated(kind, carrying, attempt), sender, receiver, delivery)
 
-    def note(self, count: str, marker: object, sender: str, receiver: str, delivery: Delivery | None) -> None:
+    def note(self, count: str, marker: object, sender: str, receiver: str, delivery: Visit | None) -> None:
         """Count a fault, and trace it as a child of the message it befell (when that is traced)."""
         self.counts[count] += 1
         if delivery is not None:
-            delivery.recorder.post(sender, receiver, marker, parent=delivery).done()
+            delivery.instrument.post(sender, receiver, marker, parent=delivery).done()
 
     def _take_planned(self, kind: str, carrying: str) -> Fate | None:
         fault = self._planned.take(kind, carrying)

@@ -2,13 +2,24 @@
 
 Read this package to know the whole conversation without opening an actor: ``referee`` (proposals,
 ChessMoveQ), ``board`` (facts about the occupancy), ``piece`` (the move function), ``journal`` (the
-record a game keeps), ``control`` (liveness and injected faults), ``values`` (what messages carry).
+record a game keeps), ``values`` (what messages carry); and, re-exported here, the runtime's own
+control messages (liveness and injected faults: :mod:`actors.kernel.control`).
 """
 
 from __future__ import annotations
 
 from typing import get_args
 
+from actors.kernel.control import (
+    Armed,
+    ControlRequest,
+    Crash,
+    CrashOnNext,
+    Disarm,
+    HangOnNext,
+    Ping,
+    Pong,
+)
 from actors.protocol.board import (
     Applied,
     Apply,
@@ -21,6 +32,7 @@ from actors.protocol.board import (
     Describe,
     Gather,
     Gathered,
+    Lie,
     Place,
     ProbeReports,
     ProbeSurvey,
@@ -29,17 +41,6 @@ from actors.protocol.board import (
     Survey,
     SurveyReport,
     Teach,
-)
-from actors.protocol.control import (
-    Armed,
-    ControlRequest,
-    Crash,
-    CrashOnNext,
-    Disarm,
-    HangOnNext,
-    Lie,
-    Ping,
-    Pong,
 )
 from actors.protocol.journal import (
     JournalEntries,

@@ -18,6 +18,8 @@ How you talk to the board (the referee asks; the supervisor asks for the roster)
     Place(entries, layout, keep)             -> Roster        (clear, seat these pieces: a ChessMoveQ
                                                 case, or a pooled system's next game; with keep, a piece
                                                 already seated so keeps its own last declaration)
+    Lie(ghosts, hidden)                      -> Armed         (report these false facts until told the
+                                                truth with an empty Lie)
 The board asks pieces only for their reach (Gather, Place, a move, a promotion, and a piece that said
 "ask me" whenever its reach matters) and tells them Captured; pieces never ask anyone, so no two actors
 ever wait on each other.
@@ -219,7 +221,17 @@ class Place:
     keep: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class Lie:
+    """The board reports pieces that are not there (``ghosts``: square -> code) and hides some that are
+    (``hidden``) until an empty Lie. Only the reports change: moves are made on the true board."""
+
+    ghosts: tuple[tuple[int, int], ...] = ()
+    hidden: tuple[int, ...] = ()
+
+
 BoardRequest = (
     Survey | ProbeSurvey | CastleSurvey | Apply | Gather | Declare | Teach | RosterQuery | Describe | Place
+    | Lie
 )
 """Everything the board answers."""

@@ -16,6 +16,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final, assert_never
 
 from actors.kernel.actor import TracedActor
+from actors.kernel.control import Armed
 from actors.kernel.messaging import DEFAULT_TIMEOUT, Directory, Pending, ask, wait_one
 from actors.protocol.board import (
     Applied,
@@ -29,6 +30,7 @@ from actors.protocol.board import (
     Describe,
     Gather,
     Gathered,
+    Lie,
     Place,
     ProbeReports,
     ProbeSurvey,
@@ -38,7 +40,6 @@ from actors.protocol.board import (
     SurveyReport,
     Teach,
 )
-from actors.protocol.control import Armed, Lie
 from actors.protocol.piece import Captured, Learn, Learned, Moved, Promote, Seat, Targets, TargetsQuery
 from actors.protocol.referee import Description
 from actors.protocol.values import (
@@ -215,6 +216,9 @@ class BoardActor(TracedActor[BoardRequest]):
             case Place(entries=entries, layout=layout, keep=keep):
                 self._place(entries, layout, keep)
                 return Roster(self._entries(), self.plies, self.view.placement())  # the new view
+            case Lie(ghosts=ghosts, hidden=hidden):  # report ghosts, hide pieces (an empty Lie: the truth)
+                self.view.lie(dict(ghosts), frozenset(hidden))
+                return Armed("Lie")
             case _:
                 assert_never(message)
 
@@ -252,11 +256,6 @@ class BoardActor(TracedActor[BoardRequest]):
                 what = "king" if truth[landing] & 7 == KING else "piece"
                 return f"castling would land on the {what} the board holds on {SQUARE_NAMES[landing]}"
         return None
-
-    def lie(self, message: Lie) -> Armed:
-        """Report ghosts and hide pieces from now on (an empty Lie tells the truth again)."""
-        self.view.lie(dict(message.ghosts), frozenset(message.hidden))
-        return Armed("Lie")
 
     # -- who is where
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import pykka
 
 from actors.kernel.actor import fence
+from actors.kernel.control import Ping
 from actors.kernel.errors import (
     ActorFailure,
     ActorTimeout,
@@ -37,7 +38,6 @@ from actors.kernel.messaging import (
 )
 from actors.kernel.remote import RemoteRef
 from actors.protocol.board import Place, Roster, RosterQuery
-from actors.protocol.control import Ping
 from actors.protocol.journal import JournalEntries, JournalQuery, Record
 from actors.protocol.piece import Resync, Targets, TargetsQuery
 from actors.protocol.referee import Begin, Ready

@@ -95,6 +95,12 @@ class Delivery:
         self.ply = ply
 
     @property
+    def instrument(self) -> TraceRecorder:
+        """The recorder that follows this delivery (the runtime's name for it: see
+        :class:`actors.kernel.instrument.Visit`)."""
+        return self.recorder
+
+    @property
     def kind(self) -> str:
         """The message's class name."""
         return type(self.message).__name__

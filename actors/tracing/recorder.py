@@ -51,6 +51,7 @@ from actors.tracing.fields import SCHEMA_FIELDS, TRACE_LOGGER_NAME
 from actors.tracing.statistics import actor_role, median, p99, percentile
 
 if TYPE_CHECKING:
+    from actors.kernel.instrument import Visit
     from actors.tracing.sinks import TraceSink
 
 __all__ = [
@@ -133,7 +134,7 @@ class TraceRecorder:
         receiver: str,
         message: object,
         *,
-        parent: Delivery | None = None,
+        parent: Visit | None = None,
         ply: int | None = None,
         hint: str | None = None,
     ) -> Delivery:

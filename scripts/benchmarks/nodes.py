@@ -85,7 +85,7 @@ def _replay(
 def _ask_times(nodes: Nodes | None) -> list[float]:
     """Seconds of each of :data:`PINGS` asks from the client to a piece, sorted."""
     from actors.client.game import ActorGame
-    from actors.protocol.control import Ping
+    from actors.kernel.control import Ping
 
     with ActorGame(nodes=nodes) as game:
         name = game.piece("g1").name

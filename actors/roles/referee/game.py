@@ -182,9 +182,11 @@ class RefereeActor(Conversation[RefereeRequest]):
         text = message.text if isinstance(message, ProposeText) else self._squares_text(message)
         if message.ply and message.ply > ply and self.refused == ply:
             # Sent for a later ply before the proposal for this one was refused: no such ply was
-            # played, so the message served the refused one (and its trace says so).
-            if self.current is not None:
-                self.current.cancelled(ply)
+            # played, so the message served the refused one (and its trace says so, when the
+            # instrument is the tracer, whose deliveries can be told: see actors.tracing.delivery).
+            cancelled = getattr(self.current, "cancelled", None)
+            if cancelled is not None:
+                cancelled(ply)
             return Rejected(text, f"cancelled: sent behind ply {ply}, which was refused", "stale")
         if message.ply and message.ply != ply:
             return Rejected(text, f"meant for ply {message.ply}, but ply {ply} is next", "stale")
