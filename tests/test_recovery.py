@@ -269,32 +269,14 @@ MOMENTS = ("t_sent", "t_handled", "t_replied")
 """A trace event's wall-clock moments: the only fields a seed does not decide."""
 
 
-def _finished(process: subprocess.Popen[bytes], trace: Path, ids: bool = True) -> tuple[bytes, list[str]]:
-    """What the process printed, and its trace's events without their wall-clock moments.
-
-    ``ids``: the events in order, ids kept (a game under a turnstile, whose order the seed decides).
-    Else each event with the event that caused it in place of the ids, sorted (free threads on
-    nodes, whose ids follow the order the threads took the mail).
-    """
+def _finished(process: subprocess.Popen[bytes], trace: Path) -> tuple[bytes, list[str]]:
+    """What the process printed, and its trace's events in order, ids kept, without their wall-clock
+    moments."""
     out, err = process.communicate(timeout=600)
     assert process.returncode == 0, err.decode()[-2000:]
     traced = [json.loads(line) for line in trace.read_text().splitlines()]
-    if ids:
-        return out, [json.dumps({field: value for field, value in event.items() if field not in MOMENTS},
-                                sort_keys=True) for event in traced]
-    by_id = {event["msg_id"]: event for event in traced}
-    assert len(by_id) == len(traced), "each event has an id of its own"
-
-    def without_ids(event: dict[str, object]) -> dict[str, object]:
-        dropped = ("msg_id", "parent_id", *MOMENTS)
-        return {field: value for field, value in event.items() if field not in dropped}
-
-    events = []
-    for event in traced:
-        parent_id = event["parent_id"]
-        parent = None if parent_id is None else without_ids(by_id.get(parent_id, {"untraced": True}))
-        events.append(json.dumps({**without_ids(event), "parent": parent}, sort_keys=True))
-    return out, sorted(events)
+    return out, [json.dumps({field: value for field, value in event.items() if field not in MOMENTS},
+                            sort_keys=True) for event in traced]
 
 
 def _assert_alike(runs: list[tuple[bytes, list[str]]], dropped_at_least: int) -> None:

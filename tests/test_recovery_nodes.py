@@ -82,14 +82,16 @@ def test_a_node_lost_mid_ply_is_one_restart_and_the_game_goes_on(kind: str, rest
 
 
 def test_the_same_seed_replays_ten_real_games_alike_on_nodes_in_three_processes(tmp_path: Path) -> None:
+    # The same events in the same order, ids included: the processes' threads take the mail in their
+    # own order, and each game's events are numbered by their causes when it ends.
     # Each process starts a Ray of its own: two at a time, so that three Rays do not share two cores.
     on_nodes = ("--nodes", "2", "--ray", "local")
     traces = {seed: tmp_path / f"trace-{seed}.jsonl" for seed in (1, 2, 3)}
     started = [_replay_in_process(seed, tmp_path, *on_nodes) for seed in (1, 2)]
     try:
-        runs = [_finished(started[0], traces[1], ids=False)]
+        runs = [_finished(started[0], traces[1])]
         started.append(_replay_in_process(3, tmp_path, *on_nodes))
-        runs += [_finished(started[1], traces[2], ids=False), _finished(started[2], traces[3], ids=False)]
+        runs += [_finished(started[1], traces[2]), _finished(started[2], traces[3])]
     finally:
         for process in started:  # a run that failed leaves none behind it
             if process.poll() is None:

@@ -41,7 +41,6 @@ from actors.kernel.messaging import DEFAULT_TIMEOUT, Directory, Ref
 from actors.kernel.network import Network
 from actors.kernel.remote import Here, RemoteRoute
 from actors.roles.supervisor import SUPERVISOR
-from actors.tracing.event import TraceEvent
 from actors.tracing.recorder import TraceRecorder
 from board.errors import InputError
 
@@ -101,6 +100,7 @@ class Nodes:
         self._incarnations = itertools.count(1)
         self._directory: Directory | None = None
         self._recorder: TraceRecorder | None = None
+        self._first_id, self._held = 0, False  # the game's first id; whether its events are held back
         self._network: Network | None = None
         self._places: dict[str, str] = {}
         self._timeout = DEFAULT_TIMEOUT
@@ -144,6 +144,8 @@ class Nodes:
             first = recorder.next_id()
             recorder.number(first + step, step)
             recorder.node = DRIVER
+            recorder.hold()  # until the game ends, and is numbered by causes (see end)
+        self._first_id, self._held = first, recorder is not None
         self._call_all("begin",
                        lambda index: (recorder is not None, first + index, step, self._timeout, links))
         supervisor.spawn = self.spawn
@@ -182,8 +184,11 @@ class Nodes:
         raise ActorUnavailable(f"{name} cannot be started: every node is gone ({self._gone_text()})")
 
     def end(self) -> None:
-        """The game is over: stop its actors on every node and record what the nodes recorded, in the
-        order it happened (the events of a node that is gone are lost with it)."""
+        """The game is over: stop its actors on every node and record what the nodes recorded with
+        what this process recorded, numbered by their causes (see
+        :meth:`~actors.tracing.recorder.TraceRecorder.release`), so that the same game gives the same
+        trace however the threads of its processes ran (the events of a node that is gone are lost
+        with it)."""
         if self._directory is None:
             return
         recorder, self._directory, self._recorder = self._recorder, None, None
@@ -199,15 +204,10 @@ class Nodes:
                 network.failures.extend(failures)
         if recorder is None:
             return
-        events: list[TraceEvent] = []
-        next_id = recorder.next_id()
-        for node_events, node_next, _, _ in handed:
-            events.extend(node_events)
-            next_id = max(next_id, node_next)
-        events.sort(key=_finished_at)
-        for event in events:
-            recorder.record(event)
-        recorder.number(next_id, 1)
+        events = [event for node_events, _, _, _ in handed for event in node_events]
+        recorder.release(events, first_id=self._first_id if self._held else None)
+        if not self._held:  # gathered live, its ids kept: the next ones come after every node's
+            recorder.number(max([recorder.next_id(), *(node_next for _, node_next, _, _ in handed)]), 1)
         recorder.node = None
 
     def landed(self) -> None:
@@ -224,14 +224,14 @@ class Nodes:
     def gather(self) -> int:
         """Record here, in the order they finished, the events every node recorded since the last
         gather (the game goes on: a live view of a game on nodes gathers after each command);
-        returns how many. Nothing when the game is not traced."""
+        returns how many. Nothing when the game is not traced. A game gathered live keeps the ids its
+        processes gave (it is not numbered again by causes when it ends)."""
         recorder = self._recorder
         if recorder is None:
             return 0
         events = [event for handed in self._call_all("take", lambda _: ()) for event in handed]
-        events.sort(key=_finished_at)
-        for event in events:
-            recorder.record(event)
+        self._held = False
+        recorder.release(events)
         return len(events)
 
     def kill_on_next(self, node: str, kind: str) -> None:
@@ -315,9 +315,3 @@ class Nodes:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _finished_at(event: TraceEvent) -> int:
-    """When a delivery was recorded: its reply, or for a tell its handling."""
-    replied = event.get("t_replied")
-    return replied if replied is not None else event["t_handled"]

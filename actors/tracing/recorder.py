@@ -104,6 +104,7 @@ class TraceRecorder:
         self.node: str | None = None
         """The node process this recorder records on, when a game's actors run on several (see
         :mod:`actors.client.nodes`): every delivery then names the node of its sender and receiver."""
+        self._held: list[TraceEvent | Delivery] | None = None  # see hold()
 
     # -- the actor-facing API
 
@@ -220,6 +221,8 @@ class TraceRecorder:
 
     def record(self, event: TraceEvent) -> None:
         """Record one delivered message given as an event dict (and emit it to every sink)."""
+        if self._held is not None and self._hold(event):
+            return
         if self._keep:
             with self._lock:
                 self._items.append(event)
@@ -232,11 +235,53 @@ class TraceRecorder:
             delivery.receiver_node = self.node  # a delivery is finished where its receiver runs
         if self.handling is not None:
             self.handling.pop(delivery.msg_id, None)
+        if self._held is not None and self._hold(delivery):
+            return
         if self._keep:
             with self._lock:
                 self._items.append(delivery)
         if self._sinks:
             self._emit(delivery.event())
+
+    # -- holding a game's events back until they can be numbered by their causes
+
+    def hold(self) -> None:
+        """Keep what is recorded from now on back (from the events read and from the sinks) until
+        :meth:`release`: a game whose actors run in several processes numbers its messages there in
+        the order threads happen to take them, and is numbered again, by causes, when it ends."""
+        with self._lock:
+            if self._held is None:
+                self._held = []
+
+    def _hold(self, item: TraceEvent | Delivery) -> bool:
+        with self._lock:
+            held = self._held
+            if held is None:  # released meanwhile: record it as usual
+                return False
+            held.append(item)
+            return True
+
+    def release(self, more: Iterable[TraceEvent] = (), *, first_id: int | None = None) -> None:
+        """Record what :meth:`hold` kept back, with ``more`` (events recorded elsewhere: a node's).
+
+        With ``first_id``, the events are numbered again from it in the order of their causes, and
+        the recorder's next id follows them: a message's request first (one sent from outside in
+        the order it was sent), then what its handling sent, in the order it was sent, then the
+        faults that befell it, in the order of what they say. So two runs that send the same
+        messages for the same causes give the same ids in the same order, however their threads
+        ran. Without it, everything is recorded in the order it finished, ids kept.
+        """
+        with self._lock:
+            held, self._held = self._held or [], None
+        events = [item.event() if isinstance(item, Delivery) else item for item in held]
+        events.extend(more)
+        if first_id is None:
+            events.sort(key=_finished_at)
+        else:
+            events = _numbered_by_causes(events, first_id)
+            self.number(first_id + len(events), 1)
+        for event in events:
+            self.record(event)
 
     def _emit(self, event: TraceEvent) -> None:
         fields: dict[str, Any] = dict(event)
@@ -395,3 +440,50 @@ def marking(
     if recorder is None:
         return nullcontext()
     return recorder.phase(name, number)
+
+
+def _finished_at(event: TraceEvent) -> int:
+    """When a delivery was recorded: its reply, or for a tell its handling."""
+    replied = event.get("t_replied")
+    return replied if replied is not None else event["t_handled"]
+
+
+_FAULT_MARKS = frozenset({"Dropped", "Duplicated", "Delayed", "Retried", "Fenced"})
+"""The kinds of the marks a fault leaves on the message it befell (``actors.kernel.fault_marks``)."""
+
+
+def _numbered_by_causes(events: list[TraceEvent], first_id: int) -> list[TraceEvent]:
+    """``events`` in the order of their causes, numbered from ``first_id`` (see ``TraceRecorder.release``).
+
+    Each event comes after the one that caused it (its parent), so a parent keeps a smaller id than
+    its children. The events with no parent among them come in the order of their ids (sent from one
+    thread, the caller's); the messages a handling sent follow in the order of their ids too (sent
+    from the handler's one thread); the fault marks on a message, which threads of either end may
+    post, come last, in the order of their kind and fields.
+    """
+    by_id = {event["msg_id"]: event for event in events}
+    children: dict[int | None, list[TraceEvent]] = {}
+    for event in events:
+        parent = event["parent_id"]
+        children.setdefault(parent if parent in by_id else None, []).append(event)
+
+    def order(event: TraceEvent) -> tuple[bool, str, int]:
+        if event["kind"] in _FAULT_MARKS:
+            return True, f"{event['kind']} {event['sender']} {event['receiver']} {event.get('payload')}", 0
+        return False, "", event["msg_id"]
+
+    numbered: list[TraceEvent] = []
+    renamed: dict[int, int] = {}
+    stack = sorted(children.get(None, []), key=order, reverse=True)
+    while stack:
+        event = stack.pop()
+        old, new = event["msg_id"], first_id + len(numbered)
+        renamed[old] = new
+        parent = event["parent_id"]
+        if parent in renamed:
+            parent = renamed[parent]
+        elif parent is not None and parent >= new:  # a cause that is not here (lost with its node)
+            parent = None
+        numbered.append(cast(TraceEvent, {**event, "msg_id": new, "parent_id": parent}))
+        stack.extend(sorted(children.get(old, []), key=order, reverse=True))
+    return numbered
