@@ -55,3 +55,43 @@ def test_rules_core_stays_pure() -> None:
         if needle in path.read_text(encoding="utf-8")
     ]
     assert not offenders, f"board/ must stay pure: {offenders}"
+
+
+CONVERSATIONS = '''
+from actors.client.game import ActorGame
+from actors.kernel.actor import TracedActor
+from actors.kernel.control import Ping, Pong
+from actors.protocol import Answer, MoveQuery, Roster, RosterQuery, Survey, SurveyReport
+
+
+def roster(game: ActorGame) -> Roster:
+    return game.ask("board", RosterQuery())
+
+
+def wrong_roster(game: ActorGame) -> Roster:
+    return game.ask("board", Survey(0, 1, 2))  # WRONG: a Survey is answered by a SurveyReport
+
+
+class Asker(TracedActor[Ping]):
+    def handle(self, message: Ping) -> object:
+        report: SurveyReport = self.ask_one("board", Survey(0, 1, 2))
+        answers: list[Answer] = self.wait([self.send("white-knight-g1", MoveQuery(6, 21, 0))])
+        replies, pong = self.wait_with([self.send("white-knight-g1", MoveQuery(6, 21, 0))],
+                                       self.send("board", Ping()))
+        late: Pong = self.ask_one("board", MoveQuery(6, 21, 0))  # WRONG: a MoveQuery is answered Yes or No
+        return (report, answers, replies, pong, late)
+'''
+
+
+def test_asking_for_the_wrong_reply_type_is_a_type_error(tmp_path: Path) -> None:
+    # A request names its reply's type, and every way of asking returns that type: mypy finds the
+    # two lines marked WRONG, and nothing else.
+    source = tmp_path / "conversations.py"
+    source.write_text(CONVERSATIONS)
+    result = subprocess.run([_tool("mypy"), "--strict", str(source)], cwd=ROOT, capture_output=True,
+                            text=True, check=False)
+    wrong = [number for number, line in enumerate(CONVERSATIONS.splitlines(), start=1) if "# WRONG" in line]
+    errors = [line for line in result.stdout.splitlines() if ": error:" in line]
+    assert [int(line.split(":")[1]) for line in errors] == wrong, result.stdout + result.stderr
+    assert "SurveyReport" in errors[0] and "Roster" in errors[0], errors[0]
+    assert "Yes | No" in errors[1] and "Pong" in errors[1], errors[1]

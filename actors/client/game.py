@@ -11,7 +11,7 @@ import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from actors.client.arguments import checked_text, checked_timeout
 from actors.client.cluster import check_address
@@ -24,7 +24,7 @@ from actors.client.study import StudyTools
 from actors.kernel.control import CrashOnNext, HangOnNext
 from actors.kernel.errors import ActorFailure, ActorTimeout, ActorUnavailable
 from actors.kernel.links import LinkModel, parse_network
-from actors.kernel.messaging import DEFAULT_TIMEOUT, Pending, ask, post, wait_one
+from actors.kernel.messaging import DEFAULT_TIMEOUT, Pending, Request, ask, post, wait_one
 from actors.kernel.network import Network
 from actors.kernel.policies import Policy
 from actors.kernel.schedule import Turnstile, make_turnstile
@@ -50,6 +50,8 @@ from board.rules.squares import SQUARE_NAMES, parse_standard_square
 
 if TYPE_CHECKING:
     from actors.client.nodes import Nodes
+
+R = TypeVar("R")
 
 _KIND_BY_NAME = {name: kind for kind, name in enumerate(KIND_NAMES) if name}
 
@@ -274,7 +276,7 @@ class ActorGame(ProposalStream, StudyTools, GameLifetime):
         entry = journal.entries[0]
         return Accepted(entry.uci, entry.san, entry.check, entry.outcome)
 
-    def _propose(self, message: Proposal, sent: Iterable[Pending | None] = ()) -> Verdict:
+    def _propose(self, message: Proposal, sent: Iterable[Pending[Verdict] | None] = ()) -> Verdict:
         """Ask the referee ``message`` (tagged with its ply), healing on failure.
 
         A move made by an earlier attempt (this call's, or ``sent``: asks of the same proposal
@@ -288,8 +290,8 @@ class ActorGame(ProposalStream, StudyTools, GameLifetime):
             return made() or _made_by(attempts) or reply
         return reply
 
-    def _request(self, message: object, made: Callable[[], Accepted | None] | None = None,
-                 attempts: list[Pending] | None = None, receiver: str = REFEREE) -> Any:
+    def _request(self, message: Request[R], made: Callable[[], R | None] | None = None,
+                 attempts: list[Pending[R]] | None = None, receiver: str = REFEREE) -> R:
         """Ask the referee (or ``receiver``); while actors fail, heal and ask again, unless ``made()``
         finds it done. So an ask whose reply never came is resolved before the game goes on: the heal
         brings every actor back to what the journal holds (a move or lesson it never recorded is
@@ -331,7 +333,7 @@ class ActorGame(ProposalStream, StudyTools, GameLifetime):
                 return done
         raise failure
 
-    def ask(self, name: str, message: object) -> Any:
+    def ask(self, name: str, message: Request[R]) -> R:
         """Ask the actor ``name`` as the client and wait (up to the timeout) for its reply.
 
         Raises:
@@ -340,7 +342,7 @@ class ActorGame(ProposalStream, StudyTools, GameLifetime):
         """
         return self._wait(self._ask_later(name, message))
 
-    def _ask_later(self, name: str, message: object) -> Pending:
+    def _ask_later(self, name: str, message: Request[R]) -> Pending[R]:
         """Send an ask as the client, without waiting."""
         self._check_open()
         if isinstance(message, (CrashOnNext, HangOnNext)):
@@ -349,9 +351,9 @@ class ActorGame(ProposalStream, StudyTools, GameLifetime):
         # answer) serves none: labelled with the next ply, the end of a game would gain a ply.
         ply = message.ply if isinstance(message, ProposeText | ProposeSquares) else None
         envelope = post(self.recorder, CLIENT, name, message, None, ply)
-        return ask(self.supervisor.ref(name), name, envelope)
+        return cast("Pending[R]", ask(self.supervisor.ref(name), name, envelope))
 
-    def _wait(self, pending: Pending, deadline: float | None = None) -> Any:
+    def _wait(self, pending: Pending[R], deadline: float | None = None) -> R:
         """The reply to an ask sent by :meth:`_ask_later`, within the timeout (and before ``deadline``,
         a ``time.monotonic()`` instant, when one is given)."""
         timeout = self.timeout
@@ -455,7 +457,7 @@ def _network(
     return Network(parse_network(network) if isinstance(network, str) else network, recorder)
 
 
-def _made_by(attempts: Iterable[Pending]) -> Accepted | None:
+def _made_by(attempts: Iterable[Pending[Verdict]]) -> Accepted | None:
     """The acceptance one of these asks already got back, if one made its move."""
     for pending in attempts:
         try:

@@ -12,14 +12,14 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from types import TracebackType
-from typing import Any, Protocol, overload
+from typing import Protocol, TypeVar, overload
 
 from actors.client.explore import Outcome, Report, Run, RunOnce, shortest_counterexample
 from actors.client.stream import CLIENT
 from actors.kernel.errors import ActorFailure
 from actors.kernel.limits import GAMES
 from actors.kernel.links import FAULT_KINDS, LinkModel
-from actors.kernel.messaging import DEFAULT_TIMEOUT, ask, post, wait_one
+from actors.kernel.messaging import DEFAULT_TIMEOUT, Request, ask, post, wait_one
 from actors.kernel.policies import Fifo, Policy, Random
 from actors.kernel.schedule import Turnstile
 from actors.kernel.scheduled_links import ScheduledLinks
@@ -39,6 +39,9 @@ from board.rules.squares import SQUARE_NAMES
 
 Lesson = tuple[int, Geometry]
 """A lesson in a scenario: the piece on this square (0..63) learns this move function."""
+
+
+R = TypeVar("R")
 
 
 class Player(Protocol):
@@ -243,9 +246,9 @@ class OrderedSystem:
         assert self.supervisor is not None, "seated before it plays"
         return self.supervisor
 
-    def _ask(self, message: object, ply: int, name: str = REFEREE) -> Any:
+    def _ask(self, message: Request[R], ply: int, name: str = REFEREE) -> R:
         envelope = post(self.recorder, CLIENT, name, message, None, ply or None)
-        reply = wait_one(*ask(self._supervisor.ref(name), name, envelope), self.timeout)
+        reply: R = wait_one(*ask(self._supervisor.ref(name), name, envelope), self.timeout)
         self.turnstile.drain()  # the conversation is over when its last tell is delivered
         return reply
 

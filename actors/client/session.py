@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 from pykka import Future
 
@@ -18,7 +18,7 @@ from actors.client.arguments import checked_timeout
 from actors.kernel.errors import ActorFailure, ActorUnavailable, GameClosed
 from actors.kernel.limits import GAMES
 from actors.kernel.mailbox import Reply
-from actors.kernel.messaging import DEFAULT_TIMEOUT, WINDOW, ask, post, wait_one
+from actors.kernel.messaging import DEFAULT_TIMEOUT, WINDOW, Request, ask, post, wait_one
 from actors.kernel.policies import Policy
 from actors.kernel.schedule import Turnstile, make_turnstile, start_up
 from actors.protocol.referee import CheckMove, MoveCheck, Ready, Setup
@@ -33,6 +33,9 @@ from board.rules.squares import SQUARE_NAMES
 CLIENT = "client"
 EMPTY_FEN = "8/8/8/8/8/8/8/8 w - - 0 1"
 """The board the session starts with; every case seats its own pieces."""
+
+
+R = TypeVar("R")
 
 
 def piece_name(code: int, square: int) -> str:
@@ -269,7 +272,7 @@ class CheckMoveSession:
         supervisor.start_piece(name, code, square)
         return RosterEntry(square, code, name, True)
 
-    def _ask(self, message: object, expected: type) -> Any:
+    def _ask(self, message: Request[R], expected: type[R]) -> R:
         supervisor = self.supervisor
         assert supervisor is not None
         envelope = post(self.recorder, CLIENT, REFEREE, message, None, self.cases)

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 CLIENT = "client"
 
 Proposal = ProposeText | ProposeSquares
-InFlight = tuple[Proposal, Pending | None]
+InFlight = tuple[Proposal, Pending[Verdict] | None]
 """A proposal sent without waiting, and its pending reply (None when it could not be sent)."""
 
 
@@ -40,7 +40,7 @@ class ProposalStream:
     _journal: Callable[[Sequence[Accepted]], None]
     _sending: bool
     _check_open: Callable[[], None]
-    _propose: Callable[[Proposal, Iterable[Pending | None]], Verdict]
+    _propose: Callable[[Proposal, Iterable[Pending[Verdict] | None]], Verdict]
     _played: Callable[[Verdict], Verdict]
     network: Network | None
 
@@ -130,7 +130,7 @@ class ProposalStream:
             self._settle(windows)
             self._sending = False
 
-    def _send(self, name: str, message: object, ply: int) -> Pending | None:
+    def _send(self, name: str, message: Proposal, ply: int) -> Pending[Verdict] | None:
         """Ask without waiting; None if the actor is not there to ask."""
         try:
             return ask(self.supervisor.ref(name), name, post(self.recorder, CLIENT, name, message, None, ply))

@@ -7,12 +7,12 @@ the verdicts follow what they say.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeVar
 
 from actors.client.stream import CLIENT
 from actors.kernel.control import Armed, Crash, CrashOnNext
 from actors.kernel.errors import ActorUnavailable
-from actors.kernel.messaging import post, tell
+from actors.kernel.messaging import Pending, Request, post, tell
 from actors.protocol.board import Lie, Teach
 from actors.protocol.piece import Learned
 from actors.protocol.referee import Begin, Ready
@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from actors.roles.supervisor import Supervisor
     from actors.tracing.recorder import TraceRecorder
 
+R = TypeVar("R")
+
 
 class StudyTools:
     """Lessons, faults and lies, asked of the actors as the game's client."""
@@ -36,9 +38,13 @@ class StudyTools:
     _outcome: str | None
     _claimable: tuple[str, ...]
     _check_open: Callable[[], None]
-    _request: Callable[..., Any]
-    ask: Callable[[str, object], Any]
     _entries: list[JournalEntry]
+
+    if TYPE_CHECKING:  # the game's (see actors.client.game.ActorGame)
+        def ask(self, name: str, message: Request[R]) -> R: ...
+
+        def _request(self, message: Request[R], made: Callable[[], R | None] | None = None,
+                     attempts: list[Pending[R]] | None = None, receiver: str = ...) -> R: ...
 
     # -- teaching
 

@@ -25,6 +25,7 @@ from actors.kernel.messaging import (
     Directory,
     Envelope,
     Pending,
+    Request,
     ask,
     post,
     tell,
@@ -35,7 +36,9 @@ from actors.kernel.messaging import (
 if TYPE_CHECKING:
     from actors.kernel.instrument import Instrument, Visit
 
-Request = TypeVar("Request")
+Handled = TypeVar("Handled")
+R = TypeVar("R")
+S = TypeVar("S")
 
 _PYKKA_LOG = logging.getLogger("pykka")
 """pykka's own logger: the loop below reports a failure where pykka's would."""
@@ -47,7 +50,7 @@ _CONTROL = frozenset({Ping, Crash, CrashOnNext, HangOnNext, Disarm})
 """The control messages every actor answers itself (the rest go to its role's ``handle``)."""
 
 
-class TracedActor(pykka.ThreadingActor, Generic[Request]):
+class TracedActor(pykka.ThreadingActor, Generic[Handled]):
     """A pykka actor with a stable name, traced deliveries, fault injection and timed asks.
 
     Subclasses implement :meth:`handle` with one ``match`` over their role's request union, ending
@@ -202,7 +205,7 @@ class TracedActor(pykka.ThreadingActor, Generic[Request]):
             case _:
                 return self.handle(body)
 
-    def handle(self, message: Request) -> object:
+    def handle(self, message: Handled) -> object:
         """Answer one message of the role (None for a tell)."""
         raise NotImplementedError
 
@@ -215,7 +218,7 @@ class TracedActor(pykka.ThreadingActor, Generic[Request]):
         """Wrap ``message`` for ``receiver``, traced as a child of the delivery being handled."""
         return post(self.recorder, self.name, receiver, message, self.current, hint=hint)
 
-    def send(self, receiver: str, message: object, hint: str | None = None) -> Pending:
+    def send(self, receiver: str, message: Request[R], hint: str | None = None) -> Pending[R]:
         """Ask ``receiver`` without waiting (see :meth:`wait`).
 
         Raises:
@@ -231,11 +234,17 @@ class TracedActor(pykka.ThreadingActor, Generic[Request]):
         )
         return ask(self.directory.lookup(receiver), receiver, envelope)
 
-    def wait(self, pending: Sequence[Pending]) -> list[Any]:
+    def wait(self, pending: Sequence[Pending[R]]) -> list[R]:
         """The replies of asks sent with :meth:`send`, in order, each within this actor's timeout."""
         return wait_all(pending, self.timeout)
 
-    def ask_one(self, receiver: str, message: object) -> Any:
+    def wait_with(self, pending: Sequence[Pending[R]], last: Pending[S]) -> tuple[list[R], S]:
+        """The replies of asks sent with :meth:`send` and of one more, of another type, sent after them
+        (several pieces and the board, asked at once): ``(replies, last reply)``."""
+        replies: list[Any] = wait_all([*pending, last], self.timeout)
+        return replies[:-1], replies[-1]
+
+    def ask_one(self, receiver: str, message: Request[R]) -> R:
         """Ask ``receiver`` and wait for the reply."""
         name, future = self.send(receiver, message)
         return wait_one(name, future, self.timeout)

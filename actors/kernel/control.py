@@ -11,10 +11,13 @@ Disarm()                       -> Armed         (forget a CrashOnNext or HangOnN
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NoReturn
+
+from actors.kernel.messaging import Request
 
 
 @dataclass(frozen=True, slots=True)
-class Ping:
+class Ping(Request["Pong"]):
     """Are you there?"""
 
 
@@ -24,19 +27,19 @@ class Pong:
 
 
 @dataclass(frozen=True, slots=True)
-class Crash:
+class Crash(Request[NoReturn]):
     """Raise now."""
 
 
 @dataclass(frozen=True, slots=True)
-class CrashOnNext:
+class CrashOnNext(Request["Armed"]):
     """Raise on the next message whose class is called ``kind``."""
 
     kind: str
 
 
 @dataclass(frozen=True, slots=True)
-class HangOnNext:
+class HangOnNext(Request["Armed"]):
     """Stall ``seconds`` on the next message whose class is called ``kind``."""
 
     kind: str
@@ -44,7 +47,7 @@ class HangOnNext:
 
 
 @dataclass(frozen=True, slots=True)
-class Disarm:
+class Disarm(Request["Armed"]):
     """Forget any fault armed and not yet sprung (a pooled system's actors, before their next game)."""
 
 

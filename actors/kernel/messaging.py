@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypeVar, cast
 
 import pykka
 
@@ -28,8 +28,25 @@ ROUTES: dict[str, Route] = {}
 free) or a network (a link model). Empty in a plain run, where a send goes straight to the inbox."""
 
 Ref = pykka.ActorRef[Any]
-Pending = tuple[str, pykka.Future[Any]]
-"""An ask on its way: the asked actor's name and the future of its reply."""
+
+R = TypeVar("R")
+R_co = TypeVar("R_co", covariant=True)
+
+Pending = tuple[str, pykka.Future[R]]
+"""An ask on its way: the asked actor's name and the future of its reply (``Pending[R]``: a reply
+of type ``R``)."""
+
+
+class Request(Generic[R_co]):
+    """A message that is asked, and the type of its reply: ``class Survey(Request[SurveyReport])``.
+
+    Every way of asking (an actor's :meth:`~actors.kernel.actor.TracedActor.ask_one`, ``send`` and
+    ``wait``, a game's ``ask``) takes a ``Request[R]`` and returns an ``R``, so the type checker
+    holds each conversation to its protocol: asking ``Survey`` and expecting a ``Roster`` is an
+    error. A message that is only told is no ``Request``. Adds nothing to the message's instances.
+    """
+
+    __slots__ = ()
 
 
 class Route(Protocol):
@@ -156,7 +173,7 @@ class Directory:
             return refs
 
 
-def ask(ref: Ref | None, name: str, envelope: Envelope) -> Pending:
+def ask(ref: Ref | None, name: str, envelope: Envelope) -> Pending[Any]:
     """Send an ask without waiting: (name, future) for :func:`wait_one` / :func:`wait_all`.
 
     Raises:
@@ -186,7 +203,7 @@ def tell(ref: Ref | None, envelope: Envelope) -> None:
     post_tell(ref, envelope)
 
 
-def wait_one(name: str, future: pykka.Future[Any], timeout: float) -> Any:
+def wait_one(name: str, future: pykka.Future[R], timeout: float) -> R:
     """The reply of one ask.
 
     Raises:
@@ -195,7 +212,7 @@ def wait_one(name: str, future: pykka.Future[Any], timeout: float) -> Any:
     """
     try:
         if type(future) is ScheduledReply:
-            return future.turnstile.wait(name, future, timeout)
+            return cast("R", future.turnstile.wait(name, future, timeout))
         return future.get(timeout=timeout)
     except pykka.Timeout:
         raise ActorTimeout(f"{name} did not answer within {timeout:g} s") from None
@@ -207,7 +224,7 @@ def wait_one(name: str, future: pykka.Future[Any], timeout: float) -> Any:
         raise ActorUnavailable(f"{name} crashed: {error!r}") from error
 
 
-def wait_all(pending: Sequence[Pending] | Iterable[Pending], timeout: float) -> list[Any]:
+def wait_all(pending: Sequence[Pending[R]] | Iterable[Pending[R]], timeout: float) -> list[R]:
     """The replies of several asks sent at once, in order (see :func:`wait_one` for the errors)."""
     pending = list(pending)
     if len(pending) < 2 or type(last := pending[-1][1]) is not Reply:

@@ -29,9 +29,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from actors.kernel.control import Armed
+from actors.kernel.messaging import Request
+from actors.protocol.piece import Learned
+from actors.protocol.referee import Description
 from actors.protocol.values import (
     STANDARD_LAYOUT,
     Assessment,
+    CastleReport,
     CastlingLayout,
     GameState,
     JournalMove,
@@ -45,7 +50,7 @@ from board.rules.geometries import Geometry
 
 
 @dataclass(frozen=True, slots=True)
-class Survey:
+class Survey(Request["SurveyReport"]):
     """Tell me about every piece of ``colour`` and ``kind``, for a move to ``target``.
 
     ``en_passant`` is the square a pawn skipped last ply (-1 for none), so a pawn's diagonal step onto
@@ -71,7 +76,7 @@ class SurveyReport:
 
 
 @dataclass(frozen=True, slots=True)
-class ProbeSurvey:
+class ProbeSurvey(Request["ProbeReports"]):
     """Report blockers, target and exposers for each probe of ``colour`` (moves given in full)."""
 
     colour: int
@@ -86,7 +91,7 @@ class ProbeReports:
 
 
 @dataclass(frozen=True, slots=True)
-class CastleSurvey:
+class CastleSurvey(Request[CastleReport]):
     """Castling's questions: what stands on the king's and the rook's squares, anything between them,
     who reaches the king now, and who would reach each square the king crosses and lands on once the
     king has gone to ``king_to`` and the rook to ``rook_to`` (the position the castling makes)."""
@@ -101,7 +106,7 @@ class CastleSurvey:
 
 
 @dataclass(frozen=True, slots=True)
-class Apply:
+class Apply(Request["Applied | ApplyRefused"]):
     """Make this move; the mover (and a castling rook) answer their reach from where they land.
 
     The board then assesses the side to move next, with ``en_passant`` the square the move skipped.
@@ -132,7 +137,7 @@ class Applied:
 
 
 @dataclass(frozen=True, slots=True)
-class Gather:
+class Gather(Request["Gathered"]):
     """Ask every piece on the board for its reach (unless a Place just had each declare it), then
     answer the roster and ``colour``'s assessment."""
 
@@ -162,7 +167,7 @@ class Declare:
 
 
 @dataclass(frozen=True, slots=True)
-class Teach:
+class Teach(Request[Learned]):
     """Have the piece called ``name`` learn ``geometry``: the board asks it, takes its answer as the
     piece's declaration, and answers with it (the piece's Learned). A lesson taught so is in the
     board's record before any message that comes after it, whatever order deliveries take."""
@@ -179,7 +184,7 @@ class Declared:
 
 
 @dataclass(frozen=True, slots=True)
-class RosterQuery:
+class RosterQuery(Request["Roster"]):
     """Every piece on the board."""
 
 
@@ -196,7 +201,7 @@ class Roster:
 
 
 @dataclass(frozen=True, slots=True)
-class Describe:
+class Describe(Request[Description]):
     """The FEN of the board's placement with the referee's game state (whose layout says how the
     castling field is written: standard, X-FEN or Shredder-FEN)."""
 
@@ -204,7 +209,7 @@ class Describe:
 
 
 @dataclass(frozen=True, slots=True)
-class Place:
+class Place(Request["Roster"]):
     """Clear the board and seat these pieces (a ChessMoveQ case, or a pooled system's next game); each
     is asked to stand there as a plain piece of its code, in a game of that castling ``layout``, and
     declares its reach.
@@ -222,7 +227,7 @@ class Place:
 
 
 @dataclass(frozen=True, slots=True)
-class Lie:
+class Lie(Request[Armed]):
     """The board reports pieces that are not there (``ghosts``: square -> code) and hides some that are
     (``hidden``) until an empty Lie. Only the reports change: moves are made on the true board."""
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from actors.kernel.messaging import Request
 from actors.protocol.values import GameState, JournalEntry, PositionKey
 from board.rules.geometries import Geometry
 
@@ -68,7 +69,7 @@ class Reset:
 
 
 @dataclass(frozen=True, slots=True)
-class JournalQuery:
+class JournalQuery(Request["JournalEntries"]):
     """The entries after the first ``since`` ones, and every teaching."""
 
     since: int = 0

@@ -26,13 +26,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from actors.kernel.messaging import Request
 from actors.protocol.values import STANDARD_LAYOUT, CastlingLayout, Reach
 from board.rules.geometries import Geometry
 from board.rules.squares import SQUARE_NAMES
 
 
 @dataclass(frozen=True, slots=True)
-class MoveQuery:
+class MoveQuery(Request["Answer"]):
     """Can you go start -> end? (The seed's ``{move, Start, End, Colour}``.)
 
     ``start`` is where the asker believes the piece stands and ``colour`` the side it believes it
@@ -78,7 +79,7 @@ Answer = Yes | No
 
 
 @dataclass(frozen=True, slots=True)
-class CastleQuery:
+class CastleQuery(Request["Answer"]):
     """Castle to ``side`` ('K' or 'Q'): asked of the king and of that rook, which answer from their
     own square and the game's castling layout (given them when they were created or seated)."""
 
@@ -86,7 +87,7 @@ class CastleQuery:
 
 
 @dataclass(frozen=True, slots=True)
-class TargetsQuery:
+class TargetsQuery(Request["Targets"]):
     """Every move the piece's geometry allows from where it stands."""
 
 
@@ -108,7 +109,7 @@ class Targets:
 
 
 @dataclass(frozen=True, slots=True)
-class Learn:
+class Learn(Request["Learned"]):
     """Move like this from now on (a standard kind's geometry, a fairy piece's, or a user's function).
 
     The piece tells the board its new reach itself (Declare), unless the board is who asked (a
@@ -131,7 +132,7 @@ class Learned:
 
 
 @dataclass(frozen=True, slots=True)
-class Promote:
+class Promote(Request["Targets"]):
     """A pawn reaching ``square`` on the last rank becomes a ``kind`` (keeping its actor and its name)."""
 
     kind: int
@@ -139,7 +140,7 @@ class Promote:
 
 
 @dataclass(frozen=True, slots=True)
-class Seat:
+class Seat(Request["Targets"]):
     """Stand on ``square`` now as a plain piece of ``code`` (colour * 8 + kind) with its kind's own move
     function: a pooled piece seated for a new game (a promoted pawn is a pawn again, a taught piece
     forgets its lesson) or for a ChessMoveQ case. ``layout`` is the game's castling layout: where
@@ -152,7 +153,7 @@ class Seat:
 
 
 @dataclass(frozen=True, slots=True)
-class Moved:
+class Moved(Request["Targets"]):
     """The board moved you to ``to``: stand there, and answer your reach from there (Targets)."""
 
     to: int
@@ -164,7 +165,7 @@ class Captured:
 
 
 @dataclass(frozen=True, slots=True)
-class Resync:
+class Resync(Request["Targets"]):
     """The supervisor healed the game: be what the board and the journal hold of you, all of it in
     one record (an ask: the heal completes only when every piece has answered it, before any later
     move is told to anyone). You stand on ``square``, as a ``code`` (a promotion the journal never
@@ -179,7 +180,7 @@ class Resync:
 
 
 @dataclass(frozen=True, slots=True)
-class KnightPathQuery:
+class KnightPathQuery(Request["KnightWalk"]):
     """A shortest knight path from where the knight stands to ``target`` on a ``size`` board."""
 
     target: tuple[int, int]
@@ -187,7 +188,7 @@ class KnightPathQuery:
 
 
 @dataclass(frozen=True, slots=True)
-class KnightTourQuery:
+class KnightTourQuery(Request["KnightWalk"]):
     """A knight's tour of a ``size`` board from where the knight stands (``closed``: back to the start)."""
 
     size: tuple[int, int]

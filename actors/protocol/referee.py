@@ -16,11 +16,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from actors.kernel.messaging import Request
 from actors.protocol.values import GameState, JournalEntry, RejectionKind, RosterEntry
 
 
 @dataclass(frozen=True, slots=True)
-class ProposeText:
+class ProposeText(Request["Verdict"]):
     """Play a move written in SAN or UCI for the side to move.
 
     ``ply`` (1-based), when not 0, is the ply the move is meant to be: if the game is elsewhere the
@@ -35,7 +36,7 @@ class ProposeText:
 
 
 @dataclass(frozen=True, slots=True)
-class ProposeSquares:
+class ProposeSquares(Request["Verdict"]):
     """Play the move of the piece on ``origin`` to ``target`` (``promotion``: a kind, 0 for none)."""
 
     origin: int
@@ -71,7 +72,7 @@ Verdict = Accepted | Rejected
 
 
 @dataclass(frozen=True, slots=True)
-class FenQuery:
+class FenQuery(Request["Description"]):
     """Ask for the FEN of the current position (the board's placement, the referee's game state)."""
 
 
@@ -83,7 +84,7 @@ class Description:
 
 
 @dataclass(frozen=True, slots=True)
-class LegalTargetsQuery:
+class LegalTargetsQuery(Request["LegalTargets"]):
     """Ask where the piece on ``square`` may legally go now."""
 
     square: int
@@ -98,7 +99,7 @@ class LegalTargets:
 
 
 @dataclass(frozen=True, slots=True)
-class Begin:
+class Begin(Request["Ready"]):
     """(Re)build the referee: the journal's moves, the board's roster and the pieces' declared reach.
 
     With ``start``, a new game begins there instead (the board has just been placed): the referee
@@ -122,14 +123,14 @@ class Ready:
 
 
 @dataclass(frozen=True, slots=True)
-class Setup:
+class Setup(Request["Ready"]):
     """Seat these pieces, and only these, each under its actor's name (position-only mode)."""
 
     entries: tuple[RosterEntry, ...]
 
 
 @dataclass(frozen=True, slots=True)
-class CheckMove:
+class CheckMove(Request["MoveCheck"]):
     """ChessMoveQ: can any piece of ``colour`` and ``kind`` legally go to ``target`` as the board stands?"""
 
     colour: int

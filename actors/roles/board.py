@@ -405,7 +405,7 @@ class BoardActor(TracedActor[BoardRequest]):
         self.seats.pop(name, None)  # those it moves or takes stand elsewhere than they were seated
         if captured is not None:
             self.seats.pop(captured, None)
-        landed: list[tuple[int, Pending]] = []
+        landed: list[tuple[int, Pending[Targets]]] = []
         if tell_pieces:  # told and asked first: the piece works out its answer while the board moves
             if captured is not None:
                 self.tell(captured, Captured())
@@ -469,7 +469,7 @@ class BoardActor(TracedActor[BoardRequest]):
         """Tell the pieces that moved where they landed, all at once; each answers its reach from there."""
         self._declare_all([(square, self.send(name, message)) for square, name, message in landings])
 
-    def _declare_all(self, asked: list[tuple[int, Pending]]) -> None:
+    def _declare_all(self, asked: list[tuple[int, Pending[Targets]]]) -> None:
         """Take each asked piece's answer as its word on its reach from its square."""
         if len(asked) == 1:  # a plain move: one piece asked
             (square, (name, future)), = asked

@@ -12,7 +12,7 @@ import functools
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pykka
 
@@ -30,6 +30,7 @@ from actors.kernel.messaging import (
     Directory,
     Pending,
     Ref,
+    Request,
     ask,
     post,
     tell,
@@ -61,6 +62,9 @@ SUPERVISOR = "supervisor"
 
 Spawn = Callable[..., Ref]
 """Starts a child: ``spawn(name, actor_class, *arguments, **keywords)`` returns its reference."""
+
+
+R = TypeVar("R")
 
 
 def _start_here(name: str, actor_class: type[pykka.Actor], *arguments: Any, **keywords: Any) -> Ref:
@@ -333,7 +337,7 @@ class Supervisor:
         ready: Ready = self._ask(REFEREE, Begin(), Ready)
         self.outcome, self.claimable = ready.outcome, ready.claimable
 
-    def _ask(self, name: str, message: object, expected: type) -> Any:
+    def _ask(self, name: str, message: Request[R], expected: type[R]) -> R:
         envelope = post(self.recorder, SUPERVISOR, name, message)
         reply = wait_one(*ask(self.ref(name), name, envelope), self.timeout)
         if not isinstance(reply, expected):
@@ -459,7 +463,7 @@ class Supervisor:
         silent = self._unresponsive([entry.name for entry in roster.entries if self.alive(entry.name)])
         entries = journal.entries if journal is not None else ()
         promoted = promoted_names(self.start_fen, entries, self.chess960) if entries else set()
-        resyncs: list[Pending] = []
+        resyncs: list[Pending[Targets]] = []
         for entry in roster.entries:
             if self.alive(entry.name) and entry.name not in silent:
                 # One record, asked: what the board and the journal hold of the piece, the whole of it

@@ -43,12 +43,12 @@ def judge_castling(referee: Conversation[Any], state: GameState, intent: Intent)
         return Ruling(reason=f"castling needs the {what} on {SQUARE_NAMES[square]}, and the board "
                              "reports none there")
     survey = CastleSurvey(colour, king, rook, right.king_to, right.rook_to, right.between, right.king_crossed)
-    king_yes, rook_yes, report = referee.wait(
+    (king_yes, rook_yes), report = referee.wait_with(
         [
             referee.send(king_name, CastleQuery(side), WHEREABOUTS),
             referee.send(rook_name, CastleQuery(side), WHEREABOUTS),
-            referee.send(BOARD, survey),
-        ]
+        ],
+        referee.send(BOARD, survey),
     )
     assert isinstance(report, CastleReport)
     missing = _missing(report, colour, king, king_name, rook, rook_name)

@@ -117,10 +117,9 @@ class Conversation(TracedActor[Request]):
             file = intent.from_square & 7
         elif pawn and intent.from_file is not None:
             file = intent.from_file
-        pending.append(self.send(BOARD, Survey(colour, kind, target, en_passant, check, file)))
-        replies = self.wait(pending)
-        report: SurveyReport = replies[-1]
-        answers: dict[tuple[int, str], Answer] = dict(zip(asked, replies[:-1], strict=True))
+        replies, report = self.wait_with(pending, self.send(BOARD, Survey(colour, kind, target, en_passant,
+                                                                           check, file)))
+        answers: dict[tuple[int, str], Answer] = dict(zip(asked, replies, strict=True))
         # A pawn the written move rules out (another file) is neither asked nor given facts.
         pieces = [piece for piece in report.pieces if intent.admits(piece.origin)] if pawn else report.pieces
         missed = [piece for piece in pieces if (piece.origin, piece.name) not in answers]
