@@ -17,13 +17,18 @@ from pathlib import Path
 import pytest
 
 from actors.client.fault_search import (
+    EveryDelivery,
     FaultRun,
     Point,
     run_ply,
     scenario_text,
     search_ply,
 )
+from actors.client.game import ActorGame
 from actors.client.orders import game_plies
+from actors.kernel.policies import Fifo
+from actors.kernel.schedule import Turnstile
+from actors.protocol.piece import Moved
 from actors.scenario.runner import run_scenario
 from actors.scenario.script import parse_scenario
 from actors.tracing.event import TraceEvent
@@ -275,3 +280,26 @@ def test_a_search_in_text_says_how_far_it_got_of_an_estimated_total_on_stderr(
     done, about = (int(number.replace(",", "")) for number in
                    last.split("; ")[1].replace(" runs of about ", " ").split())
     assert last.startswith("explore: ply 2 ") and done <= about
+
+
+def test_the_watch_of_every_delivery_sees_a_piece_put_back_and_a_king_gone() -> None:
+    # What the search checks after every delivery, shown failing: a copy of an old Moved delivered to
+    # the piece (as a late one would be, were it let in), and a king taken off the board by hand.
+    turnstile = Turnstile(Fifo())
+    with ActorGame(schedule=turnstile) as game:
+        watch = EveryDelivery(game)
+        turnstile.watchers.append(watch)
+        game.propose("e4")
+        assert watch.broken == [] and watch.deliveries > 5
+        pawn = game.piece("e4").name
+        game.ask(pawn, Moved(to=12))
+        assert watch.broken == [
+            f"after delivery {watch.deliveries} ({pawn} <- client: Moved(to='e2') (sender waits for reply)): "
+            f"{pawn} stands on 12 as 1; the board holds it on 28 as 1"]
+        board = game.supervisor.ref("board")
+        assert board is not None
+        actor = board._actor_weakref()
+        assert actor is not None
+        actor.view.remove(60)  # the black king
+        game.propose("e5")
+        assert "the board holds kings {0: 1}" in watch.broken[1]

@@ -32,9 +32,11 @@ run, already made and checked. So a pair is pruned when:
   losses move the clock by at most twice the links' longest wait (0.25 s).
 
 Every run is checked as well as compared: the verdict, SAN and position are the fault-free run's, or
-the ply failed with ``LinkFailure``; no king was captured; the board's placement is the one the journal's
-moves give; and every piece the ply spoke to (every piece, after a heal) answers from the square and
-with the move function the board holds for it. Each run's state is a digest of every actor's state, to
+the ply failed with ``LinkFailure``; after every delivery, the invariants of :class:`EveryDelivery`
+hold (no king captured, ever; a piece that took a message setting its square stands where the board
+holds it; a replaced incarnation changes nothing); after the ply, the board's placement is the one
+the journal's moves give, and every piece the ply spoke to (every piece, after a heal) answers from
+the square and with the move function the board holds for it. Each run's state is a digest of every actor's state, to
 count the distinct states the search reached.
 """
 
@@ -50,11 +52,13 @@ from typing import cast
 from actors.client.game import ActorGame
 from actors.kernel.errors import ActorFailure, LinkFailure
 from actors.kernel.links import FAULT_KINDS, LinkModel
-from actors.kernel.policies import Fifo
+from actors.kernel.policies import Fifo, Step
 from actors.kernel.schedule import Turnstile
 from actors.kernel.scheduled_links import MessageName, ScheduledLinks
 from actors.protocol.piece import Targets, TargetsQuery
 from actors.protocol.referee import Accepted
+from actors.roles.board import BoardActor
+from actors.roles.piece import PieceActor
 from actors.tracing.delivery import Delivery
 from actors.tracing.event import TraceEvent
 from actors.tracing.recorder import TraceRecorder
@@ -64,7 +68,8 @@ from board.rules.geometries import label_of, standard
 from board.rules.pieces import KING
 
 __all__ = [
-    "MODES", "Fault", "FaultRun", "PlySearch", "Point", "describe", "fault_links", "fault_mode",
+    "MODES", "EveryDelivery", "Fault", "FaultRun", "PlySearch", "Point", "describe", "fault_links",
+    "fault_mode",
     "game_invariants", "run_ply", "scenario_text", "search_ply",
 ]
 
@@ -184,6 +189,8 @@ def run_ply(fen: str, move: str, faults: Mapping[Point, str], chess960: bool = F
     with ActorGame(fen, recorder=recorder, schedule=turnstile, chess960=chess960) as game:
         recorder.clear()  # the set-up is not the ply's
         turnstile.attach(links)
+        watch = EveryDelivery(game)
+        turnstile.watchers.append(watch)
         try:
             reply = game.propose(move)
             if isinstance(reply, Accepted):
@@ -214,6 +221,7 @@ def run_ply(fen: str, move: str, faults: Mapping[Point, str], chess960: bool = F
                 broken = _checks(game, None if heals else {event["receiver"] for event in trace})
             except (ActorFailure, ChessActorsError) as error:
                 broken = [f"the game could not be looked at: {error}"]
+        broken = [*watch.broken, *broken]
         state = _state_digest(game)
     return FaultRun(tuple(Fault(fault, point) for point, fault in faults.items()), verdict, san, position,
                     failure, points, tuple(links.befallen), tuple(broken), state, signature, moments,
@@ -227,6 +235,77 @@ def _delivered(delivery: Delivery) -> object:
     if type(delivery.message).__name__ in FAULT_KINDS:
         return ("mark",)
     return delivery.sender, delivery.receiver, delivery.message, answer
+
+
+SETTING = frozenset({"Moved", "Promote", "Seat", "Resync"})
+"""What sets a piece's square and kind: once it has taken one, it stands where the board holds it."""
+
+
+class EveryDelivery:
+    """The invariants checked after every delivery of a run, as the turnstile's step ends (every actor
+    parked between two deliveries): a watcher of :attr:`~actors.kernel.schedule.Turnstile.watchers`.
+
+    - no king is ever captured: the board holds one king of each colour after every delivery, not
+      only at the end of a ply;
+    - a piece that has just taken a message that sets its square or kind (``Moved``, ``Promote``,
+      ``Seat``, ``Resync``) stands where the board holds it, as what the board holds it: a copy that
+      came late, or twice, never puts it back where it was (one that crashed on it is the heal's);
+    - an incarnation that was replaced changes nothing: whatever it still handles, its state stays
+      what it was when its successor took its name.
+
+    Each broken invariant is noted in :attr:`broken` (the first few), with the delivery it followed.
+    """
+
+    def __init__(self, game: ActorGame) -> None:
+        self.directory = game.supervisor.directory
+        self.broken: list[str] = []
+        self.deliveries = 0
+        self._live: dict[str, object] = {}
+        self._replaced: list[tuple[str, object, str]] = []  # name, the old incarnation, its state then
+
+    def __call__(self, step: Step) -> None:
+        self.deliveries += 1
+        if len(self.broken) >= 5:
+            return
+        try:
+            self._check(step)
+        except Exception as error:  # a watcher never raises into the turnstile: what it found is noted
+            self.broken.append(f"after delivery {self.deliveries}: the check failed: {error!r}")
+
+    def _actor(self, name: str) -> object | None:
+        ref = self.directory.ref(name)
+        return None if ref is None else ref._actor_weakref()
+
+    def _check(self, step: Step) -> None:
+        where = f"after delivery {self.deliveries} ({step.what})"
+        for name in self.directory.names():  # who took whose name since the last step
+            actor = self._actor(name)
+            known = self._live.get(name)
+            if known is not None and known is not actor:
+                self._replaced.append((name, known, _actor_digest(known)))
+            if actor is not None:
+                self._live[name] = actor
+        board = cast("BoardActor | None", self._actor("board"))
+        if board is not None:
+            squares = board.view.true_squares
+            kings = Counter(code >> 3 for code in squares if code & 7 == KING)
+            if kings != Counter({0: 1, 1: 1}):
+                self.broken.append(f"{where}: the board holds kings {dict(kings)}")
+        chosen = step.chosen
+        if chosen is not None and not chosen.resume and chosen.kind in SETTING and board is not None:
+            piece = cast("PieceActor | None", self._actor(chosen.actor))
+            crashed = piece is not None and piece.actor_stopped.is_set()  # the heal's to mend
+            if piece is not None and not piece.fenced and not crashed:
+                names = board.names
+                held = names.index(chosen.actor) if chosen.actor in names else -1
+                code = board.view.true_squares[held] if held >= 0 else None
+                square, kind = piece.square, piece.code
+                if held >= 0 and (square, kind) != (held, code):
+                    self.broken.append(f"{where}: {chosen.actor} stands on {square} as {kind}; the board "
+                                       f"holds it on {held} as {code}")
+        for name, old, state in self._replaced:
+            if name == step.actor and _actor_digest(old) != state:
+                self.broken.append(f"{where}: the replaced incarnation of {name} changed its state")
 
 
 def game_invariants(game: ActorGame) -> list[str]:
@@ -298,11 +377,24 @@ def _state_digest(game: ActorGame) -> str:
         if actor is None:
             digest.update(b"(stopped)")
             continue
-        for key in sorted(vars(actor)):
-            if key not in _INFRASTRUCTURE and not key.startswith(("actor_", "_actor")):
-                digest.update(key.encode())
-                for part in _canonical(vars(actor)[key], 5):
-                    digest.update(part.encode())
+        for part in _actor_parts(actor):
+            digest.update(part.encode())
+    return digest.hexdigest()
+
+
+def _actor_parts(actor: object) -> Iterator[str]:
+    """An actor's state, part by part: its attributes (the kernel's own left out)."""
+    for key in sorted(vars(actor)):
+        if key not in _INFRASTRUCTURE and not key.startswith(("actor_", "_actor")):
+            yield key
+            yield from _canonical(vars(actor)[key], 5)
+
+
+def _actor_digest(actor: object) -> str:
+    """A digest of one actor's state (see :func:`_actor_parts`)."""
+    digest = hashlib.blake2b(digest_size=12)
+    for part in _actor_parts(actor):
+        digest.update(part.encode())
     return digest.hexdigest()
 
 

@@ -75,6 +75,10 @@ class Turnstile(TurnstileLinks, WaitingDeliveries):
         self._failure: Exception | None = None  # what the policy raised while an actor asked it
         self.links: ScheduledLinks | None = None
         """The links the actors' mail crosses (None: reliable; see actors.kernel.scheduled_links)."""
+        self.watchers: list[Callable[[Step], None]] = []
+        """Called with each step as it ends, every actor parked (the one whose step ended is done or
+        waits for a reply): what a watcher reads of the actors is a state between two deliveries.
+        A watcher neither sends nor raises: it notes what it finds."""
         # Over failing links: what is on its way, by when it arrives on the schedule's clock (a
         # letter, or the action that hands a reply over), the last arrival on each pair, broken pairs.
         self._timers: list[tuple[float, int, Letter | Callable[[], None]]] = []
@@ -353,6 +357,8 @@ class Turnstile(TurnstileLinks, WaitingDeliveries):
         step = Step(self._names.get(urn, "?"), self._chosen, frozenset(self._sends), frozenset(self._answers))
         self.steps.append(step)
         self._running = None
+        for watcher in self.watchers:
+            watcher(step)
         if self._piloting:
             self.policy.ran(step)
             target = self._target
