@@ -36,8 +36,8 @@ the ply failed with ``LinkFailure``; after every delivery, the invariants of :cl
 hold (no king captured, ever; a piece that took a message setting its square stands where the board
 holds it; a replaced incarnation changes nothing); after the ply, the board's placement is the one
 the journal's moves give, and every piece the ply spoke to (every piece, after a heal) answers from
-the square and with the move function the board holds for it. Each run's state is a digest of every actor's state, to
-count the distinct states the search reached.
+the square and with the move function the board holds for it. Each run's state is a digest of every
+actor's state, to count the distinct states the search reached.
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from actors.kernel.fault_marks import Delayed, Dropped, Duplicated, Retried
 from actors.kernel.links import COUNTED, Fate, LinkModel, PlannedFaults, separated
-from actors.kernel.network import FIRST_WAIT, LONGEST_WAIT, PLANNED
+from actors.kernel.network import FIRST_WAIT, LONGEST_WAIT, LOSE, PLANNED
 
 if TYPE_CHECKING:
     from actors.kernel.instrument import Visit
@@ -65,6 +65,10 @@ class Journey:
     wait: float
     attempts: int
     failure: str | None = None
+
+
+_DOOMED = Fate(True, 0, 0.0, False)
+"""A planned loss for good: every attempt of the transmission is lost (this very object says so)."""
 
 
 class ScheduledLinks:
@@ -107,13 +111,14 @@ class ScheduledLinks:
 
     def plan(self, kind: str, fault: str, *, reply: bool = False, times: int = 1) -> None:
         """Befall the next ``times`` messages of class ``kind`` (or their replies) with ``fault``
-        (``drop``, ``duplicate``, ``delay`` or ``reorder``), whatever the model says.
+        (``drop``, ``duplicate``, ``delay``, ``reorder`` or ``lose``: lost on every attempt, lost for
+        good), whatever the model says, as :meth:`actors.kernel.network.Network.plan` does.
 
         Raises:
             ValueError: an unknown fault.
         """
-        if fault not in PLANNED:
-            raise ValueError(f"unknown fault {fault!r}: use {', '.join(PLANNED)}")
+        if fault not in PLANNED and fault != LOSE:
+            raise ValueError(f"unknown fault {fault!r}: use {', '.join(PLANNED)} or {LOSE}")
         self._planned.add(kind, fault, reply, times)
 
     def name_messages(self) -> None:
@@ -189,8 +194,9 @@ class ScheduledLinks:
         wait = 0.0
         if planned is None and attempt == 1:
             planned = self._take_planned(kind, carrying)
+        doomed = planned is _DOOMED
         while True:
-            if lost:
+            if lost or doomed:
                 fate, lost = PLANNED["drop"], False
             elif planned is not None:
                 fate, planned = planned, None
@@ -242,6 +248,8 @@ class ScheduledLinks:
     def _planned_fate(self, fault: str) -> Fate:
         if fault == "delay":  # held past the first timeout, as the network holds it
             return Fate(False, 1, 10 * self._first_wait, False)
+        if fault == LOSE:
+            return _DOOMED
         return PLANNED[fault]
 
     def _cut(self, sender: str, receiver: str, now: float) -> bool:
