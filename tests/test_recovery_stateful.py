@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib.util
 from collections import Counter
+from typing import cast
 
 import pytest
 from hypothesis import strategies as st
@@ -21,11 +22,14 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from reference_judge import Reference
 from truth_model import STARTS, Switch, Tally, TruthRun, lessons, machine_settings
 
+from actors.client.fault_search import EveryDelivery
 from actors.client.game import ActorGame
 from actors.kernel.control import HangOnNext
 from actors.kernel.errors import ActorFailure, LinkFailure
 from actors.kernel.links import LinkModel
 from actors.kernel.network import Network
+from actors.kernel.policies import Fifo
+from actors.kernel.schedule import Turnstile
 from actors.tracing.recorder import TraceRecorder
 
 LESSONS = sorted(lessons(Switch()))
@@ -270,6 +274,77 @@ def _run_and_reach(machine: type[RuleBasedStateMachine], floors: dict[str, int],
 def test_recovery_never_changes_a_verdict_and_reaches_every_kind_of_event() -> None:
     _run_and_reach(RecoveryMachine, FLOORS, 30, 30)
     assert LinkFailure  # a lost message's failure is named (see _failed)
+
+
+# -- the same under the turnstile, checked after every delivery
+
+SCHEDULED_FLOORS = {**{event: floor for event, floor in FLOORS.items()
+                       if event != "late message from a replaced incarnation"}, "deliveries checked": 5_000}
+"""Under the turnstile a stalled actor that is replaced is forgotten at once (its mail fails): it
+never wakes to send late, so that event is the free-threaded machine's alone."""
+
+
+class ScheduledFaultRun(FaultRun):
+    """A FaultRun whose game runs under the turnstile in arrival order, its links on the schedule's
+    clock (timeouts, stalls and partitions included): the seed hypothesis draws decides everything,
+    whatever the machine's speed. The fault search's watch checks every delivery."""
+
+    def __init__(self, fen: str, tally: Tally) -> None:
+        self.switch = Switch()
+        self.lessons = lessons(self.switch)
+        self.tally = tally
+        self.reference = Reference(fen)
+        self.recorder = TraceRecorder()
+        turnstile = Turnstile(Fifo())
+        self.game = ActorGame(fen, timeout=0.3, recorder=self.recorder, network=LinkModel(retries=4),
+                              schedule=turnstile, max_restarts=12, period=0.001)
+        self.game.start()
+        assert self.game.links is not None
+        self.network = self.game.links  # type: ignore[assignment]  (plans and partitions alike)
+        self.watch = EveryDelivery(self.game)
+        turnstile.watchers.append(self.watch)
+        self.said = (self.game.outcome, tuple(self.game.claimable))
+        self.fen = fen
+        self.taught = {}
+        self.on_nodes = False
+        self.log = [f"ActorGame({fen!r}) under the turnstile over a network"]
+        self.calls = []
+        self.played = []
+
+
+class ScheduledRecoveryMachine(RecoveryMachine):
+    """The recovery machine under the turnstile, checked after every delivery as well as every step."""
+
+    def _new_game(self) -> None:
+        if self.run is not None:
+            self._tally_marks(self.run)
+            self.run.close()
+        self.run = ScheduledFaultRun(STARTS[self.starts % len(STARTS)], self.tally)
+        self.starts += 1
+
+    @rule(at=st.integers(0, 63), lesson=st.sampled_from(LESSONS))
+    def stall_a_lesson(self, at: int, lesson: str) -> None:
+        # The piece stalls in its lesson and is replaced; forgotten by the turnstile, it never wakes.
+        run = self.live
+        occupied = sorted(run.reference.men)
+        square = min(occupied, key=lambda candidate: (abs(candidate - at), candidate))
+        run.game.ask(run.game.piece(_name(square)).name, HangOnNext("Learn", 0.9))
+        self._step("teach", square, lesson, False)
+        REACHED["stalls"] += 1
+
+    def _tally_marks(self, run: FaultRun) -> None:
+        super()._tally_marks(run)
+        REACHED["deliveries checked"] += cast(ScheduledFaultRun, run).watch.deliveries
+
+    @invariant()
+    def every_delivery_kept_the_invariants(self) -> None:
+        if self.run is not None:
+            watch = cast(ScheduledFaultRun, self.run).watch
+            assert watch.broken == [], watch.broken
+
+
+def test_recovery_under_the_turnstile_keeps_every_invariant_after_every_delivery() -> None:
+    _run_and_reach(ScheduledRecoveryMachine, SCHEDULED_FLOORS, 12, 30)
 
 
 # -- the same on nodes, with nodes lost mid-ply
