@@ -12,7 +12,7 @@ from typing import Any
 
 from actors import ActorGame, TraceRecorder
 from actors.protocol import ProposeText
-from actors.roles.supervisor import REFEREE
+from actors.roles.registered import REFEREE
 from actors.studio.live import LiveGame
 from actors.studio.model import build_model
 

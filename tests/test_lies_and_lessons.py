@@ -19,7 +19,7 @@ from actors.client.game import ActorGame
 from actors.protocol import Accepted, Learn, Rejected
 from actors.protocol.piece import Promote
 from actors.protocol.referee import ProposeSquares
-from actors.roles.referee import REFEREE
+from actors.roles.registered import REFEREE
 from board.errors import InputError
 from board.rules.geometries import Geometry, geometry_named, label_of, standard, user_geometry
 from board.rules.geometry import Path as MovePath

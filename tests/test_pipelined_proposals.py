@@ -10,7 +10,7 @@ import pytest
 
 from actors.client.game import ActorGame
 from actors.protocol import Accepted, CrashOnNext, ProposeText, Rejected
-from actors.roles.supervisor import REFEREE
+from actors.roles.registered import REFEREE
 from board.games.game import Game
 from board.notation.pgn import read_games
 

@@ -19,7 +19,7 @@ from actors.client.handle import PieceHandle, Teachable, as_geometry
 from actors.client.lifetime import GameLifetime
 from actors.client.placement import Placement, checked_count
 from actors.client.pool import SystemPool
-from actors.client.stream import CLIENT, Proposal, ProposalStream
+from actors.client.stream import Proposal, ProposalStream
 from actors.client.study import StudyTools
 from actors.kernel.control import CrashOnNext, HangOnNext
 from actors.kernel.errors import ActorFailure, ActorTimeout, ActorUnavailable
@@ -41,7 +41,7 @@ from actors.protocol.referee import (
     Verdict,
 )
 from actors.protocol.values import JournalEntry
-from actors.roles.referee import REFEREE
+from actors.roles.registered import CLIENT, REFEREE
 from actors.roles.supervisor import Supervisor
 from actors.tracing.recorder import TraceRecorder
 from board.errors import ChessActorsError, InputError

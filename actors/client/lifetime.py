@@ -11,13 +11,12 @@ from collections.abc import Callable
 from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
-from actors.client.stream import CLIENT
 from actors.kernel.control import Disarm, Ping
 from actors.kernel.errors import ActorFailure, ActorUnavailable, GameClosed
 from actors.kernel.limits import GAMES
 from actors.kernel.messaging import ask, post, tell, wait_one
 from actors.kernel.schedule import start_up
-from actors.roles.referee import REFEREE
+from actors.roles.registered import CLIENT, REFEREE
 from actors.tracing.recorder import STARTUP
 from board.errors import InputError
 

@@ -11,14 +11,13 @@ from typing import Any
 import pykka
 
 from actors.client.ray_carrier import CALL_SECONDS, DRIVER, RayCarrier, first_line, import_ray
-from actors.client.stream import CLIENT
 from actors.kernel.errors import ActorUnavailable, LinkFailure
 from actors.kernel.links import LinkModel
 from actors.kernel.mailbox import Reply
 from actors.kernel.messaging import DEFAULT_TIMEOUT, Directory, Envelope, Ref
 from actors.kernel.network import Network
 from actors.kernel.remote import Arrivals, Here, RemoteRoute, Wire, from_wire
-from actors.roles.supervisor import SUPERVISOR
+from actors.roles.registered import CLIENT, SUPERVISOR
 from actors.tracing.event import TraceEvent
 from actors.tracing.recorder import TraceRecorder
 

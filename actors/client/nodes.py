@@ -35,12 +35,11 @@ from actors.client.cluster import RAY_TIMEOUT_SECONDS, init_ray, prepare_ray, re
 from actors.client.node_process import NODE_CONCURRENCY, NodeHost
 from actors.client.placement import Placement, checked_count, parse_placement
 from actors.client.ray_carrier import CALL_SECONDS, DRIVER, RayCarrier, first_line, import_ray
-from actors.client.stream import CLIENT
 from actors.kernel.errors import ActorUnavailable
 from actors.kernel.messaging import DEFAULT_TIMEOUT, Directory, Ref
 from actors.kernel.network import Network
 from actors.kernel.remote import Here, RemoteRoute
-from actors.roles.supervisor import SUPERVISOR
+from actors.roles.registered import CLIENT, SUPERVISOR
 from actors.tracing.recorder import TraceRecorder
 from board.errors import InputError
 

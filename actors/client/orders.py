@@ -15,7 +15,6 @@ from types import TracebackType
 from typing import Protocol, TypeVar, overload
 
 from actors.client.explore import Outcome, Report, Run, RunOnce, shortest_counterexample
-from actors.client.stream import CLIENT
 from actors.kernel.errors import ActorFailure
 from actors.kernel.limits import GAMES
 from actors.kernel.links import FAULT_KINDS, LinkModel
@@ -26,8 +25,8 @@ from actors.kernel.scheduled_links import ScheduledLinks
 from actors.protocol.board import Roster, RosterQuery, Teach
 from actors.protocol.piece import Learned
 from actors.protocol.referee import Accepted, Description, FenQuery, ProposeText, Verdict
-from actors.roles.referee import REFEREE
-from actors.roles.supervisor import BOARD, Supervisor
+from actors.roles.registered import BOARD, CLIENT, REFEREE
+from actors.roles.supervisor import Supervisor
 from actors.tracing.delivery import Delivery
 from actors.tracing.event import TraceEvent
 from actors.tracing.recorder import TraceRecorder

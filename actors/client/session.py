@@ -23,14 +23,13 @@ from actors.kernel.policies import Policy
 from actors.kernel.schedule import Turnstile, make_turnstile, start_up
 from actors.protocol.referee import CheckMove, MoveCheck, Ready, Setup
 from actors.protocol.values import RosterEntry
-from actors.roles.referee import REFEREE
+from actors.roles.registered import CLIENT, REFEREE
 from actors.roles.supervisor import Supervisor
 from actors.tracing.recorder import TraceRecorder
 from board.puzzles.chessmoveq import Answer, Placement
 from board.rules.pieces import COLOUR_NAMES, KIND_NAMES
 from board.rules.squares import SQUARE_NAMES
 
-CLIENT = "client"
 EMPTY_FEN = "8/8/8/8/8/8/8/8 w - - 0 1"
 """The board the session starts with; every case seats its own pieces."""
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from actors.client.stream import CLIENT
 from actors.kernel.control import HangOnNext, Ping
 from actors.kernel.errors import ActorUnavailable
 from actors.kernel.messaging import post, tell
+from actors.roles.registered import CLIENT
 from board.errors import InputError
 
 if TYPE_CHECKING:

@@ -15,14 +15,13 @@ from actors.kernel.errors import ActorFailure
 from actors.kernel.messaging import WINDOW, Pending, ask, post, wait_one
 from actors.protocol.referee import Accepted, ProposeSquares, ProposeText, Rejected, Verdict
 from actors.protocol.values import JournalEntry
-from actors.roles.referee import REFEREE
+from actors.roles.registered import CLIENT, REFEREE
 
 if TYPE_CHECKING:
     from actors.kernel.network import Network
     from actors.roles.supervisor import Supervisor
     from actors.tracing.recorder import TraceRecorder
 
-CLIENT = "client"
 
 Proposal = ProposeText | ProposeSquares
 InFlight = tuple[Proposal, Pending[Verdict] | None]

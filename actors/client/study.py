@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, TypeVar
 
-from actors.client.stream import CLIENT
 from actors.kernel.control import Armed, Crash, CrashOnNext
 from actors.kernel.errors import ActorUnavailable
 from actors.kernel.messaging import Pending, Request, post, tell
@@ -17,7 +16,7 @@ from actors.protocol.board import Lie, Teach
 from actors.protocol.piece import Learned
 from actors.protocol.referee import Begin, Ready
 from actors.protocol.values import JournalEntry
-from actors.roles.supervisor import BOARD
+from actors.roles.registered import BOARD, CLIENT
 from board.errors import InputError
 from board.rules.geometries import Geometry
 from board.rules.pieces import KIND_BY_LETTER

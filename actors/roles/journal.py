@@ -23,11 +23,11 @@ from actors.protocol.journal import (
     Teaching,
 )
 from actors.protocol.values import GameState, JournalEntry, PositionKey
+from actors.roles.registered import JOURNAL
 
 if TYPE_CHECKING:
     from actors.tracing.recorder import TraceRecorder
 
-JOURNAL = "journal"
 
 
 class JournalActor(TracedActor[JournalRequest]):

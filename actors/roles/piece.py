@@ -36,6 +36,7 @@ from actors.protocol.piece import (
     Yes,
 )
 from actors.protocol.values import STANDARD_LAYOUT, CastlingLayout, PathEntry, Reach
+from actors.roles.registered import BOARD, JOURNAL
 from board.errors import ChessActorsError
 from board.rules.geometries import Geometry, label_of, reach, standard
 from board.rules.pieces import COLOUR_NAMES, KIND_NAMES, KING, KNIGHT, PAWN, ROOK
@@ -60,10 +61,6 @@ def reach_index(geometry: Geometry, colour: int, square: int) -> dict[int, PathE
 OFF_BOARD = -1
 """The square of a captured piece: it stands nowhere, and every move from its square is a no."""
 
-BOARD = "board"
-"""Whom a piece tells of its own new reach."""
-JOURNAL = "journal"
-"""Whom a piece tells of its new move function, so that it is rebuilt with it after a crash."""
 
 
 class PieceActor(TracedActor[PieceRequest]):

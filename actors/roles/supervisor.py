@@ -44,9 +44,10 @@ from actors.protocol.piece import Resync, Targets, TargetsQuery
 from actors.protocol.referee import Begin, Ready
 from actors.protocol.values import GameState, JournalEntry, RosterEntry, layout_of
 from actors.roles.board import BoardActor, birth_name
-from actors.roles.journal import JOURNAL, JournalActor
+from actors.roles.journal import JournalActor
 from actors.roles.piece import PieceActor
-from actors.roles.referee import REFEREE, PositionRefereeActor, RefereeActor
+from actors.roles.referee import PositionRefereeActor, RefereeActor
+from actors.roles.registered import BOARD, JOURNAL, REFEREE, SUPERVISOR
 from actors.tracing.recorder import marking, note_restart
 from board.notation.fen import parse_fen, write_fen
 from board.rules.geometries import Geometry, label_of, reach, standard
@@ -57,8 +58,6 @@ if TYPE_CHECKING:
     from actors.kernel.schedule import Turnstile
     from actors.tracing.recorder import TraceRecorder
 
-BOARD = "board"
-SUPERVISOR = "supervisor"
 
 Spawn = Callable[..., Ref]
 """Starts a child: ``spawn(name, actor_class, *arguments, **keywords)`` returns its reference."""

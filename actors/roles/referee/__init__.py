@@ -3,7 +3,8 @@ position (ChessMoveQ), both judging by the same conversation with the pieces and
 
 from __future__ import annotations
 
-from actors.roles.referee.game import REFEREE, LostTrack, RefereeActor
+from actors.roles.referee.game import LostTrack, RefereeActor
 from actors.roles.referee.position import PositionRefereeActor
+from actors.roles.registered import REFEREE
 
-__all__ = ["REFEREE", "LostTrack", "PositionRefereeActor", "RefereeActor"]
+__all__ = ["LostTrack", "PositionRefereeActor", "RefereeActor"]

@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, Any
 from actors.protocol.board import CastleSurvey
 from actors.protocol.piece import CastleQuery, Yes
 from actors.protocol.values import CastleReport
-from actors.roles.referee.conversation import BOARD, WHEREABOUTS
+from actors.roles.referee.conversation import WHEREABOUTS
 from actors.roles.referee.ruling import Ruling
+from actors.roles.registered import BOARD
 from board.rules.judge import CastlingFacts, Intent, decide_castling
 from board.rules.pieces import KIND_NAMES, KING, ROOK
 from board.rules.squares import SQUARE_NAMES

@@ -16,11 +16,11 @@ from actors.kernel.actor import TracedActor
 from actors.protocol.board import ProbeReports, ProbeSurvey, Roster, RosterQuery, Survey, SurveyReport
 from actors.protocol.piece import Answer, MoveQuery, Yes
 from actors.protocol.values import PieceReport, Probe, ProbeReport, RosterEntry, Sighting
+from actors.roles.registered import BOARD
 from board.frozen import quick_init
 from board.rules.judge import CandidateFacts, Intent
 from board.rules.pieces import PAWN
 
-BOARD = "board"
 WHEREABOUTS = "whereabouts"
 """The hint's name, as the trace shows it on every message it chose a receiver for."""
 CORRECTED = "whereabouts-corrected"
@@ -226,4 +226,4 @@ class Conversation(TracedActor[Request]):
         }
 
 
-__all__ = ["BOARD", "CORRECTED", "WHEREABOUTS", "Conversation", "Gathered"]
+__all__ = ["CORRECTED", "WHEREABOUTS", "Conversation", "Gathered"]

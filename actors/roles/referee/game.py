@@ -32,11 +32,11 @@ from actors.protocol.referee import (
     Verdict,
 )
 from actors.protocol.values import Assessment, GameState, JournalEntry, JournalMove, PositionKey, Sighting
-from actors.roles.journal import JOURNAL
 from actors.roles.referee.castling import judge_castling
-from actors.roles.referee.conversation import BOARD, Conversation
+from actors.roles.referee.conversation import Conversation
 from actors.roles.referee.ruling import Ruling
 from actors.roles.referee.targets import legal_targets
+from actors.roles.registered import BOARD, JOURNAL, REFEREE
 from board.errors import IllegalMoveError, MoveSyntaxError
 from board.notation.algebraic import format_san, intent_from_squares, san_intent
 from board.notation.san_syntax import parse_uci
@@ -60,7 +60,6 @@ from board.rules.squares import SQUARE_NAMES
 if TYPE_CHECKING:
     from actors.tracing.recorder import TraceRecorder
 
-REFEREE = "referee"
 
 
 class LostTrack(RuntimeError):

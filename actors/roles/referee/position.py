@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, assert_never
 from actors.kernel.messaging import DEFAULT_TIMEOUT, Directory
 from actors.protocol.board import Place, Roster
 from actors.protocol.referee import CheckMove, MoveCheck, PositionRefereeRequest, Ready, Setup
-from actors.roles.referee.conversation import BOARD, Conversation
+from actors.roles.referee.conversation import Conversation
+from actors.roles.registered import BOARD
 from board.puzzles.chessmoveq import Placement, answer_from_facts, intent_for
 
 if TYPE_CHECKING:

@@ -8,7 +8,8 @@ from actors.protocol.board import ProbeReports, ProbeSurvey
 from actors.protocol.piece import Targets, TargetsQuery
 from actors.protocol.values import Probe
 from actors.roles.referee.castling import judge_castling
-from actors.roles.referee.conversation import BOARD, WHEREABOUTS
+from actors.roles.referee.conversation import WHEREABOUTS
+from actors.roles.registered import BOARD
 from board.rules.judge import CandidateFacts, Intent, decide
 from board.rules.pieces import KING, LAST_RANK, PAWN, QUEEN
 
