@@ -5,6 +5,5 @@ from __future__ import annotations
 
 from actors.roles.referee.game import LostTrack, RefereeActor
 from actors.roles.referee.position import PositionRefereeActor
-from actors.roles.registered import REFEREE
 
 __all__ = ["LostTrack", "PositionRefereeActor", "RefereeActor"]
