@@ -8,43 +8,49 @@ from __future__ import annotations
 
 import time
 import weakref
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections import deque
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
+from contextlib import nullcontext, suppress
 from functools import partial
+from itertools import islice
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from actors.client.arguments import checked_text, checked_timeout
 from actors.client.cluster import check_address
 from actors.client.handle import PieceHandle, Teachable, as_geometry
-from actors.client.lifetime import GameLifetime
 from actors.client.placement import Placement, checked_count
 from actors.client.pool import SystemPool
-from actors.client.stream import Proposal, ProposalStream
-from actors.client.study import StudyTools
-from actors.kernel.control import CrashOnNext, HangOnNext
-from actors.kernel.errors import ActorFailure, ActorTimeout, ActorUnavailable
+from actors.kernel.control import Armed, Crash, CrashOnNext, Disarm, HangOnNext, Ping
+from actors.kernel.errors import ActorFailure, ActorTimeout, ActorUnavailable, GameClosed
+from actors.kernel.limits import GAMES
 from actors.kernel.links import LinkModel, parse_network
-from actors.kernel.messaging import DEFAULT_TIMEOUT, Pending, Request, ask, post, wait_one
+from actors.kernel.messaging import DEFAULT_TIMEOUT, WINDOW, Pending, Request, ask, post, tell, wait_one
 from actors.kernel.network import Network
 from actors.kernel.policies import Policy
-from actors.kernel.schedule import Turnstile, make_turnstile
+from actors.kernel.schedule import Turnstile, make_turnstile, start_up
 from actors.kernel.scheduled_links import ScheduledLinks
+from actors.protocol.board import Lie, Teach
+from actors.protocol.piece import Learned
 from actors.protocol.referee import (
     Accepted,
+    Begin,
     Description,
     FenQuery,
     LegalTargets,
     LegalTargetsQuery,
     ProposeSquares,
     ProposeText,
+    Ready,
     Rejected,
     Verdict,
 )
 from actors.protocol.values import JournalEntry
-from actors.roles.registered import CLIENT, REFEREE
+from actors.roles.registered import BOARD, CLIENT, REFEREE
 from actors.roles.supervisor import Supervisor
-from actors.tracing.recorder import TraceRecorder
+from actors.tracing.recorder import STARTUP, TraceRecorder
 from board.errors import ChessActorsError, InputError
+from board.rules.geometries import Geometry
 from board.rules.pieces import KIND_BY_LETTER, KIND_NAMES, PROMOTION_KINDS
 from board.rules.squares import SQUARE_NAMES, parse_standard_square
 
@@ -68,7 +74,12 @@ REQUEST_DEADLINE_FLOOR = 30.0
 """The least default deadline of a request (seconds): healing under many faults may take a while."""
 
 
-class ActorGame(ProposalStream, StudyTools, GameLifetime):
+Proposal = ProposeText | ProposeSquares
+InFlight = tuple[Proposal, Pending[Verdict] | None]
+"""A proposal sent without waiting, and its pending reply (None when it could not be sent)."""
+
+
+class ActorGame:
     """A game judged by actors: one per piece, a board, a referee and a journal, under a supervisor.
 
     Use it as a context manager, or call :meth:`start` and :meth:`close`.
@@ -197,7 +208,8 @@ class ActorGame(ProposalStream, StudyTools, GameLifetime):
 
         return actor_game_svg(self)
 
-    # -- lifetime
+    # -- its life: the actors started (in this process, on a pool's system or on nodes) and stopped,
+    # leaving no actor, link or node behind
 
     def __enter__(self) -> ActorGame:
         self.start()
@@ -208,6 +220,183 @@ class ActorGame(ProposalStream, StudyTools, GameLifetime):
     ) -> None:
         # A block left by an exception may leave the actors mid-conversation: not for another game.
         self._close(discard=error is not None)
+
+    def start(self) -> None:
+        """Start every actor of the game, or borrow a system from the pool (and teach the pieces
+        their lessons).
+
+        Raises:
+            GameClosed: the game was closed (a closed game cannot start again), or its pool was.
+            TooManyGames: the process already runs its limit of games (actors.kernel.limits), or the
+                system refused a thread; nothing of this game is left running.
+        """
+        if self._state == "started":
+            return
+        if self._state == "closed":
+            raise GameClosed("this game is closed; start a new ActorGame")
+        began = time.perf_counter()
+        with self.recorder.phase(STARTUP) if self.recorder is not None else nullcontext():
+            self._start_system()
+            self._state = "started"
+            try:
+                self._outcome, self._claimable = self.supervisor.outcome, self.supervisor.claimable
+                with start_up(self.turnstile):  # lessons are part of the start, in arrival order
+                    for square, geometry in self.lessons.items():
+                        self.teach(self._piece_to_teach(square).name, geometry, reassess=False)
+                    if self.lessons:
+                        self._reassess(lessons_at_start=True)
+            except BaseException:
+                self._close(discard=True)
+                raise
+        self.startup_seconds = time.perf_counter() - began
+
+    def _piece_to_teach(self, square: str) -> PieceHandle:
+        """The piece a start-up lesson names by its square.
+
+        Raises:
+            InputError: the square is not one, or no piece stands there.
+        """
+        try:
+            return self.piece(square)
+        except ActorUnavailable:
+            raise InputError(f"teach {square}: there is no piece on {square} to teach") from None
+
+    def _start_system(self) -> None:
+        """Borrow a system from the pool, or start this game's own."""
+        if self.pool is not None:
+            supervisor = self.supervisor
+            self.supervisor = self.pool.borrow(
+                supervisor.start_fen, supervisor.max_restarts, supervisor.period, supervisor.chess960
+            )
+            # A game dropped without close() stops the system it borrowed (its state is unknown).
+            self._finalizer = weakref.finalize(self, self.pool.discard, self.supervisor)
+            if self.network is not None:  # the borrowed system's mail crosses this game's links
+                self.network.join(self.supervisor.directory)
+                try:
+                    self.network.model.check_actors([*self.supervisor.names(), CLIENT])
+                except BaseException:
+                    self._state = "started"
+                    self._close(discard=True)
+                    raise
+            return
+        GAMES.acquire()
+        self._counted = True
+        try:
+            self._start_nodes()
+        except BaseException:
+            self._state = "started"
+            self._close(discard=True)
+            raise
+        # A game dropped without close() stops its actors when it is collected (or at exit).
+        self._finalizer = weakref.finalize(self, _stop_dropped, self.supervisor, self.network, self.nodes,
+                                           self._nodes_owned)
+        try:
+            with start_up(self.turnstile):
+                self.supervisor.start()
+            if self.network is not None:
+                self.network.model.check_actors(self._partitionable())
+            if self.links is not None:
+                self.links.model.check_actors([*self.supervisor.names(), CLIENT])
+                assert self.turnstile is not None
+                self.turnstile.attach(self.links)
+        except BaseException:
+            self._state = "started"
+            self._close(discard=True)
+            raise
+
+    def _start_nodes(self) -> None:
+        """Start the game's node processes (or take the ones given), and have the supervisor start
+        every actor on them."""
+        wanted = self._nodes_wanted
+        if wanted is None:
+            return
+        if isinstance(wanted, tuple):
+            from actors.client.nodes import Nodes
+
+            self.nodes = Nodes(*wanted)
+        else:
+            self.nodes = wanted
+        self.nodes.begin(self.supervisor, self.network)
+
+    def _partitionable(self) -> list[str]:
+        """The names a partition may use: the actors', and on nodes the nodes' (and the driver's)."""
+        names = [*self.supervisor.names(), CLIENT]
+        if self.nodes is not None:
+            from actors.client.ray_carrier import DRIVER
+
+            names += [*self.nodes.names, DRIVER]
+        return names
+
+    def partition(self, actors: frozenset[str], seconds: float, apart: frozenset[str] = frozenset()) -> None:
+        """Cut the links of ``actors`` for ``seconds`` from now: to every other actor, or, given
+        ``apart``, to those only. On nodes a node's name stands for its actors, and every node's
+        network is cut as well as this process's.
+
+        Raises:
+            ValueError: the game's links are reliable (it has no network).
+        """
+        if self.network is None:
+            raise ValueError("this game's links are reliable: give it network= to partition them")
+        self.network.partition(actors, seconds, apart)
+        if self.nodes is not None:
+            self.nodes.partition(actors, seconds, apart)
+
+    @property
+    def _nodes_owned(self) -> bool:
+        return isinstance(self._nodes_wanted, tuple)
+
+    def close(self) -> None:
+        """Stop every actor the game started and wait for each, or give the borrowed system back to
+        its pool; the game cannot be used again."""
+        self._close(discard=False)
+
+    def _close(self, discard: bool) -> None:
+        started, self._state = self._state == "started", "closed"
+        if self._finalizer is not None:
+            self._finalizer.detach()
+        if self.turnstile is not None:
+            self.turnstile.close()
+            self._finalizer = None
+        if self.pool is not None:
+            if started:
+                self._give_back(discard)
+            return
+        try:
+            if self.nodes is not None:
+                self.nodes.landed()  # what was told to an actor reaches it before it stops
+            self.supervisor.stop_all()
+        finally:
+            if self.network is not None:
+                self.network.close()
+            if self.nodes is not None:
+                _end_nodes(self.nodes, self._nodes_owned)
+            if self._counted:
+                self._counted = False
+                GAMES.release()
+
+    def _give_back(self, discard: bool) -> None:
+        """Return the borrowed system, fit for the next game, or have the pool stop it."""
+        assert self.pool is not None
+        supervisor = self.supervisor
+        healthy = not discard and supervisor.failed is None
+        if healthy:
+            try:
+                if self._sending:  # a proposal stream left open: let the referee finish with it
+                    envelope = post(self.recorder, CLIENT, REFEREE, Ping())
+                    wait_one(*ask(supervisor.ref(REFEREE), REFEREE, envelope), self.timeout)
+                for name in self._armed:  # faults armed through this game die with it
+                    tell(supervisor.ref(name), post(self.recorder, CLIENT, name, Disarm()))
+            except ActorFailure:
+                healthy = False
+        if self.network is not None:
+            self.network.leave(supervisor.directory)  # the next game's mail is not this game's to fault
+        self.pool.give_back(supervisor, healthy)
+
+    def _check_open(self) -> None:
+        if self._state == "new":
+            raise GameClosed("the game is not started: use 'with ActorGame() as game:' or call game.start()")
+        if self._state == "closed":
+            raise GameClosed("the game is closed: its actors have stopped; start a new ActorGame")
 
     # -- playing
 
@@ -417,6 +606,219 @@ class ActorGame(ProposalStream, StudyTools, GameLifetime):
                 return PieceHandle(self, entry.name, entry.square, entry.code)
         raise ActorUnavailable(f"there is no piece on {square}")
 
+    # -- many proposals in flight at once: a window sent before the last is collected, and after
+    # a failure the rest asked again
+
+    def propose_many(self, texts: Iterable[str], window: int = WINDOW) -> list[Verdict]:
+        """Propose moves in order, as :meth:`propose` one by one would, with many in flight at once.
+
+        Every move is judged before this returns (:meth:`stream_proposals` is the lazy form, for a
+        stream too long to hold or read as it goes).
+
+        Args:
+            texts: the moves, in SAN or UCI, in the order they are to be played.
+            window: how many proposals may be in flight at once (at least 1).
+
+        Returns:
+            The verdicts in order: an Accepted for each move made, ending with the first Rejected if
+            a move was refused (the moves after it are not proposed).
+
+        Raises:
+            GameClosed: the game is not started, or closed.
+            ValueError: ``window`` is less than 1.
+            ActorFailure: as :meth:`propose`.
+        """
+        return list(self.stream_proposals(texts, window))
+
+    def stream_proposals(self, texts: Iterable[str], window: int = WINDOW) -> Generator[Verdict, None, None]:
+        """Propose moves in order as the returned iterator is read: nothing is sent before the first
+        reply is asked for.
+
+        Yields the replies in order and ends after the first Rejected. The proposals go out a window
+        at a time, and the next window is sent before this one is collected: the referee always has
+        mail, and the client waits once a window instead of once a move. Each is tagged with the ply
+        it is meant to be, so that the referee refuses (as stale) any that comes after a refused
+        one: only moves yielded as Accepted are made. When an actor fails, the supervisor heals and
+        the moves not yet made are proposed again, one at a time.
+
+        Moves already sent are made even if the iterator is closed early; they are in :attr:`journal`.
+
+        Raises:
+            GameClosed: the game is not started, or closed (checked again when a reply is asked for).
+            ValueError: ``window`` is less than 1.
+            ActorFailure: as :meth:`propose`.
+        """
+        if window < 1:
+            raise ValueError(f"window {window}: at least one proposal must be in flight")
+        self._check_open()
+        return self._propose_many(iter(texts), window)
+
+    def _propose_many(self, source: Iterable[str], window: int) -> Generator[Verdict, None, None]:
+        windows: deque[list[InFlight]] = deque()
+        next_ply = len(self._entries) + 1
+
+        def send() -> None:
+            nonlocal next_ply
+            batch: list[InFlight] = []
+            for text in islice(source, window):
+                message = ProposeText(text, next_ply)
+                batch.append((message, self._send(REFEREE, message, next_ply)))
+                next_ply += 1
+            if batch:
+                windows.append(batch)
+
+        try:
+            self._check_open()
+            self._sending = True
+            send()
+            while windows:
+                self._check_open()  # a stream read on after close() must not reach the actors
+                send()
+                batch = windows.popleft()
+                replies = self._collect(batch)
+                self._journal([reply for reply in replies if isinstance(reply, Accepted)])
+                for reply in replies:
+                    yield reply
+                    if isinstance(reply, Rejected):
+                        return
+                if len(replies) < len(batch):  # an actor failed: heal, and ask the rest again
+                    redo = batch[len(replies) :] + [item for later in windows for item in later]
+                    windows.clear()
+                    for message, pending in redo:
+                        reply = self._played(self._propose(message, (pending,)))
+                        yield reply
+                        if isinstance(reply, Rejected):
+                            return
+                    next_ply = len(self._entries) + 1
+                    send()  # and go on with the rest as before
+        finally:
+            self._settle(windows)
+            self._sending = False
+
+    def _send(self, name: str, message: Proposal, ply: int) -> Pending[Verdict] | None:
+        """Ask without waiting; None if the actor is not there to ask."""
+        try:
+            return ask(self.supervisor.ref(name), name, post(self.recorder, CLIENT, name, message, None, ply))
+        except ActorFailure:
+            return None
+
+    def _collect(self, batch: list[InFlight]) -> list[Verdict]:
+        """The replies of a window, in order, up to the first that failed (or came back stale).
+
+        The referee answers in order, so waiting for the last reply waits for them all; it is the
+        only wait, and its timeout bounds the window's. Over failing links the replies are waited
+        for in turn, each for a whole timeout after the one before it: a window of lossy plies may
+        take longer than one timeout while every reply comes in time, and whether the game heals
+        must not depend on how fast the machine ran them.
+        """
+        last = batch[-1][1]
+        if last is not None and self.network is not None:
+            with suppress(ActorFailure):  # the first failure is found below, in order
+                for _, pending in batch:
+                    if pending is None:
+                        break
+                    wait_one(*pending, self.timeout)
+        elif last is not None:
+            with suppress(ActorFailure):  # the first failure is found below, in order
+                wait_one(*last, self.timeout)
+        replies: list[Verdict] = []
+        for _, pending in batch:
+            if pending is None:
+                break
+            try:
+                reply = wait_one(*pending, 0)
+            except ActorFailure:
+                break
+            stale = isinstance(reply, Rejected) and reply.kind == "stale"
+            if stale or not isinstance(reply, (Accepted, Rejected)):
+                break
+            replies.append(reply)
+        return replies
+
+    def _settle(self, windows: deque[list[InFlight]]) -> None:
+        """Wait for the replies still in flight, so that what they did is done, and journal it.
+
+        The referee answers in order, so a reply that is not an acceptance ends what can be made."""
+        if self._state != "started":
+            return
+        made: list[Accepted] = []
+        for batch in windows:
+            for _, pending in batch:
+                if pending is None:
+                    break
+                try:
+                    reply = wait_one(*pending, self.timeout)
+                except ActorFailure:
+                    break
+                if not isinstance(reply, Accepted) or reply.entry is None:
+                    break
+                made.append(reply)
+        self._journal(made)
+
+    # -- study: lessons that change how a piece moves, injected faults, a lying board
+
+    # -- teaching
+
+    def teach(self, name: str, geometry: Geometry, reassess: bool = True) -> Learned:
+        """Teach the piece actor ``name`` a move function (it tells the journal itself) and
+        (``reassess``) have the referee look at the position afresh: who gives check now, whether
+        the side to move can move.
+
+        The lesson goes through the board (``Teach``): the board asks the piece and takes its answer
+        as the piece's word, so nothing the board reports after it can miss the lesson.
+
+        Raises:
+            InputError: the piece refused the geometry (it raised or answered nonsense); nothing changed.
+            ActorUnavailable: the board has no piece called ``name`` (it was captured).
+            ActorFailure: the actors failed past healing (the game is over, as for a proposal).
+        """
+        # A lesson sets, it does not add: one whose reply never came is asked again after the heal
+        # (which gives the piece the lesson the journal holds), never left half taught.
+        learned: Learned = self._request(Teach(name, geometry), receiver=BOARD)
+        if learned.refused is not None:
+            raise InputError(f"{name} cannot learn {geometry.name!r}: {learned.refused}")
+        if learned.square < 0:
+            raise ActorUnavailable(f"the board has no piece called {name}")
+        if reassess:
+            self._reassess()
+        return learned
+
+    def _reassess(self, lessons_at_start: bool = False) -> None:
+        """Have the referee look at the position afresh (its facts may have changed under it);
+        ``lessons_at_start``: the start-up lessons were just taught (they are part of the start)."""
+        ready: Ready = self._request(Begin(lessons_at_start=lessons_at_start))
+        self._outcome, self._claimable = ready.outcome, ready.claimable
+
+    # -- fault injection (for tests and demonstrations)
+
+    def crash(self, name: str) -> None:
+        """Make the actor ``name`` crash now."""
+        self._check_open()
+        ply = len(self._entries) + 1
+        tell(self.supervisor.ref(name), post(self.recorder, CLIENT, name, Crash(), None, ply))
+
+    def crash_on_next(self, name: str, kind: str) -> None:
+        """Make the actor ``name`` raise on the next message of class ``kind`` it receives."""
+        self.ask(name, CrashOnNext(kind))
+
+    def board_lies(self, ghosts: Mapping[str, str] | None = None, hidden: Iterable[str] = ()) -> Armed:
+        """Make the board report ``ghosts`` (square -> FEN letter: 'P' a white pawn, 'q' a black queen)
+        that are not there and hide the pieces on ``hidden``, until called again with neither.
+
+        Raises:
+            InputError: a square or a letter is not one.
+        """
+        placed = []
+        for square, letter in (ghosts or {}).items():
+            kind = KIND_BY_LETTER.get(letter.upper())
+            if kind is None or len(letter) != 1:
+                raise InputError(
+                    f"ghost on {square}: {letter!r} is not a piece letter (one of PNBRQK pnbrqk)"
+                )
+            placed.append((parse_standard_square(square), (0 if letter.isupper() else 8) | kind))
+        armed: Armed = self.ask(BOARD, Lie(tuple(placed), tuple(parse_standard_square(s) for s in hidden)))
+        return armed
+
 
 def promotion_kind(promotion: int | str | None) -> int:
     """The kind a pawn promotes to, given by kind, letter or name (0 for None).
@@ -467,3 +869,26 @@ def _made_by(attempts: Iterable[Pending[Verdict]]) -> Accepted | None:
         if isinstance(reply, Accepted) and reply.entry is not None:
             return reply
     return None
+
+
+def _stop_dropped(
+    supervisor: Supervisor, network: Network | None = None, nodes: Nodes | None = None, owned: bool = False
+) -> None:
+    """Stop the actors of a game that was dropped (or left open at exit) without close()."""
+    if nodes is not None:
+        nodes.landed()
+    supervisor.stop_all()
+    if network is not None:
+        network.close()
+    if nodes is not None:
+        _end_nodes(nodes, owned)
+    GAMES.release()
+
+
+def _end_nodes(nodes: Nodes, owned: bool) -> None:
+    """End the game on its nodes (collecting what they traced), and end the nodes the game started."""
+    try:
+        nodes.end()
+    finally:
+        if owned:
+            nodes.close()
