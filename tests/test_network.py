@@ -416,8 +416,7 @@ def test_the_actor_base_does_not_import_the_turnstile_nor_the_network() -> None:
     import subprocess
     import sys
 
-    later = ("actors.kernel.schedule", "actors.kernel.turnstile_links", "actors.kernel.turnstile_waiting",
-             "actors.kernel.network", "actors.kernel.packets")
+    later = ("actors.kernel.schedule", "actors.kernel.network", "actors.kernel.packets")
     code = f"import sys, actors.kernel.actor; print(sorted(m for m in sys.modules if m in {later!r}))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"

@@ -21,8 +21,7 @@ from actors.kernel.errors import ActorFailure
 from actors.kernel.links import LinkModel
 from actors.kernel.messaging import DEFAULT_TIMEOUT
 from actors.kernel.policies import Fifo, Interactive
-from actors.kernel.schedule import Turnstile, record_of
-from actors.kernel.turnstile_links import LINK_FAULTS
+from actors.kernel.schedule import LINK_FAULTS, Turnstile, record_of
 from actors.protocol import Rejected
 from actors.scenario.ordering import Befallen
 from actors.scenario.runner import NODES_PLAN_ONE_FAULT, phase_of_step, step_runner

@@ -9,8 +9,7 @@ from collections.abc import Callable
 
 from actors.client.game import ActorGame
 from actors.kernel.policies import Fifo, Interactive, Ready, Script
-from actors.kernel.schedule import Turnstile
-from actors.kernel.turnstile_links import LINK_FAULTS
+from actors.kernel.schedule import LINK_FAULTS, Turnstile
 from actors.protocol.readable import readable, summarize
 from actors.scenario.ordering import Befallen, Ordered, order_line
 from actors.scenario.shell_output import Output, Pending

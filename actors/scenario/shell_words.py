@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from actors.kernel.turnstile_links import LINK_FAULTS
+from actors.kernel.schedule import LINK_FAULTS
 from actors.scenario.steps import STEP_NAMES
 from board.rules.squares import SQUARE_NAMES
 
