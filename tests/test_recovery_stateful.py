@@ -57,18 +57,21 @@ REACHED: Counter[str] = Counter()
 
 
 class FaultRun(TruthRun):
-    """A TruthRun whose game runs over a network that faults what the steps plan."""
+    """A TruthRun whose game runs over a network that faults what the steps plan (under ``turnstile``,
+    when given: the links on the schedule's clock)."""
 
-    def __init__(self, fen: str, tally: Tally) -> None:
+    def __init__(self, fen: str, tally: Tally, turnstile: Turnstile | None = None) -> None:
         self.switch = Switch()
         self.lessons = lessons(self.switch)
         self.tally = tally
         self.reference = Reference(fen)
         self.recorder = TraceRecorder()
-        self.network = Network(LinkModel(retries=4), self.recorder)
-        self.game = ActorGame(fen, timeout=0.3, recorder=self.recorder, network=self.network,
+        network = Network(LinkModel(retries=4), self.recorder) if turnstile is None else LinkModel(retries=4)
+        self.game = ActorGame(fen, timeout=0.3, recorder=self.recorder, network=network, schedule=turnstile,
                               max_restarts=12, period=0.001)
         self.game.start()
+        # Under a turnstile, the links on its clock: they take the same plans and partitions.
+        self.network = self.game.network or self.game.links  # type: ignore[assignment]
         self.said = (self.game.outcome, tuple(self.game.claimable))
         self.fen = fen
         self.taught = {}
@@ -290,26 +293,10 @@ class ScheduledFaultRun(FaultRun):
     whatever the machine's speed. The fault search's watch checks every delivery."""
 
     def __init__(self, fen: str, tally: Tally) -> None:
-        self.switch = Switch()
-        self.lessons = lessons(self.switch)
-        self.tally = tally
-        self.reference = Reference(fen)
-        self.recorder = TraceRecorder()
         turnstile = Turnstile(Fifo())
-        self.game = ActorGame(fen, timeout=0.3, recorder=self.recorder, network=LinkModel(retries=4),
-                              schedule=turnstile, max_restarts=12, period=0.001)
-        self.game.start()
-        assert self.game.links is not None
-        self.network = self.game.links  # type: ignore[assignment]  (plans and partitions alike)
+        super().__init__(fen, tally, turnstile)
         self.watch = EveryDelivery(self.game)
         turnstile.watchers.append(self.watch)
-        self.said = (self.game.outcome, tuple(self.game.claimable))
-        self.fen = fen
-        self.taught = {}
-        self.on_nodes = False
-        self.log = [f"ActorGame({fen!r}) under the turnstile over a network"]
-        self.calls = []
-        self.played = []
 
 
 class ScheduledRecoveryMachine(RecoveryMachine):
