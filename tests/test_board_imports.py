@@ -29,12 +29,14 @@ def _is_type_checking_block(node: ast.AST) -> bool:
     return isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
 
 
-def _runtime_imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
+def _runtime_imports(tree: ast.AST, type_only: bool = False) -> list[ast.Import | ast.ImportFrom]:
+    """Every import statement of ``tree``, wherever it stands; those under ``if TYPE_CHECKING:`` only
+    with ``type_only``."""
     found: list[ast.Import | ast.ImportFrom] = []
     pending: list[ast.AST] = [tree]
     while pending:
         node = pending.pop()
-        if _is_type_checking_block(node):
+        if not type_only and _is_type_checking_block(node):
             assert isinstance(node, ast.If)
             pending.extend(node.orelse)
             continue
@@ -63,12 +65,13 @@ def _board_targets(
     return targets
 
 
-def import_graph(modules: dict[str, Path] = MODULES) -> dict[str, set[str]]:
-    """For each module of ``modules`` (board's by default), the modules of it it imports at run time."""
+def import_graph(modules: dict[str, Path] = MODULES, type_only: bool = False) -> dict[str, set[str]]:
+    """For each module of ``modules`` (board's by default), the modules of it it imports at run time
+    (and with ``type_only``, for type checking too)."""
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-        found = (_board_targets(node, name, modules) for node in _runtime_imports(tree))
+        found = (_board_targets(node, name, modules) for node in _runtime_imports(tree, type_only))
         graph[name] = set().union(*found) - {name}
     return graph
 

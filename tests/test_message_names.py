@@ -11,7 +11,7 @@ import pytest
 import actors
 import actors.protocol
 from actors import ActorGame, TraceRecorder
-from actors.tracing.delivery import Delivery
+from actors.tracing.recorder import Delivery
 
 # Castling both ways, en passant, a promotion with capture, checks: most of the protocol is spoken.
 MOVES = ["e4", "d5", "exd5", "c5", "dxc6", "Nf6", "cxb7", "Bd7", "bxa8=Q", "Qc8", "Nf3", "e6", "Be2",

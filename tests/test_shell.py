@@ -106,9 +106,9 @@ def test_save_writes_a_scenario_that_run_replays(tmp_path: Path) -> None:
 
 def test_completion_offers_verbs_then_actor_names_and_squares() -> None:
     with Shell() as shell:
-        assert completions(shell, "pl", "pl") == ["play"]
-        assert "white-knight-g1" in completions(shell, "send white-kn", "white-kn")
-        assert completions(shell, "legal e", "e")[:2] == ["e1", "e2"]
+        assert completions(shell.names(), "pl", "pl") == ["play"]
+        assert "white-knight-g1" in completions(shell.names(), "send white-kn", "white-kn")
+        assert completions(shell.names(), "legal e", "e")[:2] == ["e1", "e2"]
 
 
 def test_the_shell_on_a_terminal_prompts_completes_and_keeps_history() -> None:

@@ -16,16 +16,17 @@ import pykka
 import pytest
 
 from actors.protocol.readable import readable
-from actors.tracing.delivery import Delivery, reply_text
 from actors.tracing.event import REQUIRED_FIELDS, TraceEvent
 from actors.tracing.recorder import (
     SCHEMA_FIELDS,
     TRACE_LOGGER_NAME,
+    Delivery,
     TraceRecorder,
     actor_role,
     median,
     p99,
     percentile,
+    reply_text,
 )
 from actors.tracing.sinks import jsonl_sink, logging_sink
 

@@ -236,7 +236,7 @@ def _readline(shell: Shell) -> None:
     from actors.scenario.shell_words import completions
 
     def complete(word: str, state: int) -> str | None:
-        options = completions(shell, readline.get_line_buffer()[: readline.get_endidx()], word)
+        options = completions(shell.names(), readline.get_line_buffer()[: readline.get_endidx()], word)
         return options[state] if state < len(options) else None
 
     readline.set_completer_delims(" \t")

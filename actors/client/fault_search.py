@@ -59,9 +59,8 @@ from actors.protocol.piece import Targets, TargetsQuery
 from actors.protocol.referee import Accepted
 from actors.roles.board import BoardActor
 from actors.roles.piece import PieceActor
-from actors.tracing.delivery import Delivery
 from actors.tracing.event import TraceEvent
-from actors.tracing.recorder import TraceRecorder
+from actors.tracing.recorder import Delivery, TraceRecorder
 from board.errors import ChessActorsError, InputError
 from board.games.game import Game
 from board.rules.geometries import label_of, standard

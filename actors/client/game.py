@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from actors.client.arguments import checked_text, checked_timeout
 from actors.client.cluster import check_address
-from actors.client.handle import PieceHandle, Teachable, as_geometry
 from actors.client.placement import Placement, checked_count
 from actors.client.pool import SystemPool
 from actors.kernel.control import Armed, Crash, CrashOnNext, Disarm, HangOnNext, Ping
@@ -31,7 +30,16 @@ from actors.kernel.policies import Policy
 from actors.kernel.schedule import Turnstile, make_turnstile, start_up
 from actors.kernel.scheduled_links import ScheduledLinks
 from actors.protocol.board import Lie, Teach
-from actors.protocol.piece import Learned
+from actors.protocol.piece import (
+    Answer,
+    KnightPathQuery,
+    KnightTourQuery,
+    KnightWalk,
+    Learned,
+    MoveQuery,
+    Targets,
+    TargetsQuery,
+)
 from actors.protocol.referee import (
     Accepted,
     Begin,
@@ -50,9 +58,10 @@ from actors.roles.registered import BOARD, CLIENT, REFEREE
 from actors.roles.supervisor import Supervisor
 from actors.tracing.recorder import STARTUP, TraceRecorder
 from board.errors import ChessActorsError, InputError
-from board.rules.geometries import Geometry
+from board.games.game import Game
+from board.rules.geometries import Geometry, geometry_named, user_geometry
 from board.rules.pieces import KIND_BY_LETTER, KIND_NAMES, PROMOTION_KINDS
-from board.rules.squares import SQUARE_NAMES, parse_standard_square
+from board.rules.squares import SQUARE_NAMES, parse_size, parse_square, parse_standard_square
 
 if TYPE_CHECKING:
     from actors.client.nodes import Nodes
@@ -77,6 +86,82 @@ REQUEST_DEADLINE_FLOOR = 30.0
 Proposal = ProposeText | ProposeSquares
 InFlight = tuple[Proposal, Pending[Verdict] | None]
 """A proposal sent without waiting, and its pending reply (None when it could not be sent)."""
+
+
+Teachable = Geometry | str | Callable[[tuple[int, int], tuple[int, int]], object]
+"""What a piece can learn: a geometry, the name of one ('archbishop', 'knight', ...), or a function
+``(start, end) -> None | (target, traversed)`` on (file, rank) pairs (see board.rules.geometries)."""
+
+
+def as_geometry(lesson: Teachable) -> Geometry:
+    """The geometry a lesson stands for.
+
+    Raises:
+        InputError: an unknown name, or something that is neither a geometry, a name nor a function.
+    """
+    if isinstance(lesson, Geometry):
+        return lesson
+    if isinstance(lesson, str):
+        return geometry_named(lesson)
+    if callable(lesson):
+        return user_geometry(lesson, getattr(lesson, "__name__", "a function"))
+    raise InputError(f"cannot learn {lesson!r}: give a geometry, its name, or a move function")
+
+
+class PieceHandle:
+    """A piece actor, to talk to directly (the seed's ``Bishop ! {move, Start, End, Colour}``)."""
+
+    def __init__(self, game: ActorGame, name: str, square: int, code: int) -> None:
+        self.game = game
+        self.name = name
+        self.square = square
+        self.code = code
+
+    def __repr__(self) -> str:
+        return f"<PieceHandle {self.name} on {SQUARE_NAMES[self.square]}>"
+
+    def move_query(self, start: str, end: str, colour: int | None = None) -> Answer:
+        """Ask the piece whether its move function allows start -> end (square names).
+
+        ``colour`` defaults to the piece's own. A piece asked about a square it does not stand on,
+        or for the other colour, says no.
+        """
+        own = self.code >> 3
+        message = MoveQuery(
+            parse_standard_square(start), parse_standard_square(end), own if colour is None else colour
+        )
+        reply: Answer = self.game.ask(self.name, message)
+        return reply
+
+    def learn(self, lesson: Teachable) -> Learned:
+        """Teach the piece another move function; the referee's verdicts follow it from the next move.
+
+        A function that raises or answers nonsense only from a square the piece reaches later
+        answers no from there: the piece has no move from that square, and the game goes on.
+
+        Raises:
+            InputError: the lesson is unknown, or the function raised or answered nonsense (the piece
+                keeps its old move function and the game goes on unchanged).
+        """
+        return self.game.teach(self.name, as_geometry(lesson))
+
+    def knight_path(self, target: str, size: str = "8") -> KnightWalk:
+        """Ask a knight for a shortest path from where it stands to ``target`` (size ``N`` or ``WxH``)."""
+        board_size = parse_size(size)
+        reply: KnightWalk = self.game.ask(
+            self.name, KnightPathQuery(parse_square(target, board_size), board_size)
+        )
+        return reply
+
+    def knight_tour(self, size: str = "8", closed: bool = False) -> KnightWalk:
+        """Ask a knight for a knight's tour of a ``size`` board from where it stands."""
+        reply: KnightWalk = self.game.ask(self.name, KnightTourQuery(parse_size(size), closed))
+        return reply
+
+    def targets(self) -> Targets:
+        """Every move the piece's geometry allows from where it stands."""
+        reply: Targets = self.game.ask(self.name, TargetsQuery())
+        return reply
 
 
 class ActorGame:
@@ -193,20 +278,27 @@ class ActorGame:
         self._sending = False
 
     def __repr__(self) -> str:
+        """``ActorGame(plies=3, last='g1f3', fen='...')``: where the game stands, by the journal (no
+        message is sent: looking at a game never adds to its trace)."""
         if self._state == "started":
-            from actors.studio.notebook import actor_game_repr
-
             try:
-                return actor_game_repr(self)
+                journal = self.journal
+                last = f", last={journal[-1].uci!r}" if journal else ""
+                return f"ActorGame(plies={len(journal)}{last}, fen={self._mirror().fen()!r})"
             except ChessActorsError:
                 pass  # a game whose journal cannot be read, or taught pieces the mirror cannot follow
         return f"<ActorGame {self._state}, {self.plies} plies>"
 
     def _repr_svg_(self) -> str:
-        """Jupyter: the board the actors have reached (read from the journal)."""
-        from actors.studio.notebook import actor_game_svg
+        """Jupyter: the board the actors have reached (read from the journal), the last move tinted."""
+        return self._mirror()._repr_svg_()
 
-        return actor_game_svg(self)
+    def _mirror(self) -> Game:
+        """The direct engine's game replaying the journal of accepted moves."""
+        mirror = Game(self.supervisor.start_fen, chess960=self.supervisor.chess960)
+        for entry in self.journal:
+            mirror.play(entry.uci, want_san=False)
+        return mirror
 
     # -- its life: the actors started (in this process, on a pool's system or on nodes) and stopped,
     # leaving no actor, link or node behind

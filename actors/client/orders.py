@@ -27,9 +27,8 @@ from actors.protocol.piece import Learned
 from actors.protocol.referee import Accepted, Description, FenQuery, ProposeText, Verdict
 from actors.roles.registered import BOARD, CLIENT, REFEREE
 from actors.roles.supervisor import Supervisor
-from actors.tracing.delivery import Delivery
 from actors.tracing.event import TraceEvent
-from actors.tracing.recorder import TraceRecorder
+from actors.tracing.recorder import Delivery, TraceRecorder
 from board.errors import ChessActorsError, IllegalMoveError, InputError
 from board.games.game import Game
 from board.rules.fen_text import format_fen

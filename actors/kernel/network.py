@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import sys
 import threading
 import time
 from collections import Counter
@@ -54,7 +55,7 @@ from actors.kernel.fault_marks import Delayed, Dropped, Duplicated, Fenced, Retr
 from actors.kernel.links import COUNTED, Fate, LinkModel, PlannedFaults, separated
 from actors.kernel.mailbox import Posted, Reply
 from actors.kernel.messaging import ROUTES, Directory, Envelope, Ref
-from actors.kernel.packets import AnswerBack, Packet, Pair, as_exc_info, settle
+from actors.kernel.packets import Packet, Pair, as_exc_info, settle
 from actors.kernel.remote import RemoteRef
 
 if TYPE_CHECKING:
@@ -584,3 +585,17 @@ class Network:
         recorder = self.recorder
         if recorder is not None:
             recorder.post(packet.sender, packet.receiver, marker, parent=packet.delivery).done()
+
+
+class AnswerBack(Reply):
+    """What the receiver's loop settles when it has handled an ask: the reply goes back over the link."""
+
+    def __init__(self, network: Network, ask: Packet) -> None:
+        super().__init__()
+        self.network, self.ask = network, ask
+
+    def set(self, value: Any | None = None) -> None:
+        self.network.answer(self.ask, (value, None))
+
+    def set_exception(self, exc_info: OptExcInfo | None = None) -> None:
+        self.network.answer(self.ask, (None, exc_info if exc_info is not None else sys.exc_info()))

@@ -1,9 +1,8 @@
 """What the network carries across a failing link (see actors.kernel.network): a message on its way, kept
-to be sent again; the reply a receiver settles to send its answer back; an asker's reply, settled once."""
+to be sent again, and an asker's reply, settled once."""
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -14,9 +13,8 @@ if TYPE_CHECKING:
     from pykka._types import OptExcInfo
 
     from actors.kernel.instrument import Visit
-    from actors.kernel.network import Network
 
-__all__ = ["AnswerBack", "Packet", "Pair", "as_exc_info", "settle"]
+__all__ = ["Packet", "Pair", "as_exc_info", "settle"]
 
 Pair = tuple[str, str]
 """A sequence of messages: the sender's incarnation and the receiver's (see actors.kernel.network:
@@ -48,20 +46,6 @@ class Packet:
     @property
     def delivery(self) -> Visit | None:
         return self.envelope.delivery if self.envelope is not None else None
-
-
-class AnswerBack(Reply):
-    """What the receiver's loop settles when it has handled an ask: the reply goes back over the link."""
-
-    def __init__(self, network: Network, ask: Packet) -> None:
-        super().__init__()
-        self.network, self.ask = network, ask
-
-    def set(self, value: Any | None = None) -> None:
-        self.network.answer(self.ask, (value, None))
-
-    def set_exception(self, exc_info: OptExcInfo | None = None) -> None:
-        self.network.answer(self.ask, (None, exc_info if exc_info is not None else sys.exc_info()))
 
 
 def as_exc_info(error: BaseException) -> OptExcInfo:

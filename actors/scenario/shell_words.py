@@ -4,14 +4,11 @@ typed could be (completion), shared by the terminal shell and the live studio.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
 
 from actors.kernel.schedule import LINK_FAULTS
 from actors.scenario.steps import STEP_NAMES
 from board.rules.squares import SQUARE_NAMES
-
-if TYPE_CHECKING:
-    from actors.scenario.shell import Shell
 
 DELIVERY_VERBS = ("deliver", *LINK_FAULTS)
 """The verbs that act on one waiting delivery by its number in the pending list (``deliver N``,
@@ -60,10 +57,11 @@ keeping and leaving:
   Ctrl-C cancels the line being typed; a second Ctrl-C at an empty prompt asks before leaving"""
 
 
-def completions(shell: Shell, line: str, word: str) -> list[str]:
-    """What the word being typed could be: a verb first, then actor names, squares and verbs' words."""
+def completions(names: Iterable[str], line: str, word: str) -> list[str]:
+    """What the word being typed could be: a verb first, then the game's actor ``names``, squares and
+    verbs' words."""
     if not line.strip() or line.strip() == word:
         pool = list(VERBS)
     else:
-        pool = [*shell.names(), *SQUARE_NAMES, "step", "auto", "move", "on", "yes", "no", "traversed"]
+        pool = [*names, *SQUARE_NAMES, "step", "auto", "move", "on", "yes", "no", "traversed"]
     return sorted(option for option in set(pool) if option.startswith(word))

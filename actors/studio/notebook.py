@@ -1,8 +1,7 @@
-"""Notebook views: a live actor game's board as SVG and a readable repr, read from the journal, and
-a trace shown as the studio page inline.
+"""Notebook views: a trace shown as the studio page inline (a game shows its own board and repr).
 
-Nothing here sends a message, so looking at a game never adds to its trace. The trace's view lives
-here, beside the page, and not on the recorder: tracing records and knows nothing of the page.
+Nothing here sends a message, so looking never adds to a trace. The trace's view lives here, beside
+the page, and not on the recorder: tracing records and knows nothing of the page.
 """
 
 from __future__ import annotations
@@ -14,12 +13,11 @@ from typing import TYPE_CHECKING
 from actors.studio import inline_html
 from actors.tracing.event import TraceEvent
 from actors.tracing.recorder import TraceRecorder
-from board.games.game import Game
 
 if TYPE_CHECKING:
-    from actors.client.game import ActorGame
+    pass
 
-__all__ = ["StudioView", "actor_game_repr", "actor_game_svg"]
+__all__ = ["StudioView"]
 
 
 @dataclass(frozen=True)
@@ -38,23 +36,3 @@ class StudioView:
         """The page in an ``iframe`` of its own (so that its script runs in a notebook)."""
         events = self.trace.events() if isinstance(self.trace, TraceRecorder) else self.trace
         return inline_html(events, ply=self.ply, height=self.height)
-
-
-def _mirror(game: ActorGame) -> Game:
-    """The direct engine's game replaying the journal of accepted moves."""
-    mirror = Game(game.supervisor.start_fen, chess960=game.supervisor.chess960)
-    for entry in game.journal:
-        mirror.play(entry.uci, want_san=False)
-    return mirror
-
-
-def actor_game_svg(game: ActorGame) -> str:
-    """The position the actors have reached, as an SVG board with the last move tinted."""
-    return _mirror(game)._repr_svg_()
-
-
-def actor_game_repr(game: ActorGame) -> str:
-    """``ActorGame(plies=3, last='g1f3', fen='...')``: where the game stands, by the journal."""
-    journal = game.journal
-    last = f", last={journal[-1].uci!r}" if journal else ""
-    return f"ActorGame(plies={len(journal)}{last}, fen={_mirror(game).fen()!r})"

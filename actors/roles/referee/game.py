@@ -16,8 +16,18 @@ from typing import TYPE_CHECKING, assert_never
 
 from actors.kernel.errors import ActorFailure
 from actors.kernel.messaging import DEFAULT_TIMEOUT, Directory
-from actors.protocol.board import Applied, Apply, ApplyRefused, Describe, Gather, Gathered
+from actors.protocol.board import (
+    Applied,
+    Apply,
+    ApplyRefused,
+    Describe,
+    Gather,
+    Gathered,
+    ProbeReports,
+    ProbeSurvey,
+)
 from actors.protocol.journal import JournalEntries, JournalQuery, RecordStart, Reset
+from actors.protocol.piece import Targets, TargetsQuery
 from actors.protocol.referee import (
     Accepted,
     Begin,
@@ -31,16 +41,23 @@ from actors.protocol.referee import (
     Rejected,
     Verdict,
 )
-from actors.protocol.values import Assessment, GameState, JournalEntry, JournalMove, PositionKey, Sighting
+from actors.protocol.values import (
+    Assessment,
+    GameState,
+    JournalEntry,
+    JournalMove,
+    PositionKey,
+    Probe,
+    Sighting,
+)
 from actors.roles.referee.castling import judge_castling
-from actors.roles.referee.conversation import Conversation
+from actors.roles.referee.conversation import WHEREABOUTS, Conversation
 from actors.roles.referee.ruling import Ruling
-from actors.roles.referee.targets import legal_targets
 from actors.roles.registered import BOARD, JOURNAL, REFEREE
 from board.errors import IllegalMoveError, MoveSyntaxError
 from board.notation.algebraic import format_san, intent_from_squares, san_intent
 from board.notation.san_syntax import parse_uci
-from board.rules.judge import Intent, decide
+from board.rules.judge import CandidateFacts, Intent, decide
 from board.rules.outcome import GAME_OVER, claims, decide_outcome, ending
 from board.rules.pieces import (
     BISHOP,
@@ -50,6 +67,7 @@ from board.rules.pieces import (
     KIND_NAMES,
     KING,
     KNIGHT,
+    LAST_RANK,
     PAWN,
     PROMOTION_KINDS,
     QUEEN,
@@ -121,7 +139,7 @@ class RefereeActor(Conversation[RefereeRequest]):
             case FenQuery():
                 return self.ask_one(BOARD, Describe(self.state))
             case LegalTargetsQuery(square=square):
-                return LegalTargets(square, legal_targets(self, square))
+                return LegalTargets(square, self.legal_targets(square))
             case Begin(start=start, lessons_at_start=lessons_at_start):
                 self._begin(start, lessons_at_start)
                 return Ready(self.ply, self.outcome, self.claimable)
@@ -182,7 +200,7 @@ class RefereeActor(Conversation[RefereeRequest]):
         if message.ply and message.ply > ply and self.refused == ply:
             # Sent for a later ply before the proposal for this one was refused: no such ply was
             # played, so the message served the refused one (and its trace says so, when the
-            # instrument is the tracer, whose deliveries can be told: see actors.tracing.delivery).
+            # instrument is the tracer, whose deliveries can be told: see actors.tracing.recorder.Delivery).
             cancelled = getattr(self.current, "cancelled", None)
             if cancelled is not None:
                 cancelled(ply)
@@ -421,3 +439,66 @@ class RefereeActor(Conversation[RefereeRequest]):
                 if judge_castling(self, state, intent).reason is None:
                     return True
         return False
+
+    def legal_targets(self, square: int) -> tuple[int, ...]:
+        """The squares the piece on ``square`` may legally move to now, ascending (none if not its turn).
+
+        Castling is the king's target in standard chess and its own rook's square in Chess960, as UCI
+        writes it (and as a move given by those squares is read).
+
+        Who stands there is the board's word in this conversation (its roster), not the referee's hint.
+        """
+        if self.over is not None:
+            return ()
+        reported = self.refresh_hint()[square]
+        found = self.whereabouts.get(square)
+        if found is None or found[0] != reported:
+            return ()  # the board reports no such piece there: nothing to move
+        code, name = found
+        colour, kind = code >> 3, code & 7
+        if colour != self.state.turn:
+            return ()
+        targets: Targets = self.wait([self.send(name, TargetsQuery(), WHEREABOUTS)])[0]
+        if targets.code != code:
+            return ()  # the piece says it is another than the board reports: no candidate, as in a proposal
+        en_passant = self.state.en_passant
+        probes = tuple(
+            Probe(square, target, traversed, kind == PAWN and rule == "enemy" and target == en_passant, rule)
+            for target, traversed, rule in targets.reach
+        )
+        reports: ProbeReports = self.ask_one(BOARD, ProbeSurvey(colour, probes))
+        facts = [
+            CandidateFacts(
+                square,
+                code,
+                probe.traversed,
+                probe.target_rule,
+                report.blocker,
+                report.target_code,
+                probe.en_passant and not report.target_code and not report.refused,
+                report.exposers,
+                report.king_square,
+            )
+            for probe, report in zip(probes, reports.reports, strict=True)
+        ]
+        facts = self.confirm_facts(facts)
+        legal: set[int] = set()
+        for probe, fact, report in zip(probes, facts, reports.reports, strict=True):
+            if report.refused:
+                continue  # the board would not make it (it would take a king)
+            last_rank = kind == PAWN and probe.target >> 3 == LAST_RANK[colour]
+            intent = Intent(colour, kind, probe.target, QUEEN if last_rank else 0, from_square=square)
+            if decide(intent, [fact], fact.king_square, self.checkers).legal:
+                legal.add(probe.target)
+        if kind == KING:
+            table = self.state.layout.table
+            for right in table.by_colour[colour]:
+                if square == right.king_from:
+                    castle = Intent(colour, KING, right.king_to, castle=right.side)
+                    if judge_castling(self, self.state, castle).reason is None:
+                        # Chess960 names castling by the rook's square (the king may stay, or go where a
+                        # plain move could too); standard chess by the king's target.
+                        legal.add(right.rook_from if table.chess960 else right.king_to)
+        return tuple(sorted(legal))
+
+
