@@ -26,7 +26,7 @@ WHEREABOUTS = "whereabouts"
 CORRECTED = "whereabouts-corrected"
 """How the trace marks a message sent because the board's reply corrected the hint."""
 
-Request = TypeVar("Request")
+Handled = TypeVar("Handled")
 
 
 @quick_init
@@ -42,7 +42,7 @@ class Gathered:
     report: SurveyReport
 
 
-class Conversation(TracedActor[Request]):
+class Conversation(TracedActor[Handled]):
     """A referee's asking: candidates from the whereabouts hint, the board's survey, confirmations."""
 
     whereabouts: dict[int, tuple[int, str]]
