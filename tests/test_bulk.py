@@ -250,3 +250,19 @@ def test_tiny_games_without_tags_are_cut_by_count_as_well_as_by_size(game: str) 
     runs = [lines for _, lines in game_chunks([text], 64, max_bytes=4_000_000)]
     assert len(runs) == 10_000 // 64 + 1  # 64 games a run (the file is far under 4 MB)
     assert all(b"".join(lines).count(game.encode()) == 64 for lines in runs[:-1])
+
+
+def test_workers_ended_early_leave_no_executor_thread_behind() -> None:
+    # Ended by a signal or an error, the workers are terminated and the executor's own thread is
+    # waited for: left running, it closes its wake-up pipe while the interpreter's exit writes to it
+    # (concurrent.futures' exit hook), and a traceback is printed after the command's one line.
+    from actors.client.bulk import ProcessRunner
+
+    runner = ProcessRunner("direct", 2)
+    lines = (DATA / "famous.pgn").read_bytes().splitlines(keepends=True)
+    pending = [runner.submit((1, lines, "famous.pgn")) for _ in range(4)]
+    manager = runner.pool._executor_manager_thread  # type: ignore[attr-defined]
+    assert manager is not None and manager.is_alive()
+    runner.close(finished=False)
+    assert not manager.is_alive()
+    assert all(future.done() for future in pending)

@@ -17,6 +17,7 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
 from collections import deque
 from collections.abc import Generator, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -152,6 +153,7 @@ class ProcessRunner:
         # as one a signal caught between its fork and its entry in that table.
         running = list((getattr(self.pool, "_processes", None) or {}).values())
         running += [child for child in multiprocessing.active_children() if child not in running]
+        manager = getattr(self.pool, "_executor_manager_thread", None)
         self.pool.shutdown(wait=False, cancel_futures=True)
         for process in running:
             with contextlib.suppress(OSError, ValueError, AttributeError):
@@ -162,6 +164,11 @@ class ProcessRunner:
                 if process.is_alive():
                     process.kill()
                     process.join(WORKER_EXIT_SECONDS)
+        # The executor's own thread notices its workers gone and closes its wake-up pipe. Wait for it
+        # here: left running, it may close that pipe while the interpreter's exit writes to it
+        # (concurrent.futures' exit hook), and the write's EBADF is printed as a traceback.
+        if isinstance(manager, threading.Thread):
+            manager.join(WORKER_EXIT_SECONDS)
 
 
 WORKER_EXIT_SECONDS = 5.0
