@@ -87,6 +87,9 @@ class FaultRun(TruthRun):
 class RecoveryMachine(RuleBasedStateMachine):
     """Games on the actors and the reference, stepped by the same calls, with faults between."""
 
+    run_kind: type[FaultRun] = FaultRun
+    """How each game runs (under the turnstile, on nodes: see the machines below)."""
+
     def __init__(self) -> None:
         super().__init__()
         self.tally = Tally()
@@ -102,7 +105,7 @@ class RecoveryMachine(RuleBasedStateMachine):
         if self.run is not None:
             self._tally_marks(self.run)
             self.run.close()
-        self.run = FaultRun(STARTS[self.starts % len(STARTS)], self.tally)
+        self.run = self.run_kind(STARTS[self.starts % len(STARTS)], self.tally)
         self.starts += 1
 
     def _tally_marks(self, run: FaultRun) -> None:
@@ -302,12 +305,7 @@ class ScheduledFaultRun(FaultRun):
 class ScheduledRecoveryMachine(RecoveryMachine):
     """The recovery machine under the turnstile, checked after every delivery as well as every step."""
 
-    def _new_game(self) -> None:
-        if self.run is not None:
-            self._tally_marks(self.run)
-            self.run.close()
-        self.run = ScheduledFaultRun(STARTS[self.starts % len(STARTS)], self.tally)
-        self.starts += 1
+    run_kind = ScheduledFaultRun
 
     @rule(at=st.integers(0, 63), lesson=st.sampled_from(LESSONS))
     def stall_a_lesson(self, at: int, lesson: str) -> None:
@@ -389,12 +387,7 @@ class NodeRecoveryMachine(RecoveryMachine):
     """The recovery machine's steps on nodes (no stalls or partitions: a node is lost instead), and
     nodes lost at a message a step names."""
 
-    def _new_game(self) -> None:
-        if self.run is not None:
-            self._tally_marks(self.run)
-            self.run.close()
-        self.run = NodeFaultRun(STARTS[self.starts % len(STARTS)], self.tally)
-        self.starts += 1
+    run_kind = NodeFaultRun
 
     # Stalls and partitions run on the wall clock of three processes: left to the machine in one.
     stall = None  # type: ignore[assignment]

@@ -45,6 +45,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import IO, TYPE_CHECKING, Any, cast
 
+from actors.kernel.links import FAULT_KINDS
 from actors.protocol.readable import readable, readable_reply, summarize
 from actors.tracing.event import FORMAT_VERSION, TraceEvent, event_to_json
 from actors.tracing.fields import SCHEMA_FIELDS, TRACE_LOGGER_NAME
@@ -573,10 +574,6 @@ def _finished_at(event: TraceEvent) -> int:
     return replied if replied is not None else event["t_handled"]
 
 
-_FAULT_MARKS = frozenset({"Dropped", "Duplicated", "Delayed", "Retried", "Fenced"})
-"""The kinds of the marks a fault leaves on the message it befell (``actors.kernel.fault_marks``)."""
-
-
 def _numbered_by_causes(events: list[TraceEvent], first_id: int) -> list[TraceEvent]:
     """``events`` in the order of their causes, numbered from ``first_id`` (see ``TraceRecorder.release``).
 
@@ -593,7 +590,7 @@ def _numbered_by_causes(events: list[TraceEvent], first_id: int) -> list[TraceEv
         children.setdefault(parent if parent in by_id else None, []).append(event)
 
     def order(event: TraceEvent) -> tuple[bool, str, int]:
-        if event["kind"] in _FAULT_MARKS:
+        if event["kind"] in FAULT_KINDS:
             return True, f"{event['kind']} {event['sender']} {event['receiver']} {event.get('payload')}", 0
         return False, "", event["msg_id"]
 
