@@ -46,6 +46,7 @@ LAYERS = {
     "actors.roles": 2,  # the piece, board, referee, journal actors and the supervisor
     "actors.client": 3,  # a game, a session, pools, nodes, replays, the fault search
     "actors.scenario": 4,  # scenarios and the shell
+    "actors.study": 4,  # labs: a student's own actor, checked
     "actors.studio": 4,  # the page, offline and live
     "actors.cli": 5,  # the command line
     "actors": 6,  # the package's public names, loaded when first asked for

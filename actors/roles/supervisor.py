@@ -12,6 +12,7 @@ import functools
 import time
 from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import pykka
@@ -112,6 +113,25 @@ def promoted_names(start_fen: str, entries: tuple[JournalEntry, ...], chess960: 
     return promoted
 
 
+@dataclass(frozen=True, slots=True)
+class Roles:
+    """The classes a game's actors are made of: the project's own by default. A lab runs a student's
+    class in place of one of them (see :mod:`actors.study.labs`); it speaks the same protocol, so
+    nothing else changes."""
+
+    piece: type[PieceActor] = PieceActor
+    board: type[BoardActor] = BoardActor
+    referee: type[RefereeActor] = RefereeActor
+
+    @property
+    def standard(self) -> bool:
+        """Whether every class is the project's own."""
+        return self == STANDARD_ROLES
+
+
+STANDARD_ROLES = Roles()
+
+
 IDLE_PIECES = 8
 """How many pieces a re-seated system keeps idle for positions to come (a pool alternating between
 a few positions reuses them); past that, the pieces the new position does not seat are stopped."""
@@ -134,6 +154,7 @@ class Supervisor:
         hive: run the piece actors on one shared thread (actors.kernel.hive) instead of a thread
             each: pieces only answer, and a question to many of them then wakes one thread. Not
             under a turnstile, which schedules each actor's thread.
+        roles: the classes of the piece, board and referee actors (every start and restart).
     """
 
     def __init__(
@@ -148,10 +169,12 @@ class Supervisor:
         turnstile: Turnstile | None = None,
         hive: bool = False,
         chess960: bool | None = False,
+        roles: Roles = STANDARD_ROLES,
     ) -> None:
         # Setup: the starting state, never a judgement.
         position = parse_fen(fen, strict=not position_only, chess960=chess960)
         self.position_only = position_only
+        self.roles = roles
         self.start_fen = write_fen(position)
         self.chess960 = position.castling_table.chess960
         """Whether the game is Chess960 (its start FEN's K and Q are then X-FEN)."""
@@ -302,7 +325,7 @@ class Supervisor:
         journal = [entry.move for entry in moves]
         ref = self.spawn(
             BOARD,
-            BoardActor,
+            self.roles.board,
             self.start_fen,
             journal,
             self.directory,
@@ -318,20 +341,20 @@ class Supervisor:
         arguments = (entry.name, entry.code, entry.square, entry.has_moved, self.directory, self.recorder,
                      self.timeout, geometry, self.start_state.layout)  # fmt: skip
         if not self._hive_wanted:
-            self._remember(entry.name, self.spawn(entry.name, PieceActor, *arguments))
+            self._remember(entry.name, self.spawn(entry.name, self.roles.piece, *arguments))
             return
         if self._hive is None or not self._hive.is_alive():
             from actors.kernel.hive import Hive  # only position sessions use one: replay never loads it
 
             self._hive = Hive()
             self._started.append(self._hive.ref)
-        self._remember(entry.name, self._hive.adopt(PieceActor(*arguments)))
+        self._remember(entry.name, self._hive.adopt(self.roles.piece(*arguments)))
 
     def _start_referee(self) -> None:
         if self.position_only:
             self._remember(REFEREE, PositionRefereeActor.start(self.directory, self.recorder, self.timeout))
             return
-        referee = self.spawn(REFEREE, RefereeActor, self.directory, self.recorder, self.timeout)
+        referee = self.spawn(REFEREE, self.roles.referee, self.directory, self.recorder, self.timeout)
         self._remember(REFEREE, referee)
         ready: Ready = self._ask(REFEREE, Begin(), Ready)
         self.outcome, self.claimable = ready.outcome, ready.claimable

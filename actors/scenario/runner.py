@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from actors.scenario.steps import (
@@ -27,6 +29,7 @@ from actors.scenario.steps import (
     Reject,
     Restarts,
     Scenario,
+    ScenarioError,
     Send,
     SquareCheck,
     Stall,
@@ -47,10 +50,12 @@ if TYPE_CHECKING:
     from actors.kernel.schedule import Turnstile
     from actors.kernel.scheduled_links import ScheduledLinks
     from actors.protocol import No, Yes
+    from actors.roles.supervisor import Roles
     from actors.tracing.recorder import TraceRecorder
 
 __all__ = [
-    "SCHEDULED_RUNS_HERE", "ScenarioFailure", "StepListener", "phase_of_step", "run_scenario", "step_runner",
+    "SCHEDULED_RUNS_HERE", "ScenarioFailure", "StepListener", "phase_of_step", "run_scenario",
+    "scenario_roles", "step_runner",
 ]
 
 
@@ -135,13 +140,14 @@ def run_scenario(
         network = network or LinkModel()
     elif network is None and faulting:
         network = Network(LinkModel(), recorder)  # reliable links, but for the faults the script asks
+    roles = scenario_roles(scenario)
     if pool is None and recorder is None and timeout is None and network is None and nodes is None \
-            and turnstile is None:
+            and turnstile is None and roles.standard:
         pool = process_pool()
     results: list[StepResult] = []
     with ActorGame(scenario.start_fen, timeout, recorder, pool=pool, teach=teach, network=network,
                    chess960=scenario.chess960, nodes=nodes, schedule=turnstile,
-                   max_restarts=max_restarts) as game:
+                   max_restarts=max_restarts, roles=roles) as game:
         runner = _Runner(game)
         for index, step in enumerate(scenario.steps):
             order = scenario.order_before(index)
@@ -159,6 +165,32 @@ def run_scenario(
     if counts is not None and links is not None:
         counts.update(links.counts)
     return results
+
+
+def scenario_roles(scenario: Scenario) -> Roles:
+    """The classes the scenario's ``role`` lines name, loaded from their files (each path relative
+    to the script's folder), in place of the project's own.
+
+    Raises:
+        ScenarioError: naming the ``role`` line: the file is missing, does not import, or has no
+            class of that role (or several, and the line names none).
+    """
+    from actors.roles.supervisor import STANDARD_ROLES
+
+    if not scenario.roles:
+        return STANDARD_ROLES
+    from actors.study.labs.plugin import PluginError, load_role
+
+    script = Path(scenario.source)
+    folder = script.parent if script.is_file() else Path.cwd()
+    chosen: dict[str, type] = {}
+    for role in scenario.roles:
+        base = getattr(STANDARD_ROLES, role.role)
+        try:
+            chosen[role.role] = load_role(folder / role.path, base, role.class_name)
+        except PluginError as error:
+            raise ScenarioError(scenario.source, role.line, str(error)) from None
+    return replace(STANDARD_ROLES, **chosen)
 
 
 def phase_of_step(step: Step, number: int, plies: int) -> tuple[str, int]:

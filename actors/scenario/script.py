@@ -18,6 +18,7 @@ from actors.scenario.steps import (
     DIRECTIVE_NAMES,
     ORDER_FAULTS,
     OUTCOMES,
+    ROLES,
     SCHEDULES,
     STEP_NAMES,
     Crash,
@@ -36,6 +37,7 @@ from actors.scenario.steps import (
     Play,
     Reject,
     Restarts,
+    RoleFile,
     Scenario,
     ScenarioError,
     Send,
@@ -122,6 +124,7 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
     schedule: str | None = None
     network: LinkModel | None = None
     orders: list[tuple[int, Order]] = []
+    roles: list[RoleFile] = []
     pending: Order | None = None  # an order line waiting for its step
     # Lines end at a line feed only: a quoted text may hold any other character (a form feed,
     # U+2028), as a line typed into the shell may, and a saved session must read back alike.
@@ -136,7 +139,14 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
                 raise ScenarioError(source, number, f"order (line {pending.line}) needs a step after it,"
                                                     " before another order, schedule or network line")
             name = words[0].text
-            if name in ("schedule", "network"):
+            if name == "role":
+                if any(not isinstance(step, Start) for step in steps):
+                    raise ScenarioError(source, number, "role comes at the top (after start only)")
+                role = _parse_role(words[1:], source, number)
+                if any(given.role == role.role for given in roles):
+                    raise ScenarioError(source, number, f"the {role.role} role is given twice")
+                roles.append(role)
+            elif name in ("schedule", "network"):
                 given = schedule if name == "schedule" else network
                 if given is not None or any(not isinstance(step, Start) for step in steps):
                     raise ScenarioError(source, number, f"{name} comes once, at the top (after start only)")
@@ -167,7 +177,14 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
     if pending is not None:
         raise ScenarioError(source, pending.line, "order needs a step after it (the step whose deliveries"
                                                   " it orders)")
-    return Scenario(source, start_fen, tuple(steps), chess960, schedule, tuple(orders), network)
+    return Scenario(source, start_fen, tuple(steps), chess960, schedule, tuple(orders), network, tuple(roles))
+
+
+def _parse_role(rest: list[_Word], source: str, line: int) -> RoleFile:
+    if len(rest) not in (2, 3) or rest[0].text not in ROLES:
+        raise ScenarioError(source, line, f"role needs {'|'.join(ROLES)}, a Python file and maybe a class:"
+                                          " role piece my_piece.py")
+    return RoleFile(line, rest[0].text, rest[1].text, rest[2].text if len(rest) == 3 else None)
 
 
 def _parse_schedule(rest: list[_Word], source: str, line: int) -> str:

@@ -57,7 +57,7 @@ from actors.roles.registered import BOARD, JOURNAL, REFEREE
 from board.errors import IllegalMoveError, MoveSyntaxError
 from board.notation.algebraic import format_san, intent_from_squares, san_intent
 from board.notation.san_syntax import parse_uci
-from board.rules.judge import CandidateFacts, Intent, decide
+from board.rules.judge import CandidateFacts, Decision, Intent, decide
 from board.rules.outcome import GAME_OVER, claims, decide_outcome, ending
 from board.rules.pieces import (
     BISHOP,
@@ -283,6 +283,17 @@ class RefereeActor(Conversation[RefereeRequest]):
                 self.state.layout.table,
             )
 
+    def decide(
+        self,
+        intent: Intent,
+        candidates: list[CandidateFacts],
+        king_square: int,
+        checkers: tuple[Sighting, ...],
+    ) -> Decision:
+        """The verdict over the facts the pieces and the board gave about every candidate
+        (board.rules.judge.decide, which the direct engine uses too; a lab's referee decides itself)."""
+        return decide(intent, candidates, king_square, checkers)
+
     def _judge(self, intent: Intent) -> Ruling:
         """Gather the facts about every piece of the kind by messages; board.rules.judge decides over them.
 
@@ -295,7 +306,7 @@ class RefereeActor(Conversation[RefereeRequest]):
         gathered = self.gather(reading, self.state.en_passant)
         facts, king = gathered.facts, gathered.report.king_square
         finder = _ignoring_capture(intent)
-        found = decide(finder, facts, king, self.checkers).origins
+        found = self.decide(finder, facts, king, self.checkers).origins
         if len(found) == 1:
             origin = found[0]
             rivals: tuple[int, ...] = ()
@@ -307,11 +318,11 @@ class RefereeActor(Conversation[RefereeRequest]):
                         intent, from_file=None, from_rank=None, from_square=None, capture=False
                     )
                 )
-                rivals = tuple(o for o in decide(anyone, facts, king, ()).origins if o != origin)
+                rivals = tuple(o for o in self.decide(anyone, facts, king, ()).origins if o != origin)
             chosen = next(f for f in facts if f.origin == origin)
             yes = gathered.yeses[origin]
             return Ruling(origin, None, "illegal", rivals, yes.traversed, chosen.en_passant, yes.code)
-        reason = decide(intent, facts, king, self.checkers).reason
+        reason = self.decide(intent, facts, king, self.checkers).reason
         if len(found) > 1 and reason is not None:
             return Ruling(reason=reason, kind="ambiguous")
         return Ruling(reason=reason or "not a legal move here")
@@ -488,7 +499,7 @@ class RefereeActor(Conversation[RefereeRequest]):
                 continue  # the board would not make it (it would take a king)
             last_rank = kind == PAWN and probe.target >> 3 == LAST_RANK[colour]
             intent = Intent(colour, kind, probe.target, QUEEN if last_rank else 0, from_square=square)
-            if decide(intent, [fact], fact.king_square, self.checkers).legal:
+            if self.decide(intent, [fact], fact.king_square, self.checkers).legal:
                 legal.add(probe.target)
         if kind == KING:
             table = self.state.layout.table
