@@ -44,21 +44,31 @@ def register(subparsers: Any) -> None:
         ],
     )
     labs = parser.add_subparsers(dest="lab_command", required=True, metavar="COMMAND")
-    listing = labs.add_parser("list", help="the labs, one a line, each starting with its number",
-                              description="The labs, one a line, each starting with its number.")
+    listing = add_command(labs, "list", summary="the labs, one a line, each starting with its number",
+                          description="The labs, one a line, each starting with its number: what you write\n"
+                                      "in each, and what it is about.",
+                          examples=["chess-actors lab list", "chess-actors lab list --json"])
     add_json_flag(listing)
     listing.set_defaults(handler=list_labs)
-    start = labs.add_parser("start", help="write a lab's README and starter file",
-                            description="Write lab N's README (what to build, the messages, what is checked, "
-                                        "a worked example) and its starter file into DIR (default: labN).")
+    start = add_command(labs, "start", summary="write a lab's README and starter file",
+                        description="Write lab N's README (what to build, the messages involved, what\n"
+                                    "is checked, a worked example) and its starter file into DIR\n"
+                                    "(default: labN).",
+                        examples=["chess-actors lab start 1", "chess-actors lab start 3 ~/course/referee"])
     start.add_argument("number", type=_lab_number, metavar="N", help="the lab's number (see lab list)")
     start.add_argument("folder", nargs="?", metavar="DIR", help="where to write them (default: labN)")
     start.add_argument("--force", action="store_true", help="overwrite files already there")
     add_json_flag(start)
     start.set_defaults(handler=start_lab)
-    check = labs.add_parser("check", help="run a lab's checks on your file",
-                            description="Run lab N's checks on the class in FILE: a table (check, passed, "
-                                        "figure); exit 0 when every check passes, 1 when one fails.")
+    check = add_command(labs, "check", summary="run a lab's checks on your file",
+                        description="Run lab N's checks on the class in FILE: a line per check (passed,\n"
+                                    "its figure); exit 0 when every check passes, 1 when one fails, 2 on\n"
+                                    "a usage error. The first failure is written as a scenario and a\n"
+                                    "studio page.",
+                        examples=["chess-actors lab check 1 lab1/lab1_piece.py",
+                                  "chess-actors lab check 2 board.py --quick --json",
+                                  "chess-actors lab check 3 referee.py --format gradescope"
+                                  " --output results.json"])
     check.add_argument("number", type=_lab_number, metavar="N", help="the lab's number")
     check.add_argument("file", metavar="FILE",
                        help="your Python file (its class derived from the lab's base)")

@@ -368,7 +368,7 @@ def check_budget(run: LabRun, best: float | None, allowance: float = 1.0) -> Che
     if best is not None:
         ladder += f"; the best known {best:.2f}"
     passed = yours <= projects * allowance + 1e-9
-    detail = "" if passed else (f"more messages a ply than the project's" if allowance == 1.0
+    detail = "" if passed else ("more messages a ply than the project's" if allowance == 1.0
                                 else f"more than {allowance:g} times the project's messages a ply")
     return CheckResult("messages a ply", passed, ladder, detail)
 
