@@ -122,6 +122,8 @@ class Roles:
     piece: type[PieceActor] = PieceActor
     board: type[BoardActor] = BoardActor
     referee: type[RefereeActor] = RefereeActor
+    supervisor: type[Supervisor] | None = None
+    """The supervisor's class (None: the project's :class:`Supervisor`)."""
 
     @property
     def standard(self) -> bool:
@@ -476,29 +478,27 @@ class Supervisor:
             self._stop(BOARD)
             self._start_board(journal.entries if journal is not None else ())
             roster = self.roster()
-        taught = self._current_lessons(journal) if journal is not None else {}
         on_board = {entry.name for entry in roster.entries}
         for name in self.names():
             if name not in (BOARD, REFEREE, JOURNAL) and name not in on_board:
                 self._stop(name, wait=False)
         # A piece that is alive but silent (stuck in a handler) is replaced like a dead one.
         silent = self._unresponsive([entry.name for entry in roster.entries if self.alive(entry.name)])
-        entries = journal.entries if journal is not None else ()
-        promoted = promoted_names(self.start_fen, entries, self.chess960) if entries else set()
+        records = self.records(roster, journal)
         resyncs: list[Pending[Targets]] = []
         for entry in roster.entries:
+            record = records[entry.name]
             if self.alive(entry.name) and entry.name not in silent:
                 # One record, asked: what the board and the journal hold of the piece, the whole of it
                 # (a promotion or a lesson the journal never recorded is undone), answered before the
                 # heal ends, so no later Moved can be overtaken by it.
-                record = Resync(entry.square, entry.has_moved, entry.code, taught.get(entry.name),
-                                int(entry.name in promoted))
                 resyncs.append(ask(self.ref(entry.name), entry.name,
                                    post(self.recorder, SUPERVISOR, entry.name, record)))
                 continue
             self._count_restart(entry.name)
             self._stop(entry.name, wait=False)
-            self._start_piece(entry, taught.get(entry.name))
+            seat = RosterEntry(record.square, record.code or entry.code, entry.name, record.has_moved)
+            self._start_piece(seat, record.geometry)
         wait_all(resyncs, self.timeout)  # a piece that does not answer is healed again (or the game fails)
         if referee_stopped or not self.alive(REFEREE):
             if not referee_stopped:
@@ -513,6 +513,19 @@ class Supervisor:
                 self._count_restart(REFEREE)
                 self._stop(REFEREE)
                 self._start_referee()
+
+    def records(self, roster: Roster, journal: JournalEntries | None) -> dict[str, Resync]:
+        """What each piece on the board must be once healed, by its actor's name: where it stands and
+        whether it has moved (the board's roster, itself rebuilt from the journal), what it moves as
+        and how many times it was promoted (the journal's lessons and moves)."""
+        taught = self._current_lessons(journal) if journal is not None else {}
+        entries = journal.entries if journal is not None else ()
+        promoted = promoted_names(self.start_fen, entries, self.chess960) if entries else set()
+        return {
+            entry.name: Resync(entry.square, entry.has_moved, entry.code, taught.get(entry.name),
+                               int(entry.name in promoted))
+            for entry in roster.entries
+        }
 
     def disagreements(self) -> list[str]:
         """Where a piece's own answers differ from what the board and the journal hold of it (none,

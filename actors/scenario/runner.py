@@ -175,17 +175,19 @@ def scenario_roles(scenario: Scenario) -> Roles:
         ScenarioError: naming the ``role`` line: the file is missing, does not import, or has no
             class of that role (or several, and the line names none).
     """
-    from actors.roles.supervisor import STANDARD_ROLES
+    from actors.roles.supervisor import STANDARD_ROLES, Supervisor
 
     if not scenario.roles:
         return STANDARD_ROLES
     from actors.study.labs.plugin import PluginError, load_role
 
+    bases = {"piece": STANDARD_ROLES.piece, "board": STANDARD_ROLES.board, "referee": STANDARD_ROLES.referee,
+             "supervisor": Supervisor}
     script = Path(scenario.source)
     folder = script.parent if script.is_file() else Path.cwd()
     chosen: dict[str, type] = {}
     for role in scenario.roles:
-        base = getattr(STANDARD_ROLES, role.role)
+        base = bases[role.role]
         try:
             chosen[role.role] = load_role(folder / role.path, base, role.class_name)
         except PluginError as error:

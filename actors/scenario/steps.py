@@ -58,7 +58,7 @@ DIRECTIVE_NAMES = ("schedule", "network", "order", "role")
 ``network SPEC`` (at the top) and ``order ...`` (before the step whose deliveries it orders); and
 ``role ROLE FILE [CLASS]`` (at the top), a class of one's own in place of one of the project's."""
 
-ROLES = ("piece", "board", "referee")
+ROLES = ("piece", "board", "referee", "supervisor")
 """The roles a ``role`` line may fill with a class of one's own."""
 
 SCHEDULES = ("fifo",)

@@ -224,7 +224,7 @@ class RefereeActor(Conversation[RefereeRequest]):
         except IllegalMoveError as error:
             return Rejected(text, error.reason, "illegal")
         if intent.castle is not None:
-            ruling = judge_castling(self, self.state, intent)
+            ruling = self.castle(self.state, intent)
             plain = self._plain_king_move(message, intent) if ruling.reason is not None else None
             if plain is not None:  # a king that moves two squares by its own rule, castling or not
                 other = self._judge(plain)
@@ -293,6 +293,11 @@ class RefereeActor(Conversation[RefereeRequest]):
         """The verdict over the facts the pieces and the board gave about every candidate
         (board.rules.judge.decide, which the direct engine uses too; a lab's referee decides itself)."""
         return decide(intent, candidates, king_square, checkers)
+
+    def castle(self, state: GameState, intent: Intent) -> Ruling:
+        """The ruling on castling, from the king's, the rook's and the board's replies (see
+        actors.roles.referee.castling; a lab's referee holds this conversation itself)."""
+        return judge_castling(self, state, intent)
 
     def _judge(self, intent: Intent) -> Ruling:
         """Gather the facts about every piece of the kind by messages; board.rules.judge decides over them.
@@ -447,7 +452,7 @@ class RefereeActor(Conversation[RefereeRequest]):
         for row in state.layout.table.by_colour[state.turn]:
             if state.castling & row.right:
                 intent = Intent(state.turn, KING, row.king_to, castle=row.side)
-                if judge_castling(self, state, intent).reason is None:
+                if self.castle(state, intent).reason is None:
                     return True
         return False
 
@@ -506,7 +511,7 @@ class RefereeActor(Conversation[RefereeRequest]):
             for right in table.by_colour[colour]:
                 if square == right.king_from:
                     castle = Intent(colour, KING, right.king_to, castle=right.side)
-                    if judge_castling(self, self.state, castle).reason is None:
+                    if self.castle(self.state, castle).reason is None:
                         # Chess960 names castling by the rook's square (the king may stay, or go where a
                         # plain move could too); standard chess by the king's target.
                         legal.add(right.rook_from if table.chess960 else right.king_to)

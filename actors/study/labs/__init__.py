@@ -9,9 +9,12 @@ here are what a student's file imports.
 from __future__ import annotations
 
 from actors.kernel.messaging import Directory
-from actors.protocol.piece import MoveQuery, No, Yes
-from actors.protocol.values import Probe, ProbeReport
-from actors.study.labs.bases import LabAnswerError, LabBoard, LabPiece, LabReferee
+from actors.protocol.board import CastleSurvey
+from actors.protocol.journal import JournalEntries
+from actors.protocol.piece import CastleQuery, MoveQuery, No, Resync, Yes
+from actors.protocol.values import CastleReport, GameState, Probe, ProbeReport, RosterEntry
+from actors.roles.referee.ruling import Ruling
+from actors.study.labs.bases import LabAnswerError, LabBoard, LabCastling, LabPiece, LabReferee, LabSupervisor
 from actors.study.labs.catalog import LABS, Lab, lab_numbered
 from actors.study.labs.plugin import PluginError, load_role
 from board.rules.judge import CandidateFacts, Decision, Intent, Sighting
@@ -19,6 +22,8 @@ from board.rules.pieces import BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, ROOK, W
 
 __all__ = [
     "BISHOP", "BLACK", "KING", "KNIGHT", "LABS", "PAWN", "QUEEN", "ROOK", "WHITE", "CandidateFacts",
-    "Decision", "Directory", "Intent", "Lab", "LabAnswerError", "LabBoard", "LabPiece", "LabReferee",
-    "MoveQuery", "No", "PluginError", "Probe", "ProbeReport", "Sighting", "Yes", "lab_numbered", "load_role",
+    "CastleQuery", "CastleReport", "CastleSurvey", "Decision", "Directory", "GameState", "Intent",
+    "JournalEntries", "Lab", "LabAnswerError", "LabBoard", "LabCastling", "LabPiece", "LabReferee",
+    "LabSupervisor", "MoveQuery", "No", "PluginError", "Probe", "ProbeReport", "Resync", "RosterEntry",
+    "Ruling", "Sighting", "Yes", "lab_numbered", "load_role",
 ]

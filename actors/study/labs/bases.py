@@ -9,14 +9,19 @@ from __future__ import annotations
 
 import functools
 
-from actors.protocol.piece import Answer, MoveQuery, No, Yes
-from actors.protocol.values import PathEntry, Probe, ProbeReport, Reach
+from actors.protocol.board import Roster
+from actors.protocol.journal import JournalEntries
+from actors.protocol.piece import Answer, MoveQuery, No, Resync, Yes
+from actors.protocol.values import GameState, PathEntry, Probe, ProbeReport, Reach, RosterEntry
 from actors.roles.board import BoardActor
 from actors.roles.piece import OFF_BOARD, PieceActor
 from actors.roles.referee import RefereeActor
+from actors.roles.referee.ruling import Ruling
+from actors.roles.supervisor import Supervisor, seating
+from board.rules.castling import Castling
 from board.rules.judge import CandidateFacts, Decision, Intent, Sighting
 
-__all__ = ["LabAnswerError", "LabBoard", "LabPiece", "LabReferee"]
+__all__ = ["LabAnswerError", "LabBoard", "LabCastling", "LabPiece", "LabReferee", "LabSupervisor"]
 
 
 class LabAnswerError(TypeError):
@@ -156,3 +161,64 @@ class LabReferee(RefereeActor):
         """
         raise NotImplementedError(f"{type(self).__name__}.decide is not written yet")
 
+
+
+class LabCastling(RefereeActor):
+    """Lab 4: a referee whose ruling on castling comes from :meth:`castle`: a conversation of your own
+    with the king, the rook and the board.
+
+    Talk with :meth:`send` (a request to an actor by name, not waited for) and :meth:`wait_with`
+    (the replies of several sends and one more, all at once); :meth:`name_at` names the piece
+    standing on a square, :meth:`castling_row` gives the squares of a castling, and
+    :meth:`confirm` asks pieces whether they really reach squares (a report names candidates).
+    """
+
+    def __init_subclass__(cls, **keywords: object) -> None:
+        super().__init_subclass__(**keywords)
+        _checked(cls, "castle", (Ruling,))
+
+    def castle(self, state: GameState, intent: Intent) -> Ruling:
+        """The ruling on castling to ``intent.castle`` ('K' or 'Q') for ``intent.colour``:
+        ``Ruling(king_square, traversed=the king's traversed squares, code=the king's code)`` when it
+        is legal, ``Ruling(reason=...)`` when it is not. ``state.castling`` holds the rights left."""
+        raise NotImplementedError(f"{type(self).__name__}.castle is not written yet")
+
+    def castling_row(self, state: GameState, colour: int, side: str) -> Castling | None:
+        """Castling ``side`` ('K' or 'Q') for ``colour`` in this game: its right bit, the king's and
+        the rook's squares before and after, the squares between them and those the king crosses
+        (None: the game has no such castling)."""
+        return state.layout.table.row(colour, side)
+
+
+class LabSupervisor(Supervisor):
+    """Lab 5: a supervisor whose heals rebuild every piece from the journal, by :meth:`rebuild`.
+
+    When an actor crashes, the supervisor restarts it (one_for_one) and then tells every piece on
+    the board what it must be: where it stands, whether it has moved, what it is. The board's own
+    roster is not yours to read here: rebuild each piece from the journal's moves, as the board is.
+    """
+
+    def records(self, roster: Roster, journal: JournalEntries | None) -> dict[str, Resync]:
+        rebuilt = self.rebuild(journal) if journal is not None else super().records(roster, None)
+        missing = [entry.name for entry in roster.entries if entry.name not in rebuilt]
+        if missing:
+            left_out = ", ".join(missing)
+            raise LabAnswerError(f"{type(self).__name__}.rebuild left out {left_out}, which the board holds")
+        return rebuilt
+
+    def __init_subclass__(cls, **keywords: object) -> None:
+        super().__init_subclass__(**keywords)
+        _checked(cls, "rebuild", (dict,))
+
+    def rebuild(self, journal: JournalEntries) -> dict[str, Resync]:
+        """Every piece on the board after the journal's moves, by its actor's name:
+        ``Resync(square, has_moved, code)``. Start from :meth:`start_seats` and play
+        ``journal.entries`` (each ``entry.move``: ``origin``, ``target``, ``promotion`` (0 or the kind
+        a pawn becomes), ``rook`` (castling: the rook's (from, to), else None), ``victim`` (en passant:
+        the square of the pawn taken, else -1))."""
+        raise NotImplementedError(f"{type(self).__name__}.rebuild is not written yet")
+
+    def start_seats(self) -> tuple[RosterEntry, ...]:
+        """Every piece of the game's start: square, code, actor name ('white-knight-g1', by its kind
+        and square at the start, kept all game long), and whether it counts as moved."""
+        return seating(self.start_fen, self.chess960)[2]

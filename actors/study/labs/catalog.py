@@ -5,16 +5,18 @@ worked example every README shows, and the checks ``chess-actors lab check`` run
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from actors.kernel.messaging import Directory
 from actors.protocol.piece import MoveQuery, No, Yes
+from actors.protocol.referee import Accepted
 from actors.protocol.values import Probe, ProbeReport
-from actors.study.labs.bases import LabBoard, LabPiece, LabReferee
+from actors.roles.supervisor import STANDARD_ROLES
+from actors.study.labs.bases import LabBoard, LabCastling, LabPiece, LabReferee, LabSupervisor
 from board.rules.geometries import reach, standard
 from board.rules.judge import CandidateFacts, Decision, Intent
 from board.rules.pieces import KNIGHT, PAWN
-from board.rules.squares import SQUARE_INDEX
+from board.rules.squares import SQUARE_INDEX, SQUARE_NAMES
 
 __all__ = ["LABS", "Lab", "lab_numbered"]
 
@@ -320,6 +322,171 @@ class Referee(LabReferee):
         raise NotImplementedError("decide is not written yet")
 '''
 
+# -- lab 4: castling, a conversation ----------------------------------------------------------------
+
+_CASTLING_FEN = "r3k2r/pppq1ppp/2n2n2/2b1p1B1/2B1P1b1/2N2N2/PPPQ1PPP/R3K2R w KQkq - 0 8"
+
+
+def _castling_example(referee_class: type) -> list[str]:
+    from actors.client.game import ActorGame
+
+    problems = []
+    for move in ("O-O", "O-O-O"):
+        with ActorGame(_CASTLING_FEN, roles=replace(STANDARD_ROLES, referee=referee_class)) as actors:
+            reply = actors.propose(move)
+        if not (isinstance(reply, Accepted) and reply.san == move):
+            problems.append(f"{move} in {_CASTLING_FEN} was {reply!r}; expected it accepted as {move}")
+    return problems
+
+
+_CASTLING_README = '''\
+# Lab 4: castling, a conversation
+
+Castling is the one move three actors must agree on. The king and the rook each say whether they
+may castle (neither has moved, each stands where this castling starts) and what they cross; the
+board says what stands between them, who checks the king now, and who would reach each square the
+king crosses and lands on once the castling is made. The right itself is the referee's own fact.
+You write the referee's side of that conversation: whom to ask, all at once, and the verdict.
+
+## What to build
+
+A class derived from `LabCastling` with one method:
+
+    def castle(self, state: GameState, intent: Intent) -> Ruling
+
+`intent.colour` castles to `intent.castle` (`"K"` kingside, `"Q"` queenside). `state.castling`
+holds the rights left (bits); `self.castling_row(state, colour, side)` gives this castling's
+squares: `right` (its bit in `state.castling`), `king_from`, `king_to`, `rook_from`, `rook_to`,
+`between` (squares that must be empty) and `king_crossed` (squares the king crosses and lands on,
+none of which may be attacked; nor may the king be in check).
+
+Talk to the actors: `self.name_at(square)` names the piece on a square (None: the referee knows
+nobody there; `self.refresh_hint()` asks the board first); `self.send(name, message)` sends a request
+without waiting, `self.wait_with([sent, ...], sent_last)` waits for several replies at once,
+`self.ask_one(name, message)` asks and waits. The messages: `CastleQuery(side)` to the king and to the
+rook (each answers `Yes(..., traversed, ...)` or `No(reason)`); `CastleSurvey(colour, king_square,
+rook_square, king_to, rook_to, between, crossed)` to `"board"`, answered by a `CastleReport` whose
+`blocker` is the first piece between them (or None), `king_candidates` the enemy pieces that may
+reach the king now, and `crossed_candidates` for each crossed square the enemy pieces that may reach
+it; `self.confirm(pairs)` asks those candidates, as `(piece, square)` pairs, whether they really
+reach the square, and returns the pairs they confirmed.
+
+Answer `Ruling(king_from, traversed=the king's yes's traversed, code=the king's yes's code)` when
+castling is legal, `Ruling(reason="...")` when it is not.
+
+## What is checked
+
+- **worked example**: castling both ways in the position below, accepted.
+- **castling**: O-O and O-O-O wherever the side to move holds the right in 24 real games (and,
+  where castling is legal, again without the right): accepted with the engine's SAN where the rules
+  allow it, refused where they do not (no right, a piece between, out of check, through or onto an
+  attacked square).
+- **real games**, **invariants** and **messages a ply**, as in lab 1: your conversation's messages
+  are counted, and the ladder shows yours beside the project's.
+
+## Worked example
+
+In `{fen}` (white to move, both castlings legal):
+
+    >>> with ActorGame(fen, roles=Roles(referee=Referee)) as game:
+    ...     game.propose("O-O")
+    Accepted(uci='e1g1', san='O-O', check=False, outcome=None, claimable=())
+'''.replace("{fen}", _CASTLING_FEN)
+
+_CASTLING_STARTER = '''\
+"""Lab 4: castling, a conversation. Run `chess-actors lab check 4 {file}`."""
+
+from actors.study.labs import (
+    CastleQuery, CastleReport, CastleSurvey, GameState, Intent, LabCastling, Ruling, Yes,
+)
+
+
+class Referee(LabCastling):
+    def castle(self, state: GameState, intent: Intent) -> Ruling:
+        row = self.castling_row(state, intent.colour, intent.castle)
+        # Ask the king, the rook and the board at once (self.send, self.wait_with), then decide.
+        raise NotImplementedError("castle is not written yet")
+'''
+
+
+# -- lab 5: a supervisor that rebuilds -----------------------------------------------------------------
+
+
+def _supervisor_example(supervisor_class: type) -> list[str]:
+    from actors.client.game import ActorGame
+
+    with ActorGame(roles=replace(STANDARD_ROLES, supervisor=supervisor_class)) as actors:
+        for move in ("e4", "e5", "Nf3"):
+            actors.propose(move)
+        supervisor = actors.supervisor
+        assert isinstance(supervisor, LabSupervisor)
+        records = supervisor.rebuild(supervisor.journal())
+    expected = {"white-pawn-e2": ("e4", True), "black-pawn-e7": ("e5", True), "white-knight-g1": ("f3", True),
+                "white-rook-a1": ("a1", False), "black-king-e8": ("e8", False)}
+    problems = []
+    for name, (square, moved) in expected.items():
+        record = records.get(name)
+        if record is None or (SQUARE_NAMES[record.square], record.has_moved) != (square, moved):
+            problems.append(f"{name}: rebuilt as {record!r}; expected it on {square}, moved {moved}")
+    return problems
+
+
+_SUPERVISOR_README = '''\
+# Lab 5: a supervisor that rebuilds
+
+Let it crash: when an actor dies, its supervisor starts it again and rebuilds what it knew. The
+journal of accepted moves outlives every other actor; the board is rebuilt from it, and then every
+piece is told what it must be. You write that last part: every piece, from the journal alone.
+
+## What to build
+
+A class derived from `LabSupervisor` with one method:
+
+    def rebuild(self, journal: JournalEntries) -> dict[str, Resync]
+
+For every piece on the board after the journal's moves, by its actor's name, a
+`Resync(square, has_moved, code, promotions=...)`: where it stands (0..63), whether it has moved
+(a king or rook that has moved may not castle), what it is (colour * 8 + kind: a promoted pawn is
+a queen now, under its pawn's name) and how many times it was promoted (0 or 1).
+
+`self.start_seats()` lists the game's start: each piece's `square`, `code`, `name` (its kind and
+square at the start: `"white-knight-g1"`, kept all game long) and `has_moved`. `journal.entries`
+are the accepted moves in order; each `entry.move` has `origin`, `target`, `promotion` (0, or the
+kind the pawn becomes), `rook` (castling: the rook's `(from, to)`, else None) and `victim` (en
+passant: the square of the pawn taken, else -1). A piece captured is no longer on the board.
+
+## What is checked
+
+- **worked example**: the pieces after 1. e4 e5 2. Nf3, as below.
+- **crashes**: after a castling, a promotion or a capture in a real game, the next ply is run once
+  for every delivery of it with the receiver crashing there; the supervisor heals with your
+  records, and the ply's verdict, the position and every invariant after every delivery (each
+  piece stands where the board holds it, as what the board holds it) must stay as without the crash.
+- **real games**, **invariants** and **messages a ply**, as in lab 1.
+
+## Worked example
+
+After 1. e4 e5 2. Nf3:
+
+    >>> records = supervisor.rebuild(journal)
+    >>> records["white-pawn-e2"], records["white-knight-g1"], records["white-rook-a1"]
+    (Resync(square='e4', has_moved=True, code='white pawn', ...),
+     Resync(square='f3', has_moved=True, code='white knight', ...),
+     Resync(square='a1', has_moved=False, code='white rook', ...))
+'''
+
+_SUPERVISOR_STARTER = '''\
+"""Lab 5: a supervisor that rebuilds. Run `chess-actors lab check 5 {file}`."""
+
+from actors.study.labs import JournalEntries, LabSupervisor, Resync
+
+
+class Supervisor(LabSupervisor):
+    def rebuild(self, journal: JournalEntries) -> dict[str, Resync]:
+        # self.start_seats(): every piece at the start; journal.entries: the moves since.
+        raise NotImplementedError("rebuild is not written yet")
+'''
+
 _GAME_CHECKS = ("worked example", "real games", "illegal moves", "invariants", "messages a ply")
 
 LABS: tuple[Lab, ...] = (
@@ -332,6 +499,14 @@ LABS: tuple[Lab, ...] = (
     Lab(3, "referee", "the referee's verdict", "referee", LabReferee, "decide",
         "legality from the replies: blockers, own pieces, pawns, promotion, check, pins",
         _REFEREE_README, _REFEREE_STARTER, _referee_example, _GAME_CHECKS),
+    Lab(4, "castling", "castling, a conversation", "referee", LabCastling, "castle",
+        "asking the king, the rook and the board at once, and the verdict on their replies",
+        _CASTLING_README, _CASTLING_STARTER, _castling_example,
+        ("worked example", "castling", *_GAME_CHECKS[1:2], *_GAME_CHECKS[3:])),
+    Lab(5, "supervisor", "a supervisor that rebuilds", "supervisor", LabSupervisor, "rebuild",
+        "every piece after a crash, rebuilt from the journal of moves",
+        _SUPERVISOR_README, _SUPERVISOR_STARTER, _supervisor_example,
+        ("worked example", "crashes", *_GAME_CHECKS[1:2], *_GAME_CHECKS[3:])),
 )
 """Every lab, by number."""
 

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import groupby
 
-from actors.client.fault_search import EveryDelivery
+from actors.client.fault_search import EveryDelivery, Point, applies, fault_links, game_invariants
 from actors.client.game import ActorGame
 from actors.kernel.errors import ActorFailure
 from actors.kernel.messaging import Directory
@@ -21,14 +21,24 @@ from actors.protocol.piece import MoveQuery, No, Yes
 from actors.protocol.referee import Accepted
 from actors.roles.piece import reach_index
 from actors.roles.supervisor import STANDARD_ROLES, Roles
-from actors.study.labs.corpus import IllegalCase, LabGame, Ply, games, sampled_illegal_cases
+from actors.study.labs.corpus import (
+    CastlingCase,
+    IllegalCase,
+    LabGame,
+    Ply,
+    castling_cases,
+    games,
+    sampled_illegal_cases,
+)
 from actors.tracing.recorder import TraceRecorder
 from board.rules.geometries import standard
 from board.rules.pieces import COLOUR_NAMES, KIND_NAMES, PAWN
 from board.rules.squares import SQUARE_NAMES
 
 __all__ = [
-    "CheckResult", "Counterexample", "Failure", "LabRun", "budget_of", "check_budget", "check_games",
+    "CheckResult", "Counterexample", "Failure", "LabRun", "budget_of", "check_budget", "check_castling",
+    "check_crashes",
+    "check_games",
     "check_illegal_moves", "check_invariants", "check_move_queries", "describe_answer", "failed_check",
 ]
 
@@ -311,6 +321,146 @@ def _refuse_all(fen: str, cases: list[IllegalCase], roles: Roles) -> tuple[Failu
                 what = f"{case.move} in {fen}: accepted as {reply.san}; the rules refuse it ({case.reason})"
                 return Failure(fen, (f"reject {case.move}",), what), tried
     return None, tried
+
+
+def check_castling(run: LabRun, roles: Roles) -> CheckResult:
+    """Castling proposed wherever the side to move holds the right in the real games (and where a
+    castling they play is legal, again without that right): accepted with the engine's SAN and
+    position where the rules allow it, refused where they do not."""
+    cases = castling_cases(4 if run.quick else 1)
+    by_position = [(fen, list(group)) for fen, group in groupby(cases, key=lambda case: case.fen)]
+    tried = wrong = 0
+    first: Failure | None = None
+    detail = skipped = ""
+    with run.clock() as spent:
+        for index, (fen, group) in enumerate(by_position):
+            if spent():
+                skipped = f"{len(by_position) - index} of {len(by_position)} positions (time was spent)"
+                break
+            found, count = _castle_all(fen, group, roles)
+            tried += count
+            if found is not None:
+                wrong += 1
+                if first is None:
+                    first, detail = found, found.what
+    legal = sum(case.san is not None for case in cases)
+    figure = f"{tried:,} castlings ({legal} legal) in {len(by_position)} positions, {wrong} judged otherwise"
+    return CheckResult("castling", wrong == 0, figure, detail, skipped, failure=first)
+
+
+def _castle_all(fen: str, cases: list[CastlingCase], roles: Roles) -> tuple[Failure | None, int]:
+    """Propose each case in ``fen``: the refused ones in one game (a refusal changes nothing), each
+    legal one in a game of its own."""
+    refused = [case for case in cases if case.san is None]
+    batches = [refused] if refused else []
+    batches += [[case] for case in cases if case.san is not None]
+    tried = 0
+    for batch in batches:
+        with ActorGame(fen, roles=roles) as actors:
+            for case in batch:
+                tried += 1
+                found = _castled(actors, fen, case)
+                if found is not None:
+                    return found, tried
+    return None, tried
+
+
+def _castled(actors: ActorGame, fen: str, case: CastlingCase) -> Failure | None:
+    steps = (f"play {case.move}", f"fen {case.fen_after}") if case.san else (f"reject {case.move}",)
+    try:
+        reply = actors.propose(case.move)
+    except ActorFailure as error:
+        return Failure(fen, steps, f"{case.move} in {fen}: the actors failed: {error}")
+    if case.san is None:
+        if isinstance(reply, Accepted):
+            return Failure(fen, steps, f"{case.move} in {fen}: accepted; the rules refuse it ({case.reason})")
+        return None
+    if not (isinstance(reply, Accepted) and reply.san == case.san):
+        what = f"{case.move} in {fen}: {_verdict_line(reply)}; the engine plays {case.san}"
+        return Failure(fen, steps, what)
+    held = actors.fen()
+    if held != case.fen_after:
+        what = f"{case.move} in {fen}: the actors hold {held}; the engine {case.fen_after}"
+        return Failure(fen, steps, what)
+    return None
+
+
+def _after_history(lab_game: LabGame, every: int) -> list[tuple[Ply, Ply]]:
+    """Pairs of plies (a move that leaves something to rebuild, the move after it): a castling, a
+    promotion, a capture, en passant; at most one pair in ``every`` of them."""
+    pairs = []
+    for before, after in zip(lab_game.plies, lab_game.plies[1:], strict=False):
+        if before.san.startswith("O-O") or "=" in before.san or "x" in before.san:
+            pairs.append((before, after))
+    return pairs[::every]
+
+
+def check_crashes(run: LabRun, roles: Roles) -> CheckResult:
+    """After a castling, a promotion or a capture in a real game, the next ply run once for each of
+    its deliveries with the receiver crashing on it: the supervisor heals, and the ply's verdict, the
+    position and every invariant after every delivery stay what they are without the crash."""
+    pairs = [pair for lab_game in games() for pair in _after_history(lab_game, 12 if run.quick else 3)]
+    runs = broken = 0
+    first: Failure | None = None
+    detail = skipped = ""
+    with run.clock() as spent:
+        for index, (before, after) in enumerate(pairs):
+            if spent():
+                skipped = f"{len(pairs) - index} of {len(pairs)} plies (time was spent)"
+                break
+            for point in _crash_points(before, after, roles):
+                runs += 1
+                problem = _crashed_run(before, after, point, roles)
+                if problem is None:
+                    continue
+                broken += 1
+                if first is None:
+                    steps = (f"play {before.move}", f"crash {point.text()}", f"play {after.move}",
+                             f"fen {after.fen_after}", "invariants")
+                    crashing = f"{point.text()} crashing"
+                    what = f"game {after.game}, ply {after.number} {after.move}, {crashing}: {problem}"
+                    first, detail = Failure(before.fen_before, steps, what, schedule=True), what
+                break  # one failing crash a ply is enough to show it
+    figure = f"{len(pairs)} plies, {runs} crashes, {broken} plies went wrong"
+    return CheckResult("crashes", broken == 0, figure, detail, skipped, failure=first)
+
+
+def _crash_points(before: Ply, after: Ply, roles: Roles) -> list[Point]:
+    """Every delivery of ``after`` (played after ``before``), named as a fault step names it."""
+    with ActorGame(before.fen_before, schedule="fifo", roles=roles) as actors:
+        actors.propose(before.move)
+        links = fault_links({})
+        assert actors.turnstile is not None
+        actors.turnstile.attach(links)
+        actors.propose(after.move)
+        # A journal that dies takes the game's record with it: no heal rebuilds that, and the game
+        # ends saying so. Every other actor's crash is the supervisor's to heal.
+        return [point for point in links.sent or ()
+                if applies("crash", point) and point.receiver != "journal"]
+
+
+def _crashed_run(before: Ply, after: Ply, point: Point, roles: Roles) -> str | None:
+    """Play ``before``, then ``after`` with ``point``'s receiver crashing on it: what went wrong."""
+    with ActorGame(before.fen_before, schedule="fifo", roles=roles) as actors:
+        actors.propose(before.move)
+        assert actors.turnstile is not None
+        actors.turnstile.attach(fault_links({point: "crash"}))
+        watch = EveryDelivery(actors)
+        actors.turnstile.watchers.append(watch)
+        try:
+            reply = actors.propose(after.move)
+        except ActorFailure as error:
+            return f"the game failed: {error}"
+        if watch.broken:
+            return watch.broken[0]
+        if not isinstance(reply, Accepted) or reply.san != after.san:
+            return f"{_verdict_line(reply)}; the engine plays {after.san}"
+        problems = game_invariants(actors)
+        if problems:
+            return problems[0]
+        if actors.fen() != after.fen_after:
+            return f"the actors hold {actors.fen()}; the engine {after.fen_after}"
+    return None
 
 
 def check_invariants(run: LabRun, roles: Roles) -> CheckResult:

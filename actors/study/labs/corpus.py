@@ -21,7 +21,10 @@ from board.rules.geometries import reach, standard
 from board.rules.pieces import KIND_LETTERS, LAST_RANK, PAWN
 from board.rules.squares import SQUARE_NAMES
 
-__all__ = ["IllegalCase", "LabGame", "Ply", "games", "illegal_cases", "sampled_illegal_cases"]
+__all__ = [
+    "CastlingCase", "IllegalCase", "LabGame", "Ply", "castling_cases", "games", "illegal_cases",
+    "sampled_illegal_cases",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +61,18 @@ class IllegalCase:
     fen: str
     move: str
     reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class CastlingCase:
+    """Castling proposed in a position of a real game where the side to move still holds that right:
+    the SAN and position the engine gives when it is legal, else its reason."""
+
+    fen: str
+    move: str
+    san: str | None
+    fen_after: str | None
+    reason: str | None
 
 
 @functools.cache
@@ -134,3 +149,38 @@ def sampled_illegal_cases(per_kind: int) -> tuple[IllegalCase, ...]:
             taken[kind] += 1
             chosen.append(case)
     return tuple(chosen)
+
+
+@functools.cache
+def castling_cases(every: int) -> tuple[CastlingCase, ...]:
+    """O-O and O-O-O in the position before every ``every``-th ply of each game where the side to
+    move still holds that right (and before every castling the games play), refused ones first in
+    each position."""
+    cases = []
+    for lab_game in games():
+        for ply in lab_game.plies:
+            if ply.number % every and not ply.san.startswith("O-O"):
+                continue
+            rights = ply.fen_before.split()[2]
+            white = ply.fen_before.split()[1] == "w"
+            found = []
+            for move, letter in (("O-O", "K"), ("O-O-O", "Q")):
+                if (letter if white else letter.lower()) not in rights:
+                    continue
+                legal = _castling(ply.fen_before, move)
+                found.append(legal)
+                if legal.san is not None:  # the same position without that right: refused for want of it
+                    fields = ply.fen_before.split()
+                    fields[2] = rights.replace(letter if white else letter.lower(), "") or "-"
+                    cases.append(_castling(" ".join(fields), move))
+            cases.extend(sorted(found, key=lambda case: case.san is not None))
+    return tuple(dict.fromkeys(cases))
+
+
+def _castling(fen: str, move: str) -> CastlingCase:
+    game = Game(fen)
+    try:
+        played = game.play(move)
+    except IllegalMoveError as error:
+        return CastlingCase(fen, move, None, None, str(error))
+    return CastlingCase(fen, move, played.san, game.fen(), None)

@@ -17,6 +17,8 @@ from actors.study.labs.checks import (
     Counterexample,
     LabRun,
     check_budget,
+    check_castling,
+    check_crashes,
     check_games,
     check_illegal_moves,
     check_invariants,
@@ -79,6 +81,8 @@ CHECKS: dict[str, Check] = {
     "move queries": lambda lab, role_class, run: check_move_queries(run, role_class),
     "real games": lambda lab, role_class, run: check_games(run, run.roles),
     "illegal moves": lambda lab, role_class, run: check_illegal_moves(run, run.roles),
+    "castling": lambda lab, role_class, run: check_castling(run, run.roles),
+    "crashes": lambda lab, role_class, run: check_crashes(run, run.roles),
     "invariants": lambda lab, role_class, run: check_invariants(run, run.roles),
     "messages a ply": lambda lab, role_class, run: check_budget(run, None),
 }
