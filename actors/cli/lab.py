@@ -201,7 +201,8 @@ def _show_summary(report: LabReport, written: list[Path]) -> None:
              f" in {report.seconds:.1f} s"]
     found = report.counterexample
     if found is not None:
-        lines.append(f"first counterexample, {found.deliveries} deliveries: {found.what}")
+        deliveries = "1 delivery" if found.deliveries == 1 else f"{found.deliveries} deliveries"
+        lines.append(f"first counterexample, {deliveries}: {found.what}")
         for path in written:
             lines.append(f"  wrote {path}")
         if written:

@@ -502,11 +502,11 @@ LABS: tuple[Lab, ...] = (
     Lab(4, "castling", "castling, a conversation", "referee", LabCastling, "castle",
         "asking the king, the rook and the board at once, and the verdict on their replies",
         _CASTLING_README, _CASTLING_STARTER, _castling_example,
-        ("worked example", "castling", *_GAME_CHECKS[1:2], *_GAME_CHECKS[3:])),
+        ("worked example", "castling", "delivery orders", *_GAME_CHECKS[1:2], *_GAME_CHECKS[3:])),
     Lab(5, "supervisor", "a supervisor that rebuilds", "supervisor", LabSupervisor, "rebuild",
         "every piece after a crash, rebuilt from the journal of moves",
         _SUPERVISOR_README, _SUPERVISOR_STARTER, _supervisor_example,
-        ("worked example", "crashes", *_GAME_CHECKS[1:2], *_GAME_CHECKS[3:])),
+        ("worked example", "crashes", "lost messages", *_GAME_CHECKS[1:2], *_GAME_CHECKS[3:])),
 )
 """Every lab, by number."""
 

@@ -15,7 +15,7 @@ from itertools import groupby
 
 from actors.client.fault_search import EveryDelivery, Point, applies, fault_links, game_invariants
 from actors.client.game import ActorGame
-from actors.kernel.errors import ActorFailure
+from actors.kernel.errors import ActorFailure, LinkFailure
 from actors.kernel.messaging import Directory
 from actors.protocol.piece import MoveQuery, No, Yes
 from actors.protocol.referee import Accepted
@@ -37,7 +37,7 @@ from board.rules.squares import SQUARE_NAMES
 
 __all__ = [
     "CheckResult", "Counterexample", "Failure", "LabRun", "budget_of", "check_budget", "check_castling",
-    "check_crashes",
+    "check_crashes", "check_losses", "check_orders",
     "check_games",
     "check_illegal_moves", "check_invariants", "check_move_queries", "describe_answer", "failed_check",
 ]
@@ -53,6 +53,9 @@ class Failure:
     what: str
     schedule: bool = False
     """Whether the scenario runs under ``schedule fifo`` (one delivery at a time, in arrival order)."""
+    move: str | None = None
+    """The move whose verdict shows the failure, when that is all it takes: the counterexample then
+    takes away every piece that the failure does without (see actors.study.labs.counterexample)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +102,7 @@ class LabRun:
     roles: Roles
     quick: bool = False
     seconds: float = 45.0
-    """Each check's share of time: past it, a check stops and says what it skipped."""
+    """The running check's share of time: past it, the check stops and says what it skipped."""
     messages: dict[str, float] = field(default_factory=dict)
     """Messages a ply, by whose roles played the games ('yours', "the project's")."""
 
@@ -215,7 +218,7 @@ def _verdict_line(reply: object) -> str:
 
 
 def _game_failure(ply: Ply, what: str) -> Failure:
-    return Failure(ply.fen_before, (f"play {ply.move}", f"fen {ply.fen_after}"), what)
+    return Failure(ply.fen_before, (f"play {ply.move}", f"fen {ply.fen_after}"), what, move=ply.move)
 
 
 def check_games(run: LabRun, roles: Roles, who: str = "yours") -> CheckResult:
@@ -287,7 +290,7 @@ def _play(actors: ActorGame, ply: Ply) -> Failure | None:
 
 def check_illegal_moves(run: LabRun, roles: Roles) -> CheckResult:
     """Moves the rules refuse, in positions of the real games: each refused by the actors too."""
-    cases = sampled_illegal_cases(3 if run.quick else 12)
+    cases = sampled_illegal_cases(3, 12) if run.quick else sampled_illegal_cases(12, 3)
     tried = accepted = 0
     first: Failure | None = None
     detail = skipped = ""
@@ -316,10 +319,10 @@ def _refuse_all(fen: str, cases: list[IllegalCase], roles: Roles) -> tuple[Failu
                 reply = actors.propose(case.move)
             except ActorFailure as error:
                 what = f"{case.move}: the actors failed: {error}"
-                return Failure(fen, (f"reject {case.move}",), what), tried
+                return Failure(fen, (f"reject {case.move}",), what, move=case.move), tried
             if isinstance(reply, Accepted):
                 what = f"{case.move} in {fen}: accepted as {reply.san}; the rules refuse it ({case.reason})"
-                return Failure(fen, (f"reject {case.move}",), what), tried
+                return Failure(fen, (f"reject {case.move}",), what, move=case.move), tried
     return None, tried
 
 
@@ -370,18 +373,19 @@ def _castled(actors: ActorGame, fen: str, case: CastlingCase) -> Failure | None:
     try:
         reply = actors.propose(case.move)
     except ActorFailure as error:
-        return Failure(fen, steps, f"{case.move} in {fen}: the actors failed: {error}")
+        return Failure(fen, steps, f"{case.move} in {fen}: the actors failed: {error}", move=case.move)
     if case.san is None:
         if isinstance(reply, Accepted):
-            return Failure(fen, steps, f"{case.move} in {fen}: accepted; the rules refuse it ({case.reason})")
+            what = f"{case.move} in {fen}: accepted; the rules refuse it ({case.reason})"
+            return Failure(fen, steps, what, move=case.move)
         return None
     if not (isinstance(reply, Accepted) and reply.san == case.san):
         what = f"{case.move} in {fen}: {_verdict_line(reply)}; the engine plays {case.san}"
-        return Failure(fen, steps, what)
+        return Failure(fen, steps, what, move=case.move)
     held = actors.fen()
     if held != case.fen_after:
         what = f"{case.move} in {fen}: the actors hold {held}; the engine {case.fen_after}"
-        return Failure(fen, steps, what)
+        return Failure(fen, steps, what, move=case.move)
     return None
 
 
@@ -399,6 +403,17 @@ def check_crashes(run: LabRun, roles: Roles) -> CheckResult:
     """After a castling, a promotion or a capture in a real game, the next ply run once for each of
     its deliveries with the receiver crashing on it: the supervisor heals, and the ply's verdict, the
     position and every invariant after every delivery stay what they are without the crash."""
+    return _check_faults(run, roles, "crash", "crashes")
+
+
+def check_losses(run: LabRun, roles: Roles) -> CheckResult:
+    """The same plies, run once for each of their messages with that message lost for good (the
+    link gives up on it): the game heals and goes on with the same verdicts, or ends with a
+    LinkFailure that says so; never a verdict changed or an invariant broken."""
+    return _check_faults(run, roles, "lose", "lost messages")
+
+
+def _check_faults(run: LabRun, roles: Roles, fault: str, name: str) -> CheckResult:
     pairs = [pair for lab_game in games() for pair in _after_history(lab_game, 12 if run.quick else 3)]
     runs = broken = 0
     first: Failure | None = None
@@ -408,25 +423,28 @@ def check_crashes(run: LabRun, roles: Roles) -> CheckResult:
             if spent():
                 skipped = f"{len(pairs) - index} of {len(pairs)} plies (time was spent)"
                 break
-            for point in _crash_points(before, after, roles):
+            for point in _fault_points(before, after, roles, fault):
                 runs += 1
-                problem = _crashed_run(before, after, point, roles)
+                problem = _faulted_run(before, after, point, fault, roles)
                 if problem is None:
                     continue
                 broken += 1
                 if first is None:
-                    steps = (f"play {before.move}", f"crash {point.text()}", f"play {after.move}",
+                    verb = "drop" if fault == "lose" else fault
+                    network = ("network retries=0",) if fault == "lose" else ()
+                    steps = (*network, f"play {before.move}", f"{verb} {point.text()}", f"play {after.move}",
                              f"fen {after.fen_after}", "invariants")
-                    crashing = f"{point.text()} crashing"
-                    what = f"game {after.game}, ply {after.number} {after.move}, {crashing}: {problem}"
+                    faulted = f"{point.text()} {'crashing' if fault == 'crash' else 'lost for good'}"
+                    what = f"game {after.game}, ply {after.number} {after.move}, {faulted}: {problem}"
                     first, detail = Failure(before.fen_before, steps, what, schedule=True), what
-                break  # one failing crash a ply is enough to show it
-    figure = f"{len(pairs)} plies, {runs} crashes, {broken} plies went wrong"
-    return CheckResult("crashes", broken == 0, figure, detail, skipped, failure=first)
+                break  # one failing run a ply is enough to show it
+    figure = f"{len(pairs)} plies, {runs} runs, {broken} plies went wrong"
+    return CheckResult(name, broken == 0, figure, detail, skipped, failure=first)
 
 
-def _crash_points(before: Ply, after: Ply, roles: Roles) -> list[Point]:
-    """Every delivery of ``after`` (played after ``before``), named as a fault step names it."""
+def _fault_points(before: Ply, after: Ply, roles: Roles, fault: str) -> list[Point]:
+    """Every message of ``after`` (played after ``before``) ``fault`` can befall, named as a fault
+    step names it."""
     with ActorGame(before.fen_before, schedule="fifo", roles=roles) as actors:
         actors.propose(before.move)
         links = fault_links({})
@@ -436,31 +454,76 @@ def _crash_points(before: Ply, after: Ply, roles: Roles) -> list[Point]:
         # A journal that dies takes the game's record with it: no heal rebuilds that, and the game
         # ends saying so. Every other actor's crash is the supervisor's to heal.
         return [point for point in links.sent or ()
-                if applies("crash", point) and point.receiver != "journal"]
+                if applies(fault, point) and not (fault == "crash" and point.receiver == "journal")]
 
 
-def _crashed_run(before: Ply, after: Ply, point: Point, roles: Roles) -> str | None:
-    """Play ``before``, then ``after`` with ``point``'s receiver crashing on it: what went wrong."""
+def _faulted_run(before: Ply, after: Ply, point: Point, fault: str, roles: Roles) -> str | None:
+    """Play ``before``, then ``after`` with ``fault`` befalling ``point``: what went wrong (None)."""
     with ActorGame(before.fen_before, schedule="fifo", roles=roles) as actors:
         actors.propose(before.move)
         assert actors.turnstile is not None
-        actors.turnstile.attach(fault_links({point: "crash"}))
+        actors.turnstile.attach(fault_links({point: fault}))
         watch = EveryDelivery(actors)
         actors.turnstile.watchers.append(watch)
         try:
             reply = actors.propose(after.move)
+        except LinkFailure:
+            return watch.broken[0] if watch.broken else None  # the game ended, and said why
         except ActorFailure as error:
             return f"the game failed: {error}"
         if watch.broken:
             return watch.broken[0]
         if not isinstance(reply, Accepted) or reply.san != after.san:
             return f"{_verdict_line(reply)}; the engine plays {after.san}"
-        problems = game_invariants(actors)
+        problems = [problem for problem in game_invariants(actors) if "LinkFailure" not in problem]
         if problems:
             return problems[0]
         if actors.fen() != after.fen_after:
             return f"the actors hold {actors.fen()}; the engine {after.fen_after}"
     return None
+
+
+def check_orders(run: LabRun, roles: Roles) -> CheckResult:
+    """Every castling of the real games (and some other plies), run under every order of its
+    deliveries that can differ (messages racing to one receiver, replies racing to one waiter): the
+    same verdict, SAN and position under all, and the engine's."""
+    from actors.client.explore import explore
+    from actors.client.orders import OrderedSystem
+    from actors.kernel.policies import Script
+
+    plies = [ply for game in games() for ply in game.plies
+             if ply.san.startswith("O-O") or (not run.quick and ply.number % 25 == 0)]
+    plies = plies[:: 4 if run.quick else 1]
+    orders = differing = 0
+    first: Failure | None = None
+    detail = skipped = ""
+    with run.clock() as spent, OrderedSystem(roles=roles) as system:
+        for index, ply in enumerate(plies):
+            if spent():
+                skipped = f"{len(plies) - index} of {len(plies)} plies (time was spent)"
+                break
+            run_once = system.ply(ply.fen_before, ply.move)
+            reference = run_once(Script(()))
+            report = explore(run_once, None, limit=200, reference=reference)
+            orders += report.orders
+            wrong: str | None = None
+            schedule: list[str] = []
+            if reference.outcome.san != ply.san:
+                wrong = f"in arrival order the actors say {reference.outcome.verdict}; the engine plays {ply.san}"
+            elif report.differing is not None:
+                schedule = report.differing.schedule
+                wrong = (f"delivered in the order {' '.join(schedule)}, the {', '.join(report.differences)}"
+                         " differ from arrival order's")
+            if wrong is not None:
+                differing += 1
+                if first is None:
+                    what = f"game {ply.game}, ply {ply.number} {ply.move}: {wrong}"
+                    order = (f"order {' '.join(schedule)}",) if schedule else ()
+                    first = Failure(ply.fen_before, (*order, f"play {ply.move}", f"fen {ply.fen_after}"), what,
+                                    schedule=True)
+                    detail = what
+    figure = f"{len(plies)} plies, {orders:,} delivery orders, {differing} plies judged otherwise"
+    return CheckResult("delivery orders", differing == 0, figure, detail, skipped, failure=first)
 
 
 def check_invariants(run: LabRun, roles: Roles) -> CheckResult:

@@ -137,13 +137,13 @@ def _kind_of_refusal(reason: str) -> str:
 
 
 @functools.cache
-def sampled_illegal_cases(per_kind: int) -> tuple[IllegalCase, ...]:
-    """Illegal moves from the position before every third ply, at most ``per_kind`` of each kind of
-    refusal (a blocked rook, an own piece on the target, a pin, a king walking into check...), so
-    that the rare refusals weigh as much as the common ones."""
+def sampled_illegal_cases(per_kind: int, every: int) -> tuple[IllegalCase, ...]:
+    """Illegal moves from the position before every ``every``-th ply, at most ``per_kind`` of each
+    kind of refusal (a blocked rook, an own piece on the target, a pin, a king walking into
+    check...), so that the rare refusals weigh as much as the common ones."""
     taken: Counter[str] = Counter()
     chosen = []
-    for case in illegal_cases(3):
+    for case in illegal_cases(every):
         kind = _kind_of_refusal(case.reason)
         if taken[kind] < per_kind:
             taken[kind] += 1

@@ -22,7 +22,9 @@ from actors.study.labs.checks import (
     check_games,
     check_illegal_moves,
     check_invariants,
+    check_losses,
     check_move_queries,
+    check_orders,
     failed_check,
 )
 from actors.study.labs.plugin import load_role
@@ -30,11 +32,12 @@ from actors.tracing.event import TraceEvent
 
 __all__ = ["LabReport", "check_file", "gradescope_results"]
 
-QUICK_SECONDS = 12.0
-"""Each check's share of time with ``--quick`` (a check stops between two games past it)."""
+QUICK_SECONDS = 13.0
+"""How long all of a lab's checks may take with ``--quick``: each check gets an equal share of what
+is left when it starts, and stops between two games (or positions, or plies) once it is spent."""
 
-FULL_SECONDS = 45.0
-"""Each check's share of time otherwise."""
+FULL_SECONDS = 55.0
+"""How long all of a lab's checks may take otherwise."""
 
 
 @dataclass
@@ -83,6 +86,8 @@ CHECKS: dict[str, Check] = {
     "illegal moves": lambda lab, role_class, run: check_illegal_moves(run, run.roles),
     "castling": lambda lab, role_class, run: check_castling(run, run.roles),
     "crashes": lambda lab, role_class, run: check_crashes(run, run.roles),
+    "delivery orders": lambda lab, role_class, run: check_orders(run, run.roles),
+    "lost messages": lambda lab, role_class, run: check_losses(run, run.roles),
     "invariants": lambda lab, role_class, run: check_invariants(run, run.roles),
     "messages a ply": lambda lab, role_class, run: check_budget(run, None),
 }
@@ -109,9 +114,11 @@ def check_file(
     lab = lab_numbered(number)
     role_class = load_role(path, lab.base)
     roles: Roles = replace(STANDARD_ROLES, **{lab.role: role_class})
-    run = LabRun(roles, quick, QUICK_SECONDS if quick else FULL_SECONDS)
+    run = LabRun(roles, quick)
     report = LabReport(lab, str(path))
-    for name in lab.checks:
+    deadline = time.monotonic() + (QUICK_SECONDS if quick else FULL_SECONDS)
+    for left, name in zip(range(len(lab.checks), 0, -1), lab.checks, strict=True):
+        run.seconds = max(0.5, (deadline - time.monotonic()) / left)
         if report.results and not report.results[0].passed:
             result = CheckResult(name, False, "not run", skipped="the worked example fails first")
         else:
