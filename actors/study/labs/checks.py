@@ -36,10 +36,22 @@ from board.rules.pieces import COLOUR_NAMES, KIND_NAMES, PAWN
 from board.rules.squares import SQUARE_NAMES
 
 __all__ = [
-    "CheckResult", "Counterexample", "Failure", "LabRun", "budget_of", "check_budget", "check_castling",
-    "check_crashes", "check_losses", "check_orders",
+    "CheckResult",
+    "Counterexample",
+    "Failure",
+    "LabRun",
+    "budget_of",
+    "check_budget",
+    "check_castling",
+    "check_crashes",
     "check_games",
-    "check_illegal_moves", "check_invariants", "check_move_queries", "describe_answer", "failed_check",
+    "check_illegal_moves",
+    "check_invariants",
+    "check_losses",
+    "check_move_queries",
+    "check_orders",
+    "describe_answer",
+    "failed_check",
 ]
 
 
@@ -509,7 +521,8 @@ def check_orders(run: LabRun, roles: Roles) -> CheckResult:
             wrong: str | None = None
             schedule: list[str] = []
             if reference.outcome.san != ply.san:
-                wrong = f"in arrival order the actors say {reference.outcome.verdict}; the engine plays {ply.san}"
+                said = reference.outcome.verdict
+                wrong = f"in arrival order the actors say {said}; the engine plays {ply.san}"
             elif report.differing is not None:
                 schedule = report.differing.schedule
                 wrong = (f"delivered in the order {' '.join(schedule)}, the {', '.join(report.differences)}"
@@ -519,8 +532,8 @@ def check_orders(run: LabRun, roles: Roles) -> CheckResult:
                 if first is None:
                     what = f"game {ply.game}, ply {ply.number} {ply.move}: {wrong}"
                     order = (f"order {' '.join(schedule)}",) if schedule else ()
-                    first = Failure(ply.fen_before, (*order, f"play {ply.move}", f"fen {ply.fen_after}"), what,
-                                    schedule=True)
+                    steps = (*order, f"play {ply.move}", f"fen {ply.fen_after}")
+                    first = Failure(ply.fen_before, steps, what, schedule=True)
                     detail = what
     figure = f"{len(plies)} plies, {orders:,} delivery orders, {differing} plies judged otherwise"
     return CheckResult("delivery orders", differing == 0, figure, detail, skipped, failure=first)
