@@ -74,6 +74,8 @@ def register(subparsers: Any) -> None:
                        help="your Python file (its class derived from the lab's base)")
     check.add_argument("--quick", action="store_true",
                        help="fewer games and positions: each check within about 15 s")
+    check.add_argument("--fail-fast", action="store_true",
+                       help="stop at the first check that fails (its counterexample is still written)")
     check.add_argument("--format", choices=FORMATS, default="table",
                        help="table (default) or gradescope: Gradescope's results.json, to --output")
     check.add_argument("--output", metavar="PATH", help="where --format gradescope writes results.json")
@@ -145,7 +147,7 @@ def check_lab(args: argparse.Namespace) -> int:
         raise InputError(f"--counterexample {folder}: not a folder")
     shown = not args.json and args.format == "table"
     report = check_file(args.number, args.file, quick=args.quick, folder=folder,
-                        on_check=_show_check if shown else None)
+                        on_check=_show_check if shown else None, fail_fast=args.fail_fast)
     written = _write_counterexample(report, folder)
     if args.format == "gradescope":
         with replaced_file(args.output, "--output") as path:

@@ -21,7 +21,9 @@ from actors.roles.supervisor import Supervisor, seating
 from board.rules.castling import Castling
 from board.rules.judge import CandidateFacts, Decision, Intent, Sighting
 
-__all__ = ["LabAnswerError", "LabBoard", "LabCastling", "LabPiece", "LabReferee", "LabSupervisor"]
+__all__ = [
+    "LabAnswerError", "LabBoard", "LabCastling", "LabPiece", "LabReferee", "LabSupervisor", "first_problem",
+]
 
 
 class LabAnswerError(TypeError):
@@ -30,6 +32,23 @@ class LabAnswerError(TypeError):
     Not one of the project's errors on purpose: the actor that gets one crashes, as any actor
     whose handler breaks, and the checker names the method, what it was asked and what it said.
     """
+
+
+def _asked(arguments: tuple[object, ...]) -> str:
+    shown = ", ".join(repr(argument) for argument in arguments)
+    return shown if len(shown) <= 300 else shown[:300] + "..."
+
+
+def _note(cls: type, problem: str) -> None:
+    """Keep the first thing a student's method did wrong, for the checker to say (an actor that
+    crashes on it is restarted, and what the game says then is only that it kept failing)."""
+    if first_problem(cls) is None:
+        cls.lab_problem = problem  # type: ignore[attr-defined]
+
+
+def first_problem(cls: type) -> str | None:
+    """The first call of a student's method that raised or answered the wrong type (None: none yet)."""
+    return cls.__dict__.get("lab_problem")
 
 
 def _checked(cls: type, hook: str, expected: tuple[type, ...]) -> None:
@@ -42,10 +61,15 @@ def _checked(cls: type, hook: str, expected: tuple[type, ...]) -> None:
 
     @functools.wraps(written)
     def hook_checked(self: object, *arguments: object) -> object:
-        value = written(self, *arguments)
+        try:
+            value = written(self, *arguments)
+        except Exception as error:
+            _note(cls, f"{cls.__name__}.{hook}({_asked(arguments)}) raised {type(error).__name__}: {error}")
+            raise
         if not isinstance(value, expected):
-            asked = ", ".join(repr(argument) for argument in arguments)
-            raise LabAnswerError(f"{cls.__name__}.{hook}({asked}) answered {value!r}: {names} was expected")
+            problem = f"{cls.__name__}.{hook}({_asked(arguments)}) answered {value!r}: {names} was expected"
+            _note(cls, problem)
+            raise LabAnswerError(problem)
         return value
 
     hook_checked.checked_hook = True  # type: ignore[attr-defined]

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from actors.roles.supervisor import STANDARD_ROLES, Roles
+from actors.study.labs.bases import first_problem
 from actors.study.labs.catalog import Lab, lab_numbered
 from actors.study.labs.checks import (
     CheckResult,
@@ -100,11 +101,17 @@ def check_file(
     quick: bool = False,
     folder: Path | None = None,
     on_check: Callable[[CheckResult], None] | None = None,
+    budget: float | None = -1.0,
+    fail_fast: bool = False,
 ) -> LabReport:
-    """Run lab ``number``'s checks on the class in ``path``, in order; once one fails, the checks
-    after it that need the actors to play are skipped when the worked example failed (nothing
-    would run), and run otherwise; the first failure is made a counterexample whose scenario names
+    """Run lab ``number``'s checks on the class in ``path``, in order; when the worked example
+    fails, the rest are skipped (nothing would run), and with ``fail_fast`` so is everything after
+    the first check that fails. The first failure is made a counterexample whose scenario names
     ``path`` relative to ``folder`` (where it will be written; default the current directory).
+
+    ``quick`` checks fewer games, positions and plies (the same ones every time). ``budget`` is how
+    many seconds all the checks may take (default :data:`QUICK_SECONDS` or :data:`FULL_SECONDS`);
+    None runs every check to its end, so what is checked never depends on the machine's speed.
 
     Raises:
         LookupError: there is no lab ``number``.
@@ -116,11 +123,15 @@ def check_file(
     roles: Roles = replace(STANDARD_ROLES, **{lab.role: role_class})
     run = LabRun(roles, quick)
     report = LabReport(lab, str(path))
-    deadline = time.monotonic() + (QUICK_SECONDS if quick else FULL_SECONDS)
+    if budget is not None and budget < 0:
+        budget = QUICK_SECONDS if quick else FULL_SECONDS
+    deadline = None if budget is None else time.monotonic() + budget
     for left, name in zip(range(len(lab.checks), 0, -1), lab.checks, strict=True):
-        run.seconds = max(0.5, (deadline - time.monotonic()) / left)
+        run.seconds = float("inf") if deadline is None else max(0.5, (deadline - time.monotonic()) / left)
         if report.results and not report.results[0].passed:
             result = CheckResult(name, False, "not run", skipped="the worked example fails first")
+        elif fail_fast and any(not done.passed for done in report.results):
+            result = CheckResult(name, False, "not run", skipped="a check before it failed (--fail-fast)")
         else:
             started = time.perf_counter()
             try:
@@ -128,6 +139,10 @@ def check_file(
             except Exception as error:  # the student's code raised: the check fails, saying what
                 result = failed_check(name, error)
             result.seconds = time.perf_counter() - started
+            problem = first_problem(role_class)
+            if not result.passed and problem is not None and problem not in result.detail:
+                # What the actors said (a game that kept failing) comes of what the student's method did.
+                result.detail = f"{problem} (then: {result.detail})" if result.detail else problem
         report.results.append(result)
         if on_check is not None:
             on_check(result)
