@@ -14,7 +14,8 @@ from actors.cli import main
 
 def test_the_counterexample_page_opens_at_the_failing_delivery(browser: Any, tmp_path: Path) -> None:  # noqa: F811
     wrong = LABS / "lab1" / "wrong_rook_jumps.py"
-    status = main(["lab", "check", "1", str(wrong), "--quick", "--fail-fast", "--counterexample", str(tmp_path)])
+    status = main(["lab", "check", "1", str(wrong), "--quick", "--fail-fast",
+                   "--counterexample", str(tmp_path)])
     assert status == 1
     scenario = (tmp_path / "lab1-counterexample.scenario").read_text(encoding="utf-8")
     assert "send a1 move a1 c1 white" in scenario and "expect yes traversed b1" in scenario

@@ -99,13 +99,14 @@ def test_a_file_the_lab_cannot_use_is_one_line_and_exit_2(tmp_path: Path, body: 
 
 
 def test_a_missing_file_is_named(tmp_path: Path) -> None:
-    with pytest.raises(PluginError, match="nowhere.py: no such file"):
+    with pytest.raises(PluginError, match=r"nowhere\.py: no such file"):
         load_role(tmp_path / "nowhere.py", LabPiece)
 
 
 def test_a_class_that_answers_none_fails_its_first_check_naming_the_call(tmp_path: Path) -> None:
     path = _student_file(tmp_path, "from actors.study.labs import LabPiece\n\n"
-                                   "class Piece(LabPiece):\n    def answer(self, query):\n        return None\n")
+                                   "class Piece(LabPiece):\n"
+                                   "    def answer(self, query):\n        return None\n")
     report = check_file(1, path, quick=True, folder=tmp_path, budget=None)
     first = report.results[0]
     assert not first.passed and first.name == "worked example"
@@ -114,7 +115,8 @@ def test_a_class_that_answers_none_fails_its_first_check_naming_the_call(tmp_pat
 
 
 def test_the_json_report_has_the_documented_shape(tmp_path: Path) -> None:
-    result = lab("check", "1", str(WRONG), "--quick", "--json", "--fail-fast", "--counterexample", str(tmp_path))
+    result = lab("check", "1", str(WRONG), "--quick", "--json", "--fail-fast",
+                 "--counterexample", str(tmp_path))
     assert result.returncode == 1, result.stderr
     record = json.loads(result.stdout.splitlines()[-1])
     assert {"lab", "passed", "checks", "counterexample"} <= set(record)
