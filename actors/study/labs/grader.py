@@ -141,8 +141,10 @@ def check_file(
             result.seconds = time.perf_counter() - started
             problem = first_problem(role_class)
             if not result.passed and problem is not None and problem not in result.detail:
-                # What the actors said (a game that kept failing) comes of what the student's method did.
-                result.detail = f"{problem} (then: {result.detail})" if result.detail else problem
+                # What the actors said (a game that kept failing) comes of what the student's method
+                # did: that is said first (once, when the check's own words are the same error's).
+                same = result.detail and result.detail.split(": ", 1)[-1] in problem
+                result.detail = f"{problem} (then: {result.detail})" if result.detail and not same else problem
         report.results.append(result)
         if on_check is not None:
             on_check(result)
