@@ -143,8 +143,9 @@ def check_file(
             if not result.passed and problem is not None and problem not in result.detail:
                 # What the actors said (a game that kept failing) comes of what the student's method
                 # did: that is said first (once, when the check's own words are the same error's).
-                same = result.detail and result.detail.split(": ", 1)[-1] in problem
-                result.detail = f"{problem} (then: {result.detail})" if result.detail and not same else problem
+                said = result.detail
+                same = said.split(": ", 1)[-1] in problem
+                result.detail = f"{problem} (then: {said})" if said and not same else problem
         report.results.append(result)
         if on_check is not None:
             on_check(result)
