@@ -1,8 +1,11 @@
 """chess-actors: piece, board and referee actors (pykka) that judge chess moves by messages.
 
-The pure rules live in :mod:`board`; this package is the actor shell and the command line. Its public
-names are importable from here (``from actors import ActorGame, SystemPool, Accepted``). Each is loaded
-from its module the first time it is asked for: the command line imports ``actors.cli`` through this
+The pure rules live in :mod:`board`; this package is the actor shell and the command line. What a
+program needs is importable from here (``from actors import ActorGame, SystemPool, Accepted``): the
+game, the session, the pools, the errors, the links between actors, the trace and its exporters, the
+scenario runner and the verdicts; the messages are under :mod:`actors.protocol`. The public names are
+the imports of the ``TYPE_CHECKING`` block below, one a line, and each is loaded from its module the
+first time it is asked for (:mod:`board.lazy`): the command line imports ``actors.cli`` through this
 package, and its start-up must not pay for the actors, pykka or structlog before a command needs them.
 """
 
@@ -13,492 +16,47 @@ from typing import TYPE_CHECKING
 from board.lazy import lazy_names
 
 if TYPE_CHECKING:
-    from actors.cli.terminal_text import terminal_safe, terminal_safe_line
-    from actors.client.game import (
-        ActorGame,
-        PieceHandle,
-    )
-    from actors.client.moves import (
-        final_fen,
-        replay_moves,
-    )
-    from actors.client.pool import (
-        SystemPool,
-    )
-    from actors.client.replay import (
-        MoveReport,
-        Pause,
-        replay_with_actors,
-        watch_game,
-    )
-    from actors.client.session import (
-        CheckMoveSession,
-    )
-    from actors.kernel.errors import (
-        ActorFailure,
-        ActorTimeout,
-        ActorUnavailable,
-        GameClosed,
-        LinkFailure,
-        RestartIntensityExceeded,
-    )
-    from actors.kernel.links import (
-        LinkModel,
-        parse_network,
-    )
-    from actors.kernel.network import (
-        Network,
-    )
-    from actors.protocol import (
-        Accepted,
-        Answer,
-        Applied,
-        Apply,
-        Armed,
-        Assessment,
-        Begin,
-        BoardRequest,
-        Captured,
-        CastleQuery,
-        CastleReport,
-        CastleSurvey,
-        CastlingLayout,
-        Change,
-        CheckMove,
-        ControlRequest,
-        Crash,
-        CrashOnNext,
-        Declare,
-        Declared,
-        Describe,
-        Description,
-        Disarm,
-        FenQuery,
-        GameState,
-        Gather,
-        Gathered,
-        HangOnNext,
-        JournalEntries,
-        JournalEntry,
-        JournalMove,
-        JournalQuery,
-        JournalRequest,
-        KnightPathQuery,
-        KnightTourQuery,
-        KnightWalk,
-        Learn,
-        Learned,
-        LegalTargets,
-        LegalTargetsQuery,
-        Lie,
-        MoveCheck,
-        Moved,
-        MoveQuery,
-        No,
-        PathEntry,
-        PieceReport,
-        PieceRequest,
-        Ping,
-        Place,
-        Pong,
-        PositionKey,
-        PositionRefereeRequest,
-        Probe,
-        ProbeReport,
-        ProbeReports,
-        ProbeSurvey,
-        Promote,
-        ProposeSquares,
-        ProposeText,
-        Reach,
-        Ready,
-        Record,
-        RecordStart,
-        RecordTeaching,
-        RefereeRequest,
-        Rejected,
-        RejectionKind,
-        Reset,
-        Resync,
-        Roster,
-        RosterEntry,
-        RosterQuery,
-        Seat,
-        Setup,
-        Survey,
-        SurveyReport,
-        Targets,
-        TargetsQuery,
-        Teaching,
-        Verdict,
-        Yes,
-    )
-    from actors.scenario.runner import (
-        run_scenario,
-    )
-    from actors.scenario.script import parse_scenario
-    from actors.scenario.steps import Scenario, ScenarioError
-    from actors.studio import (
-        page_html,
-        write_page,
-    )
-    from actors.tracing.event import (
-        TraceEvent,
-    )
-    from actors.tracing.export import (
-        read_jsonl,
-        to_jsonl,
-        to_perfetto,
-    )
-    from actors.tracing.mermaid import (
-        to_markdown,
-        to_mermaid,
-    )
-    from actors.tracing.recorder import (
-        TraceRecorder,
-    )
-    from board.errors import (
-        AmbiguousMoveError,
-        ChessActorsError,
-        IllegalMoveError,
-        InputError,
-    )
+    from actors.cli.terminal_text import terminal_safe as terminal_safe
+    from actors.cli.terminal_text import terminal_safe_line as terminal_safe_line
+    from actors.client.game import ActorGame as ActorGame
+    from actors.client.game import PieceHandle as PieceHandle
+    from actors.client.moves import final_fen as final_fen
+    from actors.client.moves import replay_moves as replay_moves
+    from actors.client.nodes import Nodes as Nodes
+    from actors.client.pool import SystemPool as SystemPool
+    from actors.client.replay import MoveReport as MoveReport
+    from actors.client.replay import Pause as Pause
+    from actors.client.replay import replay_with_actors as replay_with_actors
+    from actors.client.replay import watch_game as watch_game
+    from actors.client.session import CheckMoveSession as CheckMoveSession
+    from actors.kernel.errors import ActorFailure as ActorFailure
+    from actors.kernel.errors import ActorTimeout as ActorTimeout
+    from actors.kernel.errors import ActorUnavailable as ActorUnavailable
+    from actors.kernel.errors import GameClosed as GameClosed
+    from actors.kernel.errors import LinkFailure as LinkFailure
+    from actors.kernel.errors import RestartIntensityExceeded as RestartIntensityExceeded
+    from actors.kernel.links import LinkModel as LinkModel
+    from actors.kernel.links import parse_network as parse_network
+    from actors.kernel.network import Network as Network
+    from actors.protocol import Accepted as Accepted
+    from actors.protocol import Rejected as Rejected
+    from actors.protocol import Verdict as Verdict
+    from actors.scenario.runner import run_scenario as run_scenario
+    from actors.scenario.script import parse_scenario as parse_scenario
+    from actors.scenario.steps import Scenario as Scenario
+    from actors.scenario.steps import ScenarioError as ScenarioError
+    from actors.studio import page_html as page_html
+    from actors.studio import write_page as write_page
+    from actors.tracing.event import TraceEvent as TraceEvent
+    from actors.tracing.export import read_jsonl as read_jsonl
+    from actors.tracing.export import to_jsonl as to_jsonl
+    from actors.tracing.export import to_perfetto as to_perfetto
+    from actors.tracing.mermaid import to_markdown as to_markdown
+    from actors.tracing.mermaid import to_mermaid as to_mermaid
+    from actors.tracing.recorder import TraceRecorder as TraceRecorder
+    from board.errors import AmbiguousMoveError as AmbiguousMoveError
+    from board.errors import ChessActorsError as ChessActorsError
+    from board.errors import IllegalMoveError as IllegalMoveError
+    from board.errors import InputError as InputError
 
-# Each public name and the module that defines it.
-_SOURCES: dict[str, str] = {
-    **dict.fromkeys(
-        [
-            "ActorGame",
-            "PieceHandle",
-        ],
-        "actors.client.game",
-    ),
-    **dict.fromkeys(
-        [
-            "final_fen",
-            "replay_moves",
-        ],
-        "actors.client.moves",
-    ),
-    **dict.fromkeys(
-        [
-            "SystemPool",
-        ],
-        "actors.client.pool",
-    ),
-    **dict.fromkeys(
-        [
-            "CheckMoveSession",
-        ],
-        "actors.client.session",
-    ),
-    **dict.fromkeys(
-        [
-            "MoveReport",
-            "Pause",
-            "replay_with_actors",
-            "watch_game",
-        ],
-        "actors.client.replay",
-    ),
-    **dict.fromkeys(
-        [
-            "TraceEvent",
-        ],
-        "actors.tracing.event",
-    ),
-    **dict.fromkeys(
-        [
-            "TraceRecorder",
-        ],
-        "actors.tracing.recorder",
-    ),
-    **dict.fromkeys(
-        [
-            "read_jsonl",
-            "to_jsonl",
-            "to_perfetto",
-        ],
-        "actors.tracing.export",
-    ),
-    **dict.fromkeys(
-        [
-            "to_markdown",
-            "to_mermaid",
-        ],
-        "actors.tracing.mermaid",
-    ),
-    **dict.fromkeys(
-        [
-            "page_html",
-            "write_page",
-        ],
-        "actors.studio",
-    ),
-    **dict.fromkeys(["terminal_safe", "terminal_safe_line"], "actors.cli.terminal_text"),
-    **dict.fromkeys(
-        [
-            "ActorFailure",
-            "ActorTimeout",
-            "ActorUnavailable",
-            "GameClosed",
-            "LinkFailure",
-            "RestartIntensityExceeded",
-        ],
-        "actors.kernel.errors",
-    ),
-    **dict.fromkeys(
-        [
-            "LinkModel",
-            "parse_network",
-        ],
-        "actors.kernel.links",
-    ),
-    **dict.fromkeys(
-        [
-            "Network",
-        ],
-        "actors.kernel.network",
-    ),
-    **dict.fromkeys(
-        [
-            "AmbiguousMoveError",
-            "ChessActorsError",
-            "IllegalMoveError",
-            "InputError",
-        ],
-        "board.errors",
-    ),
-    **dict.fromkeys(
-        [
-            "parse_scenario",
-        ],
-        "actors.scenario.script",
-    ),
-    **dict.fromkeys(
-        [
-            "Scenario",
-            "ScenarioError",
-        ],
-        "actors.scenario.steps",
-    ),
-    **dict.fromkeys(
-        [
-            "run_scenario",
-        ],
-        "actors.scenario.runner",
-    ),
-    **dict.fromkeys(
-        [
-            "Accepted",
-            "Answer",
-            "Applied",
-            "Apply",
-            "Armed",
-            "Assessment",
-            "Begin",
-            "BoardRequest",
-            "Captured",
-            "CastleQuery",
-            "CastleReport",
-            "CastlingLayout",
-            "CastleSurvey",
-            "Change",
-            "CheckMove",
-            "ControlRequest",
-            "Crash",
-            "CrashOnNext",
-            "Declare",
-            "Declared",
-            "Describe",
-            "Description",
-            "Disarm",
-            "FenQuery",
-            "GameState",
-            "Gather",
-            "Gathered",
-            "HangOnNext",
-            "JournalEntries",
-            "JournalEntry",
-            "JournalMove",
-            "JournalQuery",
-            "JournalRequest",
-            "KnightPathQuery",
-            "KnightTourQuery",
-            "KnightWalk",
-            "Learn",
-            "Learned",
-            "LegalTargets",
-            "LegalTargetsQuery",
-            "Lie",
-            "MoveCheck",
-            "MoveQuery",
-            "Moved",
-            "No",
-            "PathEntry",
-            "PieceReport",
-            "PieceRequest",
-            "Ping",
-            "Place",
-            "Pong",
-            "PositionKey",
-            "PositionRefereeRequest",
-            "Probe",
-            "ProbeReport",
-            "ProbeReports",
-            "ProbeSurvey",
-            "Promote",
-            "ProposeSquares",
-            "ProposeText",
-            "Reach",
-            "Ready",
-            "Record",
-            "RecordStart",
-            "RecordTeaching",
-            "RefereeRequest",
-            "Rejected",
-            "RejectionKind",
-            "Reset",
-            "Resync",
-            "Roster",
-            "RosterEntry",
-            "RosterQuery",
-            "Seat",
-            "Setup",
-            "Survey",
-            "SurveyReport",
-            "Targets",
-            "TargetsQuery",
-            "Teaching",
-            "Verdict",
-            "Yes",
-        ],
-        "actors.protocol",
-    ),
-}
-
-__all__ = [
-    "Accepted",
-    "ActorFailure",
-    "ActorGame",
-    "ActorTimeout",
-    "ActorUnavailable",
-    "AmbiguousMoveError",
-    "Answer",
-    "Applied",
-    "Apply",
-    "Armed",
-    "Assessment",
-    "Begin",
-    "BoardRequest",
-    "Captured",
-    "CastleQuery",
-    "CastleReport",
-    "CastleSurvey",
-    "CastlingLayout",
-    "Change",
-    "CheckMove",
-    "CheckMoveSession",
-    "ChessActorsError",
-    "ControlRequest",
-    "Crash",
-    "CrashOnNext",
-    "Declare",
-    "Declared",
-    "Describe",
-    "Description",
-    "Disarm",
-    "FenQuery",
-    "GameClosed",
-    "GameState",
-    "Gather",
-    "Gathered",
-    "HangOnNext",
-    "IllegalMoveError",
-    "InputError",
-    "JournalEntries",
-    "JournalEntry",
-    "JournalMove",
-    "JournalQuery",
-    "JournalRequest",
-    "KnightPathQuery",
-    "KnightTourQuery",
-    "KnightWalk",
-    "Learn",
-    "Learned",
-    "LegalTargets",
-    "LegalTargetsQuery",
-    "Lie",
-    "LinkFailure",
-    "LinkModel",
-    "MoveCheck",
-    "MoveQuery",
-    "MoveReport",
-    "Moved",
-    "Network",
-    "No",
-    "PathEntry",
-    "Pause",
-    "PieceHandle",
-    "PieceReport",
-    "PieceRequest",
-    "Ping",
-    "Place",
-    "Pong",
-    "PositionKey",
-    "PositionRefereeRequest",
-    "Probe",
-    "ProbeReport",
-    "ProbeReports",
-    "ProbeSurvey",
-    "Promote",
-    "ProposeSquares",
-    "ProposeText",
-    "Reach",
-    "Ready",
-    "Record",
-    "RecordStart",
-    "RecordTeaching",
-    "RefereeRequest",
-    "Rejected",
-    "RejectionKind",
-    "Reset",
-    "RestartIntensityExceeded",
-    "Resync",
-    "Roster",
-    "RosterEntry",
-    "RosterQuery",
-    "Scenario",
-    "ScenarioError",
-    "Seat",
-    "Setup",
-    "Survey",
-    "SurveyReport",
-    "SystemPool",
-    "Targets",
-    "TargetsQuery",
-    "Teaching",
-    "TraceEvent",
-    "TraceRecorder",
-    "Verdict",
-    "Yes",
-    "final_fen",
-    "page_html",
-    "parse_network",
-    "parse_scenario",
-    "read_jsonl",
-    "replay_moves",
-    "replay_with_actors",
-    "run_scenario",
-    "terminal_safe",
-    "terminal_safe_line",
-    "to_jsonl",
-    "to_markdown",
-    "to_mermaid",
-    "to_perfetto",
-    "watch_game",
-    "write_page",
-]
-
-
-__getattr__, __dir__ = lazy_names(__name__, _SOURCES, __all__, relative=False)
+__getattr__, __dir__ = lazy_names(__name__)

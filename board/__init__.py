@@ -103,126 +103,54 @@ BUILD_NOTE: str = {
 """One line for ``chess-actors --version``: the build, and why pure Python when it could be compiled."""
 
 if TYPE_CHECKING:
-    from board.errors import (
-        AmbiguousMoveError,
-        BetzaError,
-        BoardSizeError,
-        ChessActorsError,
-        FenError,
-        IllegalMoveError,
-        InputError,
-        MoveSyntaxError,
-        PgnError,
-        SquareError,
-    )
-    from board.games.game import Game
-    from board.games.played import Played
-    from board.games.replay import replay_direct
-    from board.games.verdicts import GameVerdict, MoveError
-    from board.notation.fen import STARTING_FEN, parse_fen, write_fen
-    from board.notation.pgn import PgnGame, read_games
-    from board.puzzles.chessmoveq import ChessMoveQError, Placement, is_valid_move
-    from board.puzzles.knights.path import knight_distance, shortest_path
-    from board.puzzles.knights.tour import NoTourError, knight_tour
-    from board.puzzles.knights.treasure import treasure_hunt
-    from board.rules.geometries import Geometry, betza, combine, geometry_named, leaper, rider, standard
-    from board.rules.moves import Move
-    from board.rules.pieces import BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE
-    from board.rules.position import Position
-    from board.rules.squares import parse_square, square_colour, square_name
-    from board.svg import board_svg
+    from board.errors import AmbiguousMoveError as AmbiguousMoveError
+    from board.errors import BetzaError as BetzaError
+    from board.errors import BoardSizeError as BoardSizeError
+    from board.errors import ChessActorsError as ChessActorsError
+    from board.errors import FenError as FenError
+    from board.errors import IllegalMoveError as IllegalMoveError
+    from board.errors import InputError as InputError
+    from board.errors import MoveSyntaxError as MoveSyntaxError
+    from board.errors import PgnError as PgnError
+    from board.errors import SquareError as SquareError
+    from board.games.game import Game as Game
+    from board.games.played import Played as Played
+    from board.games.replay import replay_direct as replay_direct
+    from board.games.verdicts import GameVerdict as GameVerdict
+    from board.games.verdicts import MoveError as MoveError
+    from board.notation.fen import STARTING_FEN as STARTING_FEN
+    from board.notation.fen import parse_fen as parse_fen
+    from board.notation.fen import write_fen as write_fen
+    from board.notation.pgn import PgnGame as PgnGame
+    from board.notation.pgn import read_games as read_games
+    from board.puzzles.chessmoveq import ChessMoveQError as ChessMoveQError
+    from board.puzzles.chessmoveq import Placement as Placement
+    from board.puzzles.chessmoveq import is_valid_move as is_valid_move
+    from board.puzzles.knights.path import knight_distance as knight_distance
+    from board.puzzles.knights.path import shortest_path as shortest_path
+    from board.puzzles.knights.tour import NoTourError as NoTourError
+    from board.puzzles.knights.tour import knight_tour as knight_tour
+    from board.puzzles.knights.treasure import treasure_hunt as treasure_hunt
+    from board.rules.geometries import Geometry as Geometry
+    from board.rules.geometries import betza as betza
+    from board.rules.geometries import combine as combine
+    from board.rules.geometries import geometry_named as geometry_named
+    from board.rules.geometries import leaper as leaper
+    from board.rules.geometries import rider as rider
+    from board.rules.geometries import standard as standard
+    from board.rules.moves import Move as Move
+    from board.rules.pieces import BISHOP as BISHOP
+    from board.rules.pieces import BLACK as BLACK
+    from board.rules.pieces import KING as KING
+    from board.rules.pieces import KNIGHT as KNIGHT
+    from board.rules.pieces import PAWN as PAWN
+    from board.rules.pieces import QUEEN as QUEEN
+    from board.rules.pieces import ROOK as ROOK
+    from board.rules.pieces import WHITE as WHITE
+    from board.rules.position import Position as Position
+    from board.rules.squares import parse_square as parse_square
+    from board.rules.squares import square_colour as square_colour
+    from board.rules.squares import square_name as square_name
+    from board.svg import board_svg as board_svg
 
-# Each public name and the module that defines it.
-_SOURCES: dict[str, str] = {
-    **dict.fromkeys(["ChessMoveQError", "Placement", "is_valid_move"], "board.puzzles.chessmoveq"),
-    **dict.fromkeys(
-        [
-            "AmbiguousMoveError",
-            "BetzaError",
-            "BoardSizeError",
-            "ChessActorsError",
-            "FenError",
-            "IllegalMoveError",
-            "InputError",
-            "MoveSyntaxError",
-            "PgnError",
-            "SquareError",
-        ],
-        "board.errors",
-    ),
-    **dict.fromkeys(["STARTING_FEN", "parse_fen", "write_fen"], "board.notation.fen"),
-    "Game": "board.games.game",
-    "Played": "board.games.played",
-    **dict.fromkeys(
-        ["Geometry", "betza", "combine", "geometry_named", "leaper", "rider", "standard"],
-        "board.rules.geometries",
-    ),
-    **dict.fromkeys(["knight_distance", "shortest_path"], "board.puzzles.knights.path"),
-    **dict.fromkeys(["NoTourError", "knight_tour"], "board.puzzles.knights.tour"),
-    "treasure_hunt": "board.puzzles.knights.treasure",
-    "Move": "board.rules.moves",
-    **dict.fromkeys(["PgnGame", "read_games"], "board.notation.pgn"),
-    **dict.fromkeys(
-        ["BISHOP", "BLACK", "KING", "KNIGHT", "PAWN", "QUEEN", "ROOK", "WHITE"], "board.rules.pieces"
-    ),
-    "Position": "board.rules.position",
-    "replay_direct": "board.games.replay",
-    **dict.fromkeys(["GameVerdict", "MoveError"], "board.games.verdicts"),
-    **dict.fromkeys(["parse_square", "square_colour", "square_name"], "board.rules.squares"),
-    "board_svg": "board.svg",
-}
-
-__all__ = [
-    "BISHOP",
-    "BLACK",
-    "KING",
-    "KNIGHT",
-    "PAWN",
-    "QUEEN",
-    "ROOK",
-    "STARTING_FEN",
-    "WHITE",
-    "AmbiguousMoveError",
-    "BetzaError",
-    "BoardSizeError",
-    "ChessActorsError",
-    "ChessMoveQError",
-    "FenError",
-    "Game",
-    "GameVerdict",
-    "Geometry",
-    "IllegalMoveError",
-    "InputError",
-    "Move",
-    "MoveError",
-    "MoveSyntaxError",
-    "NoTourError",
-    "PgnError",
-    "PgnGame",
-    "Placement",
-    "Played",
-    "Position",
-    "SquareError",
-    "betza",
-    "board_svg",
-    "combine",
-    "geometry_named",
-    "is_valid_move",
-    "knight_distance",
-    "knight_tour",
-    "leaper",
-    "parse_fen",
-    "parse_square",
-    "read_games",
-    "replay_direct",
-    "rider",
-    "shortest_path",
-    "square_colour",
-    "square_name",
-    "standard",
-    "treasure_hunt",
-    "write_fen",
-]
-
-
-__getattr__, __dir__ = lazy_names(__name__, _SOURCES, __all__, relative=False)
+__getattr__, __dir__ = lazy_names(__name__)

@@ -52,12 +52,12 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_the_site_builds_strictly_with_every_page_of_the_navigation(site: Path) -> None:
     for page in ("index.html", "getting-started/index.html", "cli/index.html", "course/index.html",
-                 "reference/client/index.html", "reference/board/index.html"):
+                 "reference/actors/index.html", "reference/board/index.html"):
         assert (site / page).is_file(), f"{page} is missing from the built site"
 
 
 def test_the_api_reference_is_generated_from_the_docstrings(site: Path) -> None:
-    client = (site / "reference" / "client" / "index.html").read_text(encoding="utf-8")
+    client = (site / "reference" / "actors" / "index.html").read_text(encoding="utf-8")
     for name in ("ActorGame", "SystemPool", "CheckMoveSession", "propose_many"):
         assert name in client, f"{name} is not in the generated reference"
     # a sentence of ActorGame's docstring, as the reader sees it, its Sphinx roles shown as plain names
@@ -340,20 +340,26 @@ def test_the_benchmarks_page_is_one_table_a_subject_each_with_its_command_and_no
 
 def test_every_public_name_is_in_the_api_reference(site: Path) -> None:
     import actors
+    import actors.protocol
     import board
+    import board.games
+    import board.notation
+    import board.puzzles
+    import board.rules
 
     pages = "".join(page.read_text(encoding="utf-8") for page in (site / "reference").rglob("*.html"))
     documented = {identifier.rsplit(".", 1)[-1] for identifier in re.findall(r'id="([\w.]+)"', pages)}
     missing = []
-    for package in (actors, board):
+    for package in (actors, actors.protocol, board, board.rules, board.notation, board.games, board.puzzles):
         for name in package.__all__:
             value = getattr(package, name)
             constant = not (callable(value) or isinstance(value, type)) and name.isupper()
             if name not in documented and not (constant and f"<code>{name}</code>" in pages):
                 missing.append(f"{package.__name__}.{name}")
     assert not missing, f"public names the reference does not show: {missing}"
-    assert 'id="actors.client.game.PieceHandle"' in pages, "what game.piece() returns"
-    for internal in ("actors.kernel.fault_marks", "actors.kernel.remote", "actors.client.placement"):
+    assert 'id="actors.PieceHandle"' in pages, "what game.piece() returns"
+    for internal in ("actors.kernel.fault_marks", "actors.kernel.remote", "actors.client.placement",
+                     "actors.kernel.policies", "actors.protocol.referee"):
         assert f'id="{internal}"' not in pages, f"{internal} is internal, and off the reference"
 
 

@@ -7,10 +7,10 @@ import threading
 
 import pytest
 
-from actors import ActorUnavailable, CheckMoveSession, MoveQuery, Yes
+from actors import ActorUnavailable, CheckMoveSession
 from actors.kernel.hive import Hive, Member
 from actors.kernel.messaging import Directory, Envelope, ask, tell, wait_one
-from actors.protocol import Crash
+from actors.protocol import Crash, MoveQuery, Yes
 from actors.roles.piece import PieceActor
 from board.puzzles.chessmoveq import answer, parse_move, parse_position
 

@@ -8,9 +8,8 @@ from typing import Any
 
 import pytest
 
-import actors
-import actors.protocol
-from actors import ActorGame, TraceRecorder
+from actors import ActorGame, TraceRecorder, protocol
+from actors.protocol import Accepted, LegalTargetsQuery, MoveQuery, ProposeSquares, Survey, Yes
 from actors.tracing.recorder import Delivery
 
 # Castling both ways, en passant, a promotion with capture, checks: most of the protocol is spoken.
@@ -20,7 +19,7 @@ MOVES = ["e4", "d5", "exd5", "c5", "dxc6", "Nf6", "cxb7", "Bd7", "bxa8=Q", "Qc8"
 CHANGES = {"Apply", "Moved", "Captured", "Promote", "Seat", "Place", "Setup", "Learn", "Declare", "Record",
            "RecordStart", "RecordTeaching", "Reset", "Begin", "ProposeText", "ProposeSquares", "Resync",
            "Describe"}  # fmt: skip
-NAMESPACE: dict[str, Any] = {name: getattr(actors.protocol, name) for name in actors.protocol.__all__}
+NAMESPACE: dict[str, Any] = {name: getattr(protocol, name) for name in protocol.__all__}
 
 
 def _rebuilt(value: object) -> object:
@@ -45,30 +44,30 @@ def _recorded_game() -> list[Delivery]:
 
 
 def test_the_issue_example_is_made_and_answered_by_name() -> None:
-    query = actors.MoveQuery(start="b1", end="c3", colour="white")
-    assert query == actors.MoveQuery(1, 18, 0)
+    query = MoveQuery(start="b1", end="c3", colour="white")
+    assert query == MoveQuery(1, 18, 0)
     assert repr(query) == "MoveQuery(start='b1', end='c3', colour='white')"
     with ActorGame() as game:
         answer = game.ask(game.piece("b1").name, query)
-        assert _as_printed(answer) == actors.Yes(origin="b1", target="c3", traversed=(), code="white knight")
-        assert repr(game.ask("referee", actors.LegalTargetsQuery(square="g1"))) == (
+        assert _as_printed(answer) == Yes(origin="b1", target="c3", traversed=(), code="white knight")
+        assert repr(game.ask("referee", LegalTargetsQuery(square="g1"))) == (
             "LegalTargets(square='g1', targets=('f3', 'h3'))"
         )
-        accepted = game.ask("referee", actors.ProposeSquares(origin="g1", target="f3", promotion=None, ply=1))
-        assert isinstance(accepted, actors.Accepted) and accepted.san == "Nf3"
-        survey = actors.Survey(colour="black", kind="knight", target="c6", en_passant=None, check=False)
+        accepted = game.ask("referee", ProposeSquares(origin="g1", target="f3", promotion=None, ply=1))
+        assert isinstance(accepted, Accepted) and accepted.san == "Nf3"
+        survey = Survey(colour="black", kind="knight", target="c6", en_passant=None, check=False)
         report = game.ask("board", survey)
         assert [piece.origin for piece in report.pieces if piece.path is not None] == [57]  # b8
 
 
 def test_a_survey_that_names_a_file_reports_the_pieces_of_that_file_alone() -> None:
     with ActorGame("4k3/8/8/8/8/8/PPP1P3/4K3 w - - 0 1") as game:
-        every = game.ask("board", actors.Survey(colour="white", kind="pawn", target="c4"))
+        every = game.ask("board", Survey(colour="white", kind="pawn", target="c4"))
         assert [piece.origin for piece in every.pieces] == [8, 9, 10, 12]  # a2, b2, c2, e2
-        named = actors.Survey(colour="white", kind="pawn", target="c4", file="c")
+        named = Survey(colour="white", kind="pawn", target="c4", file="c")
         assert repr(named).endswith("file='c')")
         assert [piece.origin for piece in game.ask("board", named).pieces] == [10]
-        d_file = actors.Survey(colour="white", kind="pawn", target="d3", file="d")
+        d_file = Survey(colour="white", kind="pawn", target="d3", file="d")
         assert game.ask("board", d_file).pieces == ()
         assert game.propose("c4").san == "c4"  # the referee's own survey of the c-file
 

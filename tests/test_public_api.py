@@ -1,10 +1,13 @@
-"""The public surface: every public name importable from ``actors`` and ``board``, documented, and
-loaded only when asked for, so that the command line starts no slower than its modules alone."""
+"""The public surface: every public name importable from its package root, written there once, loaded only
+when asked for (so that the command line starts no slower than its modules alone), and documented on a
+page of the API reference, which documents nothing else."""
 
 from __future__ import annotations
 
 import ast
+import importlib
 import inspect
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -13,26 +16,101 @@ from types import ModuleType
 import pytest
 
 import actors
+import actors.protocol
 import board
 import board.games
 import board.notation
 import board.puzzles
 import board.rules
+from board.lazy import written_names
 
-PACKAGES = [actors, board, board.rules, board.notation, board.games, board.puzzles]
-PACKAGE_IDS = ["actors", "board", "board.rules", "board.notation", "board.games", "board.puzzles"]
+ROOTS = [actors, board, board.rules, board.notation, board.games, board.puzzles]
+ROOT_IDS = [package.__name__ for package in ROOTS]
+PACKAGES = [*ROOTS, actors.protocol]  # the protocol's messages are imported eagerly: it needs no table
+PACKAGE_IDS = [package.__name__ for package in PACKAGES]
 
 ROOT = Path(__file__).resolve().parent.parent
+REFERENCE = ROOT / "docs" / "reference"
+# A reference entry: "::: actors.ActorGame" on a line of its own.
+ENTRY = re.compile(r"^::: *([\w.]+) *$", re.M)
 
 
 @pytest.mark.parametrize("package", PACKAGES, ids=PACKAGE_IDS)
-def test_every_public_name_is_importable_from_the_package_root(package: object) -> None:
-    names = package.__all__  # type: ignore[attr-defined]
-    assert names == sorted(set(names), key=names.index)
-    assert set(names) == set(package._SOURCES)  # type: ignore[attr-defined]
+def test_every_public_name_is_importable_from_the_package_root(package: ModuleType) -> None:
+    names = package.__all__
+    assert names and len(names) == len(set(names)), "a public name listed twice"
     for name in names:
-        value = getattr(package, name)
-        assert value is not None, name
+        assert getattr(package, name) is not None, name
+
+
+@pytest.mark.parametrize("package", ROOTS, ids=ROOT_IDS)
+def test_a_root_writes_each_public_name_once_as_an_import_of_its_type_checking_block(
+    package: ModuleType,
+) -> None:
+    tree = ast.parse(Path(package.__file__ or "").read_text(encoding="utf-8"))
+    block = [node for node in tree.body
+             if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING"]
+    assert len(block) == 1, "the public names are the imports of one TYPE_CHECKING block"
+    imported = [alias for node in block[0].body if isinstance(node, ast.ImportFrom) for alias in node.names]
+    # an import not written "name as name" would be seen by mypy and missing at run time
+    assert all(alias.asname == alias.name for alias in imported), [alias.name for alias in imported]
+    assert [alias.name for alias in imported] == package.__all__
+    assigned = {target.id for node in tree.body if isinstance(node, ast.Assign | ast.AnnAssign)
+                for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+                if isinstance(target, ast.Name)}
+    assert "__all__" not in assigned, "__all__ is read from the block, not written a second time"
+    for name, home in written_names(Path(package.__file__ or "").read_text(encoding="utf-8")).items():
+        assert getattr(package, name) is getattr(importlib.import_module(home), name), name
+
+
+def test_the_messages_are_under_the_protocol_and_only_the_verdicts_at_the_root() -> None:
+    assert set(actors.__all__) & set(actors.protocol.__all__) == {"Accepted", "Rejected", "Verdict"}
+    assert {"MoveQuery", "Survey", "Record", "Ping"} <= set(actors.protocol.__all__)
+    with pytest.raises(ImportError):
+        from actors import MoveQuery  # type: ignore[attr-defined]  # noqa: F401
+
+
+def test_importing_the_package_roots_reads_no_table_of_names() -> None:
+    # the table is read from each root's source when a public name is first asked for, not on import
+    loaded = subprocess.run(
+        [sys.executable, "-c", "import sys, actors, board, board.rules; print('ast' in sys.modules)"],
+        cwd=ROOT, capture_output=True, text=True, check=True, timeout=60,
+    ).stdout.strip()
+    assert loaded == "False"
+
+
+def _entries() -> dict[str, list[str]]:
+    """Each reference page's entries (``::: actors.ActorGame``), by page."""
+    pages = sorted(REFERENCE.glob("*.md"))
+    return {page.name: ENTRY.findall(page.read_text(encoding="utf-8")) for page in pages}
+
+
+def test_the_reference_documents_only_names_of_the_public_packages() -> None:
+    public = {package.__name__: set(package.__all__) for package in PACKAGES}
+    stray = []
+    for page, paths in _entries().items():
+        for path in paths:
+            module, _, name = path.rpartition(".")
+            if name not in public.get(module, ()):
+                stray.append(f"{page}: {path}")
+    assert stray == [], f"entries that are not a public package's public name: {stray}"
+
+
+def test_every_public_name_is_documented_once_on_a_reference_page() -> None:
+    # A root's name may be documented where another public package exports the same object under the
+    # same name (board.Position is documented once, not again as board.rules.Position).
+    paths = [path for entries in _entries().values() for path in entries]
+    assert len(paths) == len(set(paths)), "an entry written twice"
+    documented: dict[str, list[object]] = {}
+    for path in paths:
+        module, _, name = path.rpartition(".")
+        documented.setdefault(name, []).append(getattr(importlib.import_module(module), name))
+    missing = [f"{package.__name__}.{name}" for package in PACKAGES for name in package.__all__
+               if not any(value is getattr(package, name) for value in documented.get(name, ()))]
+    assert missing == [], f"public names on no reference page: {missing}"
+    twice = [name for name, values in documented.items()
+             if len({id(value) for value in values}) < len(values)]
+    assert twice == [], f"documented twice: {twice}"
 
 
 def test_the_names_a_new_user_reaches_for_come_from_the_roots() -> None:
@@ -48,7 +126,7 @@ def test_the_names_a_new_user_reaches_for_come_from_the_roots() -> None:
     assert isinstance(game.position, Position) and game.fen() == STARTING_FEN
 
 
-@pytest.mark.parametrize("package", PACKAGES[2:], ids=PACKAGE_IDS[2:])
+@pytest.mark.parametrize("package", ROOTS[2:], ids=ROOT_IDS[2:])
 def test_no_public_name_of_a_board_package_is_also_one_of_its_modules(package: ModuleType) -> None:
     # Importing a submodule binds its name on the package, so a public name spelt the same would
     # change meaning once that module is loaded.

@@ -12,54 +12,19 @@ from typing import TYPE_CHECKING
 from board.lazy import lazy_names
 
 if TYPE_CHECKING:
-    from board.games.game import Game
-    from board.games.played import Played
-    from board.games.replay import (
-        bad_start,
-        is_chess960,
-        move_error,
-        replay_direct,
-        start_fen,
-        start_game,
-        verdict,
-    )
-    from board.games.verdicts import FAILURE, ILLEGAL, UNREADABLE, GameVerdict, MoveError
+    from board.games.game import Game as Game
+    from board.games.played import Played as Played
+    from board.games.replay import bad_start as bad_start
+    from board.games.replay import is_chess960 as is_chess960
+    from board.games.replay import move_error as move_error
+    from board.games.replay import replay_direct as replay_direct
+    from board.games.replay import start_fen as start_fen
+    from board.games.replay import start_game as start_game
+    from board.games.replay import verdict as verdict
+    from board.games.verdicts import FAILURE as FAILURE
+    from board.games.verdicts import ILLEGAL as ILLEGAL
+    from board.games.verdicts import UNREADABLE as UNREADABLE
+    from board.games.verdicts import GameVerdict as GameVerdict
+    from board.games.verdicts import MoveError as MoveError
 
-# Each public name and the module (in this package) that defines it.
-_SOURCES: dict[str, str] = {
-    "Game": "game",
-    "Played": "played",
-    **dict.fromkeys(["FAILURE", "GameVerdict", "ILLEGAL", "MoveError", "UNREADABLE"], "verdicts"),
-    **dict.fromkeys(
-        [
-            "bad_start",
-            "is_chess960",
-            "move_error",
-            "replay_direct",
-            "start_fen",
-            "start_game",
-            "verdict",
-        ],
-        "replay",
-    ),
-}
-
-__all__ = [
-    "FAILURE",
-    "ILLEGAL",
-    "UNREADABLE",
-    "Game",
-    "GameVerdict",
-    "MoveError",
-    "Played",
-    "bad_start",
-    "is_chess960",
-    "move_error",
-    "replay_direct",
-    "start_fen",
-    "start_game",
-    "verdict",
-]
-
-
-__getattr__, __dir__ = lazy_names(__name__, _SOURCES, __all__)
+__getattr__, __dir__ = lazy_names(__name__)

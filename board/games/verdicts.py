@@ -11,9 +11,13 @@ from typing import Any
 
 __all__ = ["FAILURE", "ILLEGAL", "UNREADABLE", "GameVerdict", "MoveError"]
 
-ILLEGAL, UNREADABLE, FAILURE = "illegal", "unreadable", "failure"
-"""What kind of error stopped a game: a well-formed move the rules refuse, text that is not a
-move (or PGN past a reader limit), or an engine that failed while judging."""
+# What kind of error stopped a game (a MoveError's kind), one name each.
+ILLEGAL = "illegal"
+"""A well-formed move the rules refuse."""
+UNREADABLE = "unreadable"
+"""Text that is not a move, or PGN past a reader limit."""
+FAILURE = "failure"
+"""An engine that failed while judging."""
 
 
 @dataclass(frozen=True, slots=True)

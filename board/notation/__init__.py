@@ -12,68 +12,27 @@ from typing import TYPE_CHECKING
 from board.lazy import lazy_names
 
 if TYPE_CHECKING:
-    from board.notation.algebraic import (
-        format_san,
-        intent_from_squares,
-        parse_move_text,
-        resolve,
-        san,
-        san_intent,
-        uci,
-    )
-    from board.notation.fen import STARTING_FEN, parse_fen, write_fen
-    from board.notation.pgn import game_chunks, parse_game_text, read_games
-    from board.notation.pgn_game import MoveToken, PgnGame, PgnLimits
-    from board.notation.pgn_writer import SEVEN_TAG_ROSTER, format_game
-    from board.notation.san_syntax import parse_san, parse_uci
-    from board.notation.written_moves import SanMove, UciMove
+    from board.notation.algebraic import format_san as format_san
+    from board.notation.algebraic import intent_from_squares as intent_from_squares
+    from board.notation.algebraic import parse_move_text as parse_move_text
+    from board.notation.algebraic import resolve as resolve
+    from board.notation.algebraic import san as san
+    from board.notation.algebraic import san_intent as san_intent
+    from board.notation.algebraic import uci as uci
+    from board.notation.fen import STARTING_FEN as STARTING_FEN
+    from board.notation.fen import parse_fen as parse_fen
+    from board.notation.fen import write_fen as write_fen
+    from board.notation.pgn import game_chunks as game_chunks
+    from board.notation.pgn import parse_game_text as parse_game_text
+    from board.notation.pgn import read_games as read_games
+    from board.notation.pgn_game import MoveToken as MoveToken
+    from board.notation.pgn_game import PgnGame as PgnGame
+    from board.notation.pgn_game import PgnLimits as PgnLimits
+    from board.notation.pgn_writer import SEVEN_TAG_ROSTER as SEVEN_TAG_ROSTER
+    from board.notation.pgn_writer import format_game as format_game
+    from board.notation.san_syntax import parse_san as parse_san
+    from board.notation.san_syntax import parse_uci as parse_uci
+    from board.notation.written_moves import SanMove as SanMove
+    from board.notation.written_moves import UciMove as UciMove
 
-# Each public name and the module (in this package) that defines it.
-_SOURCES: dict[str, str] = {
-    **dict.fromkeys(["STARTING_FEN", "parse_fen", "write_fen"], "fen"),
-    **dict.fromkeys(["parse_san", "parse_uci"], "san_syntax"),
-    **dict.fromkeys(["SanMove", "UciMove"], "written_moves"),
-    **dict.fromkeys(
-        [
-            "format_san",
-            "intent_from_squares",
-            "parse_move_text",
-            "resolve",
-            "san",
-            "san_intent",
-            "uci",
-        ],
-        "algebraic",
-    ),
-    **dict.fromkeys(["MoveToken", "PgnGame", "PgnLimits"], "pgn_game"),
-    **dict.fromkeys(["game_chunks", "parse_game_text", "read_games"], "pgn"),
-    **dict.fromkeys(["SEVEN_TAG_ROSTER", "format_game"], "pgn_writer"),
-}
-
-__all__ = [
-    "SEVEN_TAG_ROSTER",
-    "STARTING_FEN",
-    "MoveToken",
-    "PgnGame",
-    "PgnLimits",
-    "SanMove",
-    "UciMove",
-    "format_game",
-    "format_san",
-    "game_chunks",
-    "intent_from_squares",
-    "parse_fen",
-    "parse_game_text",
-    "parse_move_text",
-    "parse_san",
-    "parse_uci",
-    "read_games",
-    "resolve",
-    "san",
-    "san_intent",
-    "uci",
-    "write_fen",
-]
-
-
-__getattr__, __dir__ = lazy_names(__name__, _SOURCES, __all__)
+__getattr__, __dir__ = lazy_names(__name__)

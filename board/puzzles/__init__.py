@@ -13,73 +13,26 @@ from typing import TYPE_CHECKING
 from board.lazy import lazy_names
 
 if TYPE_CHECKING:
-    from board.puzzles.chessmoveq import (
-        Answer,
-        ChessMoveQError,
-        Placement,
-        answer,
-        answer_from_facts,
-        explain,
-        intent_for,
-        is_valid_move,
-        parse_json_case,
-        parse_json_move,
-        parse_json_position,
-        parse_move,
-        parse_position,
-    )
-    from board.puzzles.knights.path import PathTooLongError, knight_distance, shortest_path
-    from board.puzzles.knights.tour import NoTourError, TourTooLargeError, knight_tour
-    from board.puzzles.knights.treasure import TreasureCountError, treasure_hunt
+    from board.puzzles.chessmoveq import Answer as Answer
+    from board.puzzles.chessmoveq import ChessMoveQError as ChessMoveQError
+    from board.puzzles.chessmoveq import Placement as Placement
+    from board.puzzles.chessmoveq import answer as answer
+    from board.puzzles.chessmoveq import answer_from_facts as answer_from_facts
+    from board.puzzles.chessmoveq import explain as explain
+    from board.puzzles.chessmoveq import intent_for as intent_for
+    from board.puzzles.chessmoveq import is_valid_move as is_valid_move
+    from board.puzzles.chessmoveq import parse_json_case as parse_json_case
+    from board.puzzles.chessmoveq import parse_json_move as parse_json_move
+    from board.puzzles.chessmoveq import parse_json_position as parse_json_position
+    from board.puzzles.chessmoveq import parse_move as parse_move
+    from board.puzzles.chessmoveq import parse_position as parse_position
+    from board.puzzles.knights.path import PathTooLongError as PathTooLongError
+    from board.puzzles.knights.path import knight_distance as knight_distance
+    from board.puzzles.knights.path import shortest_path as shortest_path
+    from board.puzzles.knights.tour import NoTourError as NoTourError
+    from board.puzzles.knights.tour import TourTooLargeError as TourTooLargeError
+    from board.puzzles.knights.tour import knight_tour as knight_tour
+    from board.puzzles.knights.treasure import TreasureCountError as TreasureCountError
+    from board.puzzles.knights.treasure import treasure_hunt as treasure_hunt
 
-# Each public name and the module (in this package) that defines it.
-_SOURCES: dict[str, str] = {
-    **dict.fromkeys(
-        [
-            "Answer",
-            "ChessMoveQError",
-            "Placement",
-            "answer",
-            "answer_from_facts",
-            "explain",
-            "intent_for",
-            "is_valid_move",
-            "parse_json_case",
-            "parse_json_move",
-            "parse_json_position",
-            "parse_move",
-            "parse_position",
-        ],
-        "chessmoveq",
-    ),
-    **dict.fromkeys(["PathTooLongError", "knight_distance", "shortest_path"], "knights.path"),
-    **dict.fromkeys(["NoTourError", "TourTooLargeError", "knight_tour"], "knights.tour"),
-    **dict.fromkeys(["TreasureCountError", "treasure_hunt"], "knights.treasure"),
-}
-
-__all__ = [
-    "Answer",
-    "ChessMoveQError",
-    "NoTourError",
-    "PathTooLongError",
-    "Placement",
-    "TourTooLargeError",
-    "TreasureCountError",
-    "answer",
-    "answer_from_facts",
-    "explain",
-    "intent_for",
-    "is_valid_move",
-    "knight_distance",
-    "knight_tour",
-    "parse_json_case",
-    "parse_json_move",
-    "parse_json_position",
-    "parse_move",
-    "parse_position",
-    "shortest_path",
-    "treasure_hunt",
-]
-
-
-__getattr__, __dir__ = lazy_names(__name__, _SOURCES, __all__)
+__getattr__, __dir__ = lazy_names(__name__)

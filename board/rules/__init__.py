@@ -16,322 +16,101 @@ from typing import TYPE_CHECKING
 from board.lazy import lazy_names
 
 if TYPE_CHECKING:
-    from board.rules.bitboards import BIT
-    from board.rules.castling import (
-        BY_KING_TARGET,
-        BY_LETTER,
-        RIGHT_LETTERS,
-        Castling,
-        CastlingTable,
-        Side,
-        castling_for,
-        castling_table,
-    )
-    from board.rules.chess960 import back_rank, number_of, position_number, start_fen
-    from board.rules.facts import candidate_facts, castling_facts, current_checkers
-    from board.rules.fen_text import format_fen, placement_field
-    from board.rules.geometries import (
-        NAMED,
-        Geometry,
-        combine,
-        geometry_named,
-        label_of,
-        leaper,
-        reach,
-        rider,
-        standard,
-        user_geometry,
-    )
-    from board.rules.geometry import Path, move_function
-    from board.rules.judge import (
-        CandidateFacts,
-        CastlingFacts,
-        Decision,
-        Intent,
-        Sighting,
-        decide,
-        decide_castling,
-    )
-    from board.rules.movegen import (
-        attackers,
-        checkers,
-        is_attacked,
-        is_check,
-        legal_en_passant,
-        legal_moves,
-        legal_moves_to,
-        pinned_pieces,
-        repetition_key,
-    )
-    from board.rules.moves import CASTLE, DOUBLE_PUSH, EN_PASSANT, Move, from_square, to_square
-    from board.rules.outcome import (
-        GAME_OVER,
-        Claim,
-        Outcome,
-        claims,
-        decide_outcome,
-        ending,
-        ends_by_rule,
-        insufficient_material,
-        pieces_of,
-    )
-    from board.rules.perft import divide, divided, root_moves
-    from board.rules.pieces import (
-        BISHOP,
-        BLACK,
-        COLOUR_NAMES,
-        KIND_BY_LETTER,
-        KIND_LETTERS,
-        KIND_NAMES,
-        KINDS,
-        KING,
-        KNIGHT,
-        LAST_RANK,
-        PAWN,
-        QUEEN,
-        ROOK,
-        WHITE,
-        describe,
-        parse_colour,
-        piece_code,
-    )
-    from board.rules.position import Position
-    from board.rules.squares import (
-        FILE_LETTERS,
-        SQUARE_INDEX,
-        SQUARE_NAMES,
-        Coord,
-        Size,
-        check_on_board,
-        coord_of,
-        file_name,
-        index_of,
-        parse_size,
-        parse_square,
-        parse_standard_square,
-        square_colour,
-        square_name,
-    )
+    from board.rules.bitboards import BIT as BIT
+    from board.rules.castling import BY_KING_TARGET as BY_KING_TARGET
+    from board.rules.castling import BY_LETTER as BY_LETTER
+    from board.rules.castling import RIGHT_LETTERS as RIGHT_LETTERS
+    from board.rules.castling import Castling as Castling
+    from board.rules.castling import CastlingTable as CastlingTable
+    from board.rules.castling import Side as Side
+    from board.rules.castling import castling_for as castling_for
+    from board.rules.castling import castling_table as castling_table
+    from board.rules.chess960 import back_rank as back_rank
+    from board.rules.chess960 import number_of as number_of
+    from board.rules.chess960 import position_number as position_number
+    from board.rules.chess960 import start_fen as start_fen
+    from board.rules.facts import candidate_facts as candidate_facts
+    from board.rules.facts import castling_facts as castling_facts
+    from board.rules.facts import current_checkers as current_checkers
+    from board.rules.fen_text import format_fen as format_fen
+    from board.rules.fen_text import placement_field as placement_field
+    from board.rules.geometries import NAMED as NAMED
+    from board.rules.geometries import Geometry as Geometry
+    from board.rules.geometries import combine as combine
+    from board.rules.geometries import geometry_named as geometry_named
+    from board.rules.geometries import label_of as label_of
+    from board.rules.geometries import leaper as leaper
+    from board.rules.geometries import reach as reach
+    from board.rules.geometries import rider as rider
+    from board.rules.geometries import standard as standard
+    from board.rules.geometries import user_geometry as user_geometry
+    from board.rules.geometry import Path as Path
+    from board.rules.geometry import move_function as move_function
+    from board.rules.judge import CandidateFacts as CandidateFacts
+    from board.rules.judge import CastlingFacts as CastlingFacts
+    from board.rules.judge import Decision as Decision
+    from board.rules.judge import Intent as Intent
+    from board.rules.judge import Sighting as Sighting
+    from board.rules.judge import decide as decide
+    from board.rules.judge import decide_castling as decide_castling
+    from board.rules.movegen import attackers as attackers
+    from board.rules.movegen import checkers as checkers
+    from board.rules.movegen import is_attacked as is_attacked
+    from board.rules.movegen import is_check as is_check
+    from board.rules.movegen import legal_en_passant as legal_en_passant
+    from board.rules.movegen import legal_moves as legal_moves
+    from board.rules.movegen import legal_moves_to as legal_moves_to
+    from board.rules.movegen import pinned_pieces as pinned_pieces
+    from board.rules.movegen import repetition_key as repetition_key
+    from board.rules.moves import CASTLE as CASTLE
+    from board.rules.moves import DOUBLE_PUSH as DOUBLE_PUSH
+    from board.rules.moves import EN_PASSANT as EN_PASSANT
+    from board.rules.moves import Move as Move
+    from board.rules.moves import from_square as from_square
+    from board.rules.moves import to_square as to_square
+    from board.rules.outcome import GAME_OVER as GAME_OVER
+    from board.rules.outcome import Claim as Claim
+    from board.rules.outcome import Outcome as Outcome
+    from board.rules.outcome import claims as claims
+    from board.rules.outcome import decide_outcome as decide_outcome
+    from board.rules.outcome import ending as ending
+    from board.rules.outcome import ends_by_rule as ends_by_rule
+    from board.rules.outcome import insufficient_material as insufficient_material
+    from board.rules.outcome import pieces_of as pieces_of
+    from board.rules.perft import divide as divide
+    from board.rules.perft import divided as divided
+    from board.rules.perft import root_moves as root_moves
+    from board.rules.pieces import BISHOP as BISHOP
+    from board.rules.pieces import BLACK as BLACK
+    from board.rules.pieces import COLOUR_NAMES as COLOUR_NAMES
+    from board.rules.pieces import KIND_BY_LETTER as KIND_BY_LETTER
+    from board.rules.pieces import KIND_LETTERS as KIND_LETTERS
+    from board.rules.pieces import KIND_NAMES as KIND_NAMES
+    from board.rules.pieces import KINDS as KINDS
+    from board.rules.pieces import KING as KING
+    from board.rules.pieces import KNIGHT as KNIGHT
+    from board.rules.pieces import LAST_RANK as LAST_RANK
+    from board.rules.pieces import PAWN as PAWN
+    from board.rules.pieces import QUEEN as QUEEN
+    from board.rules.pieces import ROOK as ROOK
+    from board.rules.pieces import WHITE as WHITE
+    from board.rules.pieces import describe as describe
+    from board.rules.pieces import parse_colour as parse_colour
+    from board.rules.pieces import piece_code as piece_code
+    from board.rules.position import Position as Position
+    from board.rules.squares import FILE_LETTERS as FILE_LETTERS
+    from board.rules.squares import SQUARE_INDEX as SQUARE_INDEX
+    from board.rules.squares import SQUARE_NAMES as SQUARE_NAMES
+    from board.rules.squares import Coord as Coord
+    from board.rules.squares import Size as Size
+    from board.rules.squares import check_on_board as check_on_board
+    from board.rules.squares import coord_of as coord_of
+    from board.rules.squares import file_name as file_name
+    from board.rules.squares import index_of as index_of
+    from board.rules.squares import parse_size as parse_size
+    from board.rules.squares import parse_square as parse_square
+    from board.rules.squares import parse_standard_square as parse_standard_square
+    from board.rules.squares import square_colour as square_colour
+    from board.rules.squares import square_name as square_name
 
-# Each public name and the module (in this package) that defines it.
-_SOURCES: dict[str, str] = {
-    **dict.fromkeys(
-        [
-            "Coord",
-            "FILE_LETTERS",
-            "SQUARE_INDEX",
-            "SQUARE_NAMES",
-            "Size",
-            "check_on_board",
-            "coord_of",
-            "file_name",
-            "index_of",
-            "parse_size",
-            "parse_square",
-            "parse_standard_square",
-            "square_colour",
-            "square_name",
-        ],
-        "squares",
-    ),
-    **dict.fromkeys(
-        [
-            "BISHOP",
-            "BLACK",
-            "COLOUR_NAMES",
-            "KINDS",
-            "KIND_BY_LETTER",
-            "KIND_LETTERS",
-            "KIND_NAMES",
-            "KING",
-            "KNIGHT",
-            "LAST_RANK",
-            "PAWN",
-            "QUEEN",
-            "ROOK",
-            "WHITE",
-            "describe",
-            "parse_colour",
-            "piece_code",
-        ],
-        "pieces",
-    ),
-    **dict.fromkeys(["Path", "move_function"], "geometry"),
-    **dict.fromkeys(
-        [
-            "Geometry",
-            "NAMED",
-            "combine",
-            "geometry_named",
-            "label_of",
-            "leaper",
-            "reach",
-            "rider",
-            "standard",
-            "user_geometry",
-        ],
-        "geometries",
-    ),
-    "BIT": "bitboards",
-    **dict.fromkeys(["CASTLE", "DOUBLE_PUSH", "EN_PASSANT", "Move", "from_square", "to_square"], "moves"),
-    **dict.fromkeys(
-        [
-            "BY_KING_TARGET",
-            "BY_LETTER",
-            "Castling",
-            "CastlingTable",
-            "RIGHT_LETTERS",
-            "Side",
-            "castling_for",
-            "castling_table",
-        ],
-        "castling",
-    ),
-    "Position": "position",
-    **dict.fromkeys(["format_fen", "placement_field"], "fen_text"),
-    **dict.fromkeys(
-        [
-            "attackers",
-            "checkers",
-            "is_attacked",
-            "is_check",
-            "legal_en_passant",
-            "legal_moves",
-            "legal_moves_to",
-            "pinned_pieces",
-            "repetition_key",
-        ],
-        "movegen",
-    ),
-    **dict.fromkeys(
-        [
-            "CandidateFacts",
-            "CastlingFacts",
-            "Decision",
-            "Intent",
-            "Sighting",
-            "decide",
-            "decide_castling",
-        ],
-        "judge",
-    ),
-    **dict.fromkeys(["candidate_facts", "castling_facts", "current_checkers"], "facts"),
-    **dict.fromkeys(
-        [
-            "Claim",
-            "GAME_OVER",
-            "Outcome",
-            "claims",
-            "decide_outcome",
-            "ending",
-            "ends_by_rule",
-            "insufficient_material",
-            "pieces_of",
-        ],
-        "outcome",
-    ),
-    **dict.fromkeys(["divide", "divided", "root_moves"], "perft"),
-    **dict.fromkeys(["back_rank", "number_of", "position_number", "start_fen"], "chess960"),
-}
-
-__all__ = [
-    "BISHOP",
-    "BIT",
-    "BLACK",
-    "BY_KING_TARGET",
-    "BY_LETTER",
-    "CASTLE",
-    "COLOUR_NAMES",
-    "DOUBLE_PUSH",
-    "EN_PASSANT",
-    "FILE_LETTERS",
-    "GAME_OVER",
-    "KINDS",
-    "KIND_BY_LETTER",
-    "KIND_LETTERS",
-    "KIND_NAMES",
-    "KING",
-    "KNIGHT",
-    "LAST_RANK",
-    "NAMED",
-    "PAWN",
-    "QUEEN",
-    "RIGHT_LETTERS",
-    "ROOK",
-    "SQUARE_INDEX",
-    "SQUARE_NAMES",
-    "WHITE",
-    "CandidateFacts",
-    "Castling",
-    "CastlingFacts",
-    "CastlingTable",
-    "Claim",
-    "Coord",
-    "Decision",
-    "Geometry",
-    "Intent",
-    "Move",
-    "Outcome",
-    "Path",
-    "Position",
-    "Side",
-    "Sighting",
-    "Size",
-    "attackers",
-    "back_rank",
-    "candidate_facts",
-    "castling_facts",
-    "castling_for",
-    "castling_table",
-    "check_on_board",
-    "checkers",
-    "claims",
-    "combine",
-    "coord_of",
-    "current_checkers",
-    "decide",
-    "decide_castling",
-    "decide_outcome",
-    "describe",
-    "divide",
-    "divided",
-    "ending",
-    "ends_by_rule",
-    "file_name",
-    "format_fen",
-    "from_square",
-    "geometry_named",
-    "index_of",
-    "insufficient_material",
-    "is_attacked",
-    "is_check",
-    "label_of",
-    "leaper",
-    "legal_en_passant",
-    "legal_moves",
-    "legal_moves_to",
-    "move_function",
-    "number_of",
-    "parse_colour",
-    "parse_size",
-    "parse_square",
-    "parse_standard_square",
-    "piece_code",
-    "pieces_of",
-    "pinned_pieces",
-    "placement_field",
-    "position_number",
-    "reach",
-    "repetition_key",
-    "rider",
-    "root_moves",
-    "square_colour",
-    "square_name",
-    "standard",
-    "start_fen",
-    "to_square",
-    "user_geometry",
-]
-
-
-__getattr__, __dir__ = lazy_names(__name__, _SOURCES, __all__)
+__getattr__, __dir__ = lazy_names(__name__)
