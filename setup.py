@@ -52,9 +52,9 @@ def _compilable(path: Path) -> bool:
     run while the build is being picked), and none that defines values or errors which cross processes. Bulk replay's workers and
     Ray's nodes pickle verdicts, games, moves and errors, and mypyc's frozen dataclasses cannot be
     unpickled (their state is set back through the frozen ``__setattr__``), so the modules defining
-    dataclasses, the errors and ``board.frozen`` (which rewrites dataclasses) stay Python. The move
-    generator, positions, FEN, SAN and the PGN lexer, where the time goes, are compiled."""
-    if path.name in ("__init__.py", "lazy.py", "errors.py", "frozen.py"):
+    dataclasses and the errors stay Python. The move generator, positions, FEN, SAN and the PGN
+    lexer, where the time goes, are compiled."""
+    if path.name in ("__init__.py", "lazy.py", "errors.py"):
         return False
     return "@dataclass" not in path.read_text(encoding="utf-8")
 

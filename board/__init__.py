@@ -4,8 +4,8 @@ legal moves, game end, notation, PGN, perft, and the puzzles. No threads, no I/O
 In packages by idea, each importing only from the ones before it (an arrow never points back):
 
 - the base modules here: ``errors`` (every error raised on purpose), ``numbers`` (whole numbers
-  from text), ``frozen`` (quick frozen dataclasses), ``svg`` (a placement drawn), ``lazy`` (the
-  packages' public names loaded on first use); they import nothing from the packages;
+  from text), ``svg`` (a placement drawn), ``lazy`` (the packages' public names loaded on first
+  use); they import nothing from the packages;
 - ``board.rules``: squares, pieces, move geometry, positions, castling, move generation, judging,
   outcomes, perft, Chess960 start positions (and writing a position's FEN) -> the base;
 - ``board.notation``: FEN read and checked, SAN and UCI, the PGN lexer, reader and writer

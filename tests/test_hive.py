@@ -13,6 +13,8 @@ from actors.kernel.messaging import Directory, Envelope, ask, tell, wait_one
 from actors.protocol import Crash, MoveQuery, Yes
 from actors.roles.piece import PieceActor
 from board.puzzles.chessmoveq import answer, parse_move, parse_position
+from board.rules.pieces import WHITE
+from board.rules.squares import parse_standard_square
 
 # White: king e1, knights b1 and g1, a rook a1; black: king e8, a queen d8.
 POSITION = [["W", "K", 5, 1], ["W", "N", 2, 1], ["W", "N", 7, 1], ["W", "R", 1, 1], ["B", "K", 5, 8],
@@ -37,6 +39,9 @@ def test_a_sessions_pieces_share_one_thread() -> None:
         ]
 
 
+B1, C1, C3, E3 = (parse_standard_square(name) for name in ("b1", "c1", "c3", "e3"))
+
+
 def test_a_member_that_crashes_stops_alone_and_its_siblings_answer_on() -> None:
     directory = Directory()
     hive = Hive()
@@ -44,16 +49,16 @@ def test_a_member_that_crashes_stops_alone_and_its_siblings_answer_on() -> None:
         knight = hive.adopt(PieceActor("white-knight-1", 2, 1, False, directory))  # Nb1
         bishop = hive.adopt(PieceActor("white-bishop-1", 3, 2, False, directory))  # Bc1
         asked = wait_one(
-            *ask(knight, "white-knight-1", Envelope(MoveQuery("b1", "c3", "white"), "t", None, None)), 5.0
+            *ask(knight, "white-knight-1", Envelope(MoveQuery(B1, C3, WHITE), "t", None, None)), 5.0
         )
         assert isinstance(asked, Yes) and asked.target == 18
         tell(knight, Envelope(Crash(), "t", None, None))
         knight.actor_stopped.wait(5.0)
         assert not knight.is_alive() and hive.is_alive()
         with pytest.raises(ActorUnavailable, match="white-knight-1 is not running"):
-            ask(knight, "white-knight-1", Envelope(MoveQuery("b1", "c3", "white"), "t", None, None))
+            ask(knight, "white-knight-1", Envelope(MoveQuery(B1, C3, WHITE), "t", None, None))
         answered = wait_one(
-            *ask(bishop, "white-bishop-1", Envelope(MoveQuery("c1", "e3", "white"), "t", None, None)), 5.0
+            *ask(bishop, "white-bishop-1", Envelope(MoveQuery(C1, E3, WHITE), "t", None, None)), 5.0
         )
         assert isinstance(answered, Yes) and answered.traversed == (11,)  # via d2
     finally:

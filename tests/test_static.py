@@ -1,7 +1,8 @@
-"""The code base stays lint-clean and type-checks under ``mypy --strict``."""
+"""The code base stays lint-clean, type-checks under ``mypy --strict`` and generates no code from text."""
 
 from __future__ import annotations
 
+import ast
 import shutil
 import subprocess
 import sys
@@ -55,6 +56,20 @@ def test_rules_core_stays_pure() -> None:
         if needle in path.read_text(encoding="utf-8")
     ]
     assert not offenders, f"board/ must stay pure: {offenders}"
+
+
+def test_no_code_is_generated_from_text_in_board_or_actors() -> None:
+    """What runs is what the source says: no ``exec``, ``eval`` or ``compile`` of text (a debugger
+    never lands in ``<string>`` of ours, and a class is what its source declares)."""
+    generating = {"exec", "eval", "compile"}
+    offenders = [
+        f"{path.relative_to(ROOT)}:{node.lineno}: {node.func.id}("
+        for package in ("board", "actors")
+        for path in sorted((ROOT / package).rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path)))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in generating
+    ]
+    assert not offenders, f"code generated from text: {offenders}"
 
 
 CONVERSATIONS = '''

@@ -14,7 +14,6 @@ from importlib import resources
 from typing import IO, TYPE_CHECKING, NamedTuple
 
 from board.errors import AmbiguousMoveError, ChessActorsError, FenError, MoveSyntaxError
-from board.frozen import quick_init
 from board.games.game import Game
 from board.games.replay import (
     FAILURE,
@@ -83,7 +82,6 @@ def replay_stream(lines: Iterable[str], engine: str = "actors") -> Iterator[Game
 # --- watching a game move by move -----------------------------------------------------------
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class MoveReport:
     """One move of a replayed game as the judge saw it.

@@ -214,21 +214,3 @@ REQUEST_KINDS: tuple[str, ...] = tuple(
 )
 """The class name of every message an actor receives (requests and tells; replies go to futures)."""
 
-
-def _finish_classes() -> None:
-    """Every message and value prints as the call that makes it, with squares, pieces, kinds and
-    colours by name, and its constructor takes those names (:mod:`actors.protocol.names`); it is
-    made with the quicker ``__init__`` of :func:`board.frozen.quick_init` (messages are made on
-    every ply)."""
-    from actors.protocol.names import codecs_of, message_repr
-    from board.frozen import quick_init
-
-    for name in __all__:
-        kind = globals().get(name)
-        if isinstance(kind, type) and hasattr(kind, "__dataclass_fields__"):
-            kind.__repr__ = message_repr  # type: ignore[method-assign,assignment]
-            codecs = codecs_of(kind)
-            quick_init(kind, {field: (codec.ready, codec.take) for field, codec in codecs.items()})
-
-
-_finish_classes()

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from actors.kernel.control import Armed
 from actors.kernel.messaging import Request
+from actors.protocol.names import Named
 from actors.protocol.piece import Learned
 from actors.protocol.referee import Description
 from actors.protocol.values import (
@@ -49,8 +50,8 @@ from actors.protocol.values import (
 from board.rules.geometries import Geometry
 
 
-@dataclass(frozen=True, slots=True)
-class Survey(Request["SurveyReport"]):
+@dataclass(frozen=True, slots=True, repr=False)
+class Survey(Request["SurveyReport"], Named):
     """Tell me about every piece of ``colour`` and ``kind``, for a move to ``target``.
 
     ``en_passant`` is the square a pawn skipped last ply (-1 for none), so a pawn's diagonal step onto
@@ -66,8 +67,8 @@ class Survey(Request["SurveyReport"]):
     file: int = -1
 
 
-@dataclass(frozen=True, slots=True)
-class SurveyReport:
+@dataclass(frozen=True, slots=True, repr=False)
+class SurveyReport(Named):
     """One report per piece of the kind surveyed (ascending squares), and the king's checkers if asked."""
 
     pieces: tuple[PieceReport, ...]
@@ -75,23 +76,23 @@ class SurveyReport:
     king_square: int = -1
 
 
-@dataclass(frozen=True, slots=True)
-class ProbeSurvey(Request["ProbeReports"]):
+@dataclass(frozen=True, slots=True, repr=False)
+class ProbeSurvey(Request["ProbeReports"], Named):
     """Report blockers, target and exposers for each probe of ``colour`` (moves given in full)."""
 
     colour: int
     probes: tuple[Probe, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class ProbeReports:
+@dataclass(frozen=True, slots=True, repr=False)
+class ProbeReports(Named):
     """One report per probe, in order."""
 
     reports: tuple[ProbeReport, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class CastleSurvey(Request[CastleReport]):
+@dataclass(frozen=True, slots=True, repr=False)
+class CastleSurvey(Request[CastleReport], Named):
     """Castling's questions: what stands on the king's and the rook's squares, anything between them,
     who reaches the king now, and who would reach each square the king crosses and lands on once the
     king has gone to ``king_to`` and the rook to ``rook_to`` (the position the castling makes)."""
@@ -105,8 +106,8 @@ class CastleSurvey(Request[CastleReport]):
     crossed: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Apply(Request["Applied | ApplyRefused"]):
+@dataclass(frozen=True, slots=True, repr=False)
+class Apply(Request["Applied | ApplyRefused"], Named):
     """Make this move; the mover (and a castling rook) answer their reach from where they land.
 
     The board then assesses the side to move next, with ``en_passant`` the square the move skipped.
@@ -116,8 +117,8 @@ class Apply(Request["Applied | ApplyRefused"]):
     en_passant: int = -1
 
 
-@dataclass(frozen=True, slots=True)
-class ApplyRefused:
+@dataclass(frozen=True, slots=True, repr=False)
+class ApplyRefused(Named):
     """The board will not make the move: it would capture a king (which no verdict can allow)."""
 
     reason: str
@@ -127,8 +128,8 @@ Change = tuple[int, int, str]
 """A square that changed: (square, the code now there, the actor name now there; '' for none)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Applied:
+@dataclass(frozen=True, slots=True, repr=False)
+class Applied(Named):
     """The move is made: the squares that changed, the captured piece's name, the next side's assessment."""
 
     changes: tuple[Change, ...]
@@ -136,8 +137,8 @@ class Applied:
     assessment: Assessment
 
 
-@dataclass(frozen=True, slots=True)
-class Gather(Request["Gathered"]):
+@dataclass(frozen=True, slots=True, repr=False)
+class Gather(Request["Gathered"], Named):
     """Ask every piece on the board for its reach (unless a Place just had each declare it), then
     answer the roster and ``colour``'s assessment."""
 
@@ -145,8 +146,8 @@ class Gather(Request["Gathered"]):
     en_passant: int = -1
 
 
-@dataclass(frozen=True, slots=True)
-class Gathered:
+@dataclass(frozen=True, slots=True, repr=False)
+class Gathered(Named):
     """The roster after gathering, the side's assessment, and how many moves the board has made."""
 
     entries: tuple[RosterEntry, ...]
@@ -154,8 +155,8 @@ class Gathered:
     plies: int
 
 
-@dataclass(frozen=True, slots=True)
-class Declare:
+@dataclass(frozen=True, slots=True, repr=False)
+class Declare(Named):
     """Told by the piece called ``name`` itself: from ``square`` it now reaches this far (it learnt a
     new move function). ``fixed`` and ``label`` as in the piece's Targets."""
 
@@ -166,8 +167,8 @@ class Declare:
     label: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Teach(Request[Learned]):
+@dataclass(frozen=True, slots=True, repr=False)
+class Teach(Request[Learned], Named):
     """Have the piece called ``name`` learn ``geometry``: the board asks it, takes its answer as the
     piece's declaration, and answers with it (the piece's Learned). A lesson taught so is in the
     board's record before any message that comes after it, whatever order deliveries take."""
@@ -176,20 +177,20 @@ class Teach(Request[Learned]):
     geometry: Geometry
 
 
-@dataclass(frozen=True, slots=True)
-class Declared:
+@dataclass(frozen=True, slots=True, repr=False)
+class Declared(Named):
     """The board took the declaration; ``square`` is where that piece stands (-1: not on the board)."""
 
     square: int
 
 
-@dataclass(frozen=True, slots=True)
-class RosterQuery(Request["Roster"]):
+@dataclass(frozen=True, slots=True, repr=False)
+class RosterQuery(Request["Roster"], Named):
     """Every piece on the board."""
 
 
-@dataclass(frozen=True, slots=True)
-class Roster:
+@dataclass(frozen=True, slots=True, repr=False)
+class Roster(Named):
     """Every piece with its square, code, actor name and moved flag; moves made; the placement, as
     reported; ``ghosts``: the squares where a ghost is reported (no actor answers for what stands
     there: a piece held under a ghost is hidden by it)."""
@@ -200,16 +201,16 @@ class Roster:
     ghosts: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Describe(Request[Description]):
+@dataclass(frozen=True, slots=True, repr=False)
+class Describe(Request[Description], Named):
     """The FEN of the board's placement with the referee's game state (whose layout says how the
     castling field is written: standard, X-FEN or Shredder-FEN)."""
 
     state: GameState
 
 
-@dataclass(frozen=True, slots=True)
-class Place(Request["Roster"]):
+@dataclass(frozen=True, slots=True, repr=False)
+class Place(Request["Roster"], Named):
     """Clear the board and seat these pieces (a ChessMoveQ case, or a pooled system's next game); each
     is asked to stand there as a plain piece of its code, in a game of that castling ``layout``, and
     declares its reach.
@@ -226,8 +227,8 @@ class Place(Request["Roster"]):
     keep: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Lie(Request[Armed]):
+@dataclass(frozen=True, slots=True, repr=False)
+class Lie(Request[Armed], Named):
     """The board reports pieces that are not there (``ghosts``: square -> code) and hides some that are
     (``hidden``) until an empty Lie. Only the reports change: moves are made on the true board."""
 

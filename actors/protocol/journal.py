@@ -16,12 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from actors.kernel.messaging import Request
+from actors.protocol.names import Named
 from actors.protocol.values import GameState, JournalEntry, PositionKey
 from board.rules.geometries import Geometry
 
 
-@dataclass(frozen=True, slots=True)
-class Teaching:
+@dataclass(frozen=True, slots=True, repr=False)
+class Teaching(Named):
     """The piece called ``name`` moves by ``geometry`` from now on, told after its ``promotions``-th
     promotion (0: a pawn never promoted, or any other piece): a rebuilt piece takes the last of its
     teachings made at the number of promotions the journal's moves give it, so a lesson a promotion
@@ -32,23 +33,23 @@ class Teaching:
     promotions: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Record:
+@dataclass(frozen=True, slots=True, repr=False)
+class Record(Named):
     """Append these accepted moves (a tell); ``first_ply`` is the ply of the first, to drop repeats."""
 
     first_ply: int
     entries: tuple[JournalEntry, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class RecordTeaching:
+@dataclass(frozen=True, slots=True, repr=False)
+class RecordTeaching(Named):
     """Remember that a piece learnt a move function (a tell)."""
 
     teaching: Teaching
 
 
-@dataclass(frozen=True, slots=True)
-class RecordStart:
+@dataclass(frozen=True, slots=True, repr=False)
+class RecordStart(Named):
     """The starting position's repetition key and outcome, worked out by the first referee (a tell);
     ``again``: worked out afresh once the start-up lessons were taught (they are part of the start),
     replacing the key recorded before them."""
@@ -58,8 +59,8 @@ class RecordStart:
     again: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Reset:
+@dataclass(frozen=True, slots=True, repr=False)
+class Reset(Named):
     """Forget every move and teaching: a new game starts from ``start_state``, whose repetition key
     and outcome are ``key`` and ``outcome`` (a tell)."""
 
@@ -68,15 +69,15 @@ class Reset:
     outcome: str | None
 
 
-@dataclass(frozen=True, slots=True)
-class JournalQuery(Request["JournalEntries"]):
+@dataclass(frozen=True, slots=True, repr=False)
+class JournalQuery(Request["JournalEntries"], Named):
     """The entries after the first ``since`` ones, and every teaching."""
 
     since: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class JournalEntries:
+@dataclass(frozen=True, slots=True, repr=False)
+class JournalEntries(Named):
     """Entries ``since + 1`` onwards, the total count, the teachings in order, and the start."""
 
     since: int

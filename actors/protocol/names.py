@@ -1,10 +1,12 @@
-"""Messages by name: a message's repr is the call that makes it, with squares, colours, kinds and pieces
-by name (``MoveQuery(start='b1', end='c3', colour='white')``), and its constructor takes those names.
+"""What the integers in messages mean: the one table saying which field holds squares, colours, kinds
+or pieces, and how each reads by name, in a message's repr and in a trace payload alike.
 
-The actors work on small integers (a square is 0..63, a1 = 0; a piece code is colour * 8 + kind), and
-every message they make carries them. A message made by hand may carry names instead; its ``__init__``
-turns them into those integers, so that what a repr shows is what a constructor takes and what the
-actors receive. Which field holds what is decided once, from the field's name and declared type.
+The actors work on small integers (a square is 0..63, a1 = 0, -1 for none; a piece code is colour * 8
++ kind), and so does every message's constructor: ``MoveQuery(1, 18, 0)``. Names belong at the edges
+(the scenario reader, the shell, the game's methods, the command line), which turn ``'b1'`` into 1 once,
+with :func:`board.rules.squares.parse_standard_square`. Reading a message back is the other edge: its
+repr names what it holds (``MoveQuery(start='b1', end='c3', colour='white')``), and so does its trace
+payload (:mod:`actors.protocol.readable`), both from the table below.
 """
 
 from __future__ import annotations
@@ -15,330 +17,282 @@ from typing import Any
 
 from board.rules.fen_text import placement_field
 from board.rules.geometries import Geometry, geometry_named
-from board.rules.pieces import COLOUR_NAMES, KIND_NAMES, parse_colour
-from board.rules.squares import FILE_LETTERS, SQUARE_NAMES, parse_standard_square
+from board.rules.pieces import COLOUR_NAMES, KIND_NAMES
+from board.rules.squares import FILE_LETTERS, SQUARE_NAMES
 
-__all__ = ["Codec", "codecs_of", "message_repr"]
+__all__ = ["Meaning", "Named", "meanings_of", "message_repr"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class Codec:
-    """How one field is shown and taken by name.
+class Meaning:
+    """What one field's integers mean, and the two ways it reads by name.
 
-    ``show`` turns the integers the actors use into names; ``take`` turns names (or integers) back;
-    ``ready`` is a Python expression over ``value``, true when ``value`` needs no ``take`` (it is
-    evaluated on every message made, so it must be cheap).
+    ``show`` names them in the value's own shape (tuples stay tuples): a message's repr. ``plain``
+    names them as plain data for a trace payload: lists for tuples, and a dict naming the parts of a
+    value whose parts have names (a sighting is ``{"square": "e4", "piece": "white knight"}``).
+    A value not of the shape the field promises is returned as it is by both.
     """
 
     show: Callable[[Any], Any]
-    take: Callable[[Any], Any]
-    ready: str
+    plain: Callable[[Any], Any]
 
 
-# -- one value ------------------------------------------------------------------------------------
+# -- one value: the same by name in a repr and a payload --------------------------------------------
 
 
-def _show_square(square: int) -> str | None:
-    return SQUARE_NAMES[square] if 0 <= square < 64 else None
+def _is_int(value: object) -> bool:
+    return value.__class__ is int
 
 
-def _take_square(value: object) -> int:
-    if value is None:
-        return -1
-    if isinstance(value, str):
-        return parse_standard_square(value)
-    if isinstance(value, int) and not isinstance(value, bool) and -1 <= value < 64:
+def _square(value: Any) -> Any:
+    if _is_int(value):
+        if 0 <= value < 64:
+            return SQUARE_NAMES[value]
+        if value == -1:
+            return None
+    return value
+
+
+def _file(value: Any) -> Any:
+    if _is_int(value):
+        if 0 <= value < 8:
+            return FILE_LETTERS[value]
+        if value == -1:
+            return None
+    return value
+
+
+def _colour(value: Any) -> Any:
+    return COLOUR_NAMES[value] if _is_int(value) and 0 <= value < 2 else value
+
+
+def _kind(value: Any) -> Any:
+    return (KIND_NAMES[value] or None) if _is_int(value) and 0 <= value < len(KIND_NAMES) else value
+
+
+def _piece(value: Any) -> Any:
+    if _is_int(value) and 0 <= value < 16 and (value & 7) < len(KIND_NAMES):
+        if value & 7:
+            return f"{COLOUR_NAMES[value >> 3]} {KIND_NAMES[value & 7]}"
+        if value == 0:
+            return None
+    return value
+
+
+def _placement(value: Any) -> Any:
+    """64 piece codes, a1 first, as FEN's placement field."""
+    return placement_field(value) if isinstance(value, bytes) and len(value) == 64 else value
+
+
+def _geometry(value: Any) -> Any:
+    """A geometry the project names reads as its name; a user's function stays as it is."""
+    if not isinstance(value, Geometry):
         return value
-    raise ValueError(f"not a square: {value!r} (a name like 'e4', 0..63, or None)")
-
-
-def _show_file(file: int) -> str | None:
-    return FILE_LETTERS[file] if 0 <= file < 8 else None
-
-
-def _take_file(value: object) -> int:
-    if value is None:
-        return -1
-    if isinstance(value, str) and len(value) == 1 and value.lower() in FILE_LETTERS:
-        return FILE_LETTERS.index(value.lower())
-    if isinstance(value, int) and not isinstance(value, bool) and -1 <= value < 8:
-        return value
-    raise ValueError(f"not a file: {value!r} (a letter 'a' to 'h', 0..7, or None)")
-
-
-def _show_colour(colour: int | None) -> str | None:
-    return None if colour is None else COLOUR_NAMES[colour]
-
-
-def _take_colour(value: object) -> int:
-    if isinstance(value, str):
-        return parse_colour(value)
-    if isinstance(value, int) and not isinstance(value, bool) and value in (0, 1):
-        return value
-    raise ValueError(f"not a colour: {value!r} ('white' or 'black')")
-
-
-def _show_kind(kind: int) -> str | None:
-    return KIND_NAMES[kind] or None
-
-
-def _take_kind(value: object) -> int:
-    if value is None:
-        return 0
-    if isinstance(value, str) and value.lower() in KIND_NAMES[1:]:
-        return KIND_NAMES.index(value.lower())
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(KIND_NAMES):
-        return value
-    raise ValueError(f"not a piece kind: {value!r} (one of {', '.join(KIND_NAMES[1:])})")
-
-
-def _show_piece(code: int) -> str | None:
-    return f"{COLOUR_NAMES[code >> 3]} {KIND_NAMES[code & 7]}" if code & 7 else None
-
-
-def _take_piece(value: object) -> int:
-    if value is None:
-        return 0
-    if isinstance(value, str):
-        colour, _, kind = value.strip().partition(" ")
-        if kind:
-            return _take_colour(colour) * 8 + _take_kind(kind)
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 16:
-        return value
-    raise ValueError(f"not a piece: {value!r} (a colour and a kind, like 'white knight')")
-
-
-def _take_placement(value: object) -> bytes:
-    if isinstance(value, bytes) and len(value) == 64:
-        return value
-    if not isinstance(value, str):
-        raise ValueError(f"not a placement: {value!r} (a FEN placement field)")
-    letters = "pnbrqk"
-    codes = [0] * 64
-    ranks = value.split("/")
-    if len(ranks) != 8:
-        raise ValueError(f"not a placement: {value!r} (8 ranks expected)")
-    for row, rank_text in enumerate(ranks):
-        file = 0
-        for char in rank_text:
-            if char.isdigit():
-                file += int(char)
-            elif char.lower() in letters and file < 8:
-                colour = 0 if char.isupper() else 1
-                codes[(7 - row) * 8 + file] = colour * 8 + letters.index(char.lower()) + 1
-                file += 1
-            else:
-                raise ValueError(f"not a placement: {value!r} (at {char!r})")
-        if file != 8:
-            raise ValueError(f"not a placement: {value!r} (rank {8 - row} has {file} squares)")
-    return bytes(codes)
-
-
-def _show_geometry(geometry: Geometry) -> Geometry | str:
-    """A geometry the project names is shown by its name; a user's function stays as it is."""
     try:
-        known = geometry_named(geometry.name)
+        known = geometry_named(value.name)
     except ValueError:
-        return geometry
-    return geometry.name if known.moves is geometry.moves else geometry
-
-
-def _take_geometry(value: object) -> Geometry:
-    if isinstance(value, str):
-        return geometry_named(value)
-    if isinstance(value, Geometry):
         return value
-    raise ValueError(f"not a geometry: {value!r} (a name like 'camel', or a Geometry)")
+    return value.name if known.moves is value.moves else value
+
+
+def _leaf(name: Callable[[Any], Any]) -> Meaning:
+    return Meaning(name, name)
+
+
+def _as_is(value: Any) -> Any:
+    return value
+
+
+SQUARE = _leaf(_square)
+FILE = _leaf(_file)
+COLOUR = _leaf(_colour)
+KIND = _leaf(_kind)
+PIECE = _leaf(_piece)
+PLACEMENT = _leaf(_placement)
+GEOMETRY = _leaf(_geometry)
+TEXT = _leaf(_as_is)
 
 
 # -- values made of values --------------------------------------------------------------------------
 
 
-def _show_sighting(sighting: tuple[int, int]) -> tuple[str | None, str | None]:
-    return (_show_square(sighting[0]), _show_piece(sighting[1]))
+def _each(item: Meaning) -> Meaning:
+    """A tuple of values of one meaning."""
+
+    def show(values: Any) -> Any:
+        return tuple(item.show(value) for value in values) if isinstance(values, tuple) else values
+
+    def plain(values: Any) -> Any:
+        return [item.plain(value) for value in values] if isinstance(values, tuple) else values
+
+    return Meaning(show, plain)
 
 
-def _take_sighting(value: Any) -> tuple[int, int]:
-    square, piece = value
-    return (_take_square(square), _take_piece(piece))
-
-
-def _show_path(path: tuple[int, tuple[int, ...], str]) -> tuple[Any, ...]:
-    target, traversed, rule = path
-    return (_show_square(target), tuple(_show_square(square) for square in traversed), rule)
-
-
-def _take_path(value: Any) -> tuple[int, tuple[int, ...], str]:
-    target, traversed, rule = value
-    return (_take_square(target), tuple(_take_square(square) for square in traversed), rule)
-
-
-def _show_crossing(item: tuple[int, tuple[tuple[int, int], ...]]) -> tuple[Any, ...]:
-    return (_show_square(item[0]), tuple(_show_sighting(sighting) for sighting in item[1]))
-
-
-def _take_crossing(value: Any) -> tuple[int, tuple[tuple[int, int], ...]]:
-    square, sightings = value
-    return (_take_square(square), tuple(_take_sighting(sighting) for sighting in sightings))
-
-
-def _show_change(item: tuple[int, int, str]) -> tuple[Any, ...]:
-    return (_show_square(item[0]), _show_piece(item[1]), item[2])
-
-
-def _take_change(value: Any) -> tuple[int, int, str]:
-    square, piece, name = value
-    return (_take_square(square), _take_piece(piece), name)
-
-
-def _show_lessons(lessons: Any) -> tuple[Any, ...]:
-    return tuple((_show_square(square), label) for square, label in lessons)
-
-
-def _take_lessons(value: Any) -> tuple[tuple[int, str], ...]:
-    return tuple((_take_square(square), str(label)) for square, label in value)
-
-
-def _show_key(key: Any) -> tuple[Any, ...]:
-    placement, turn, castling, en_passant, lessons = key
-    shown = (placement_field(placement), _show_colour(turn), castling, _show_square(en_passant))
-    return (*shown, _show_lessons(lessons))
-
-
-def _take_key(value: Any) -> tuple[bytes, int, int, int, tuple[tuple[int, str], ...]]:
-    placement, turn, castling, en_passant, lessons = value
-    return (
-        _take_placement(placement), _take_colour(turn), int(castling), _take_square(en_passant),
-        _take_lessons(lessons),
+def _optional(inner: Meaning) -> Meaning:
+    """A value of that meaning, or None."""
+    return Meaning(
+        lambda value: None if value is None else inner.show(value),
+        lambda value: None if value is None else inner.plain(value),
     )
 
 
-def _show_held(value: Any) -> tuple[Any, ...]:
-    placement, lessons = value
-    return (placement_field(placement), _show_lessons(lessons))
+def _parts(*parts: Meaning) -> Meaning:
+    """A tuple of values of these meanings, one each, read as a list in a payload."""
+
+    def show(value: Any) -> Any:
+        if not isinstance(value, tuple) or len(value) != len(parts):
+            return value
+        return tuple(part.show(item) for part, item in zip(parts, value, strict=True))
+
+    def plain(value: Any) -> Any:
+        if not isinstance(value, tuple) or len(value) != len(parts):
+            return value
+        return [part.plain(item) for part, item in zip(parts, value, strict=True)]
+
+    return Meaning(show, plain)
 
 
-def _take_held(value: Any) -> tuple[bytes, tuple[tuple[int, str], ...]]:
-    placement, lessons = value
-    return (_take_placement(placement), _take_lessons(lessons))
+def _record(**parts: Meaning) -> Meaning:
+    """A tuple of values of these meanings, one each, read as a dict of the parts' names in a payload."""
+    unnamed = _parts(*parts.values())
+    names = tuple(parts)
+
+    def plain(value: Any) -> Any:
+        listed = unnamed.plain(value)
+        return dict(zip(names, listed, strict=True)) if isinstance(listed, list) else listed
+
+    return Meaning(unnamed.show, plain)
 
 
-def _show_occupant(value: Any) -> tuple[Any, str]:
-    code, name = value
-    return (_show_piece(code), name)
+SQUARES = _each(SQUARE)
+SIGHTING = _record(square=SQUARE, piece=PIECE)
+"""A piece seen somewhere: (square, code)."""
+PATH = _record(target=SQUARE, traversed=SQUARES, rule=TEXT)
+"""One geometric move: (target, the squares traversed nearest first, the target rule)."""
+LESSONS = _each(_parts(SQUARE, TEXT))
+"""The move functions taught so far: (square, label) of each piece taught."""
+KEY = _parts(PLACEMENT, COLOUR, TEXT, SQUARE, LESSONS)
+"""A position as repetition counts it: placement, side to move, castling rights, en passant, lessons."""
+OCCUPANT = _parts(PIECE, TEXT)
+"""Who stands on a square: (code, actor name)."""
 
-
-def _take_occupant(value: Any) -> tuple[int, str]:
-    code, name = value
-    return (_take_piece(code), str(name))
-
-
-def _each(convert: Callable[[Any], Any]) -> Callable[[Any], tuple[Any, ...]]:
-    def every(values: Any) -> tuple[Any, ...]:
-        return tuple(convert(value) for value in values)
-
-    return every
-
-
-def _optional(convert: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    def maybe(value: Any) -> Any:
-        return None if value is None else convert(value)
-
-    return maybe
-
-
-# Cheap tests that a value is already as the actors hold it.
-_INT = "value.__class__ is int"
-_INTS = "value.__class__ is tuple and (not value or value[0].__class__ is int)"
-_PAIR = "value is None or value[0].__class__ is int"
-_PAIRS = "value.__class__ is tuple and (not value or value[0][0].__class__ is int)"
-
-_SCALAR = Codec(_show_square, _take_square, _INT)
-_SQUARES = Codec(_each(_show_square), _each(_take_square), _INTS)
-_SIGHTINGS = Codec(_each(_show_sighting), _each(_take_sighting), _PAIRS)
-_PATHS = Codec(_each(_show_path), _each(_take_path), _PAIRS)
-
-# (field name, declared type) -> codec; a field not listed carries plain values, shown as they are.
-_CODECS: dict[tuple[str, str], Codec] = {
+# (field name, declared type) -> meaning: a field not listed carries plain values, read as they are.
+# The type is part of the key because a few names mean two things: ``rook`` is the rook's move in a
+# journal (two squares) and who stands on its square in a castling report (a code and a name).
+_MEANINGS: dict[tuple[str, str], Meaning] = {
     **{
-        (name, "int"): _SCALAR
+        (name, "int"): SQUARE
         for name in ("square", "origin", "target", "start", "end", "king_square", "to", "victim",
                      "en_passant", "legal_en_passant", "rook_square", "king_to", "rook_to")
     },
     **{
-        (name, "tuple[int, ...]"): _SQUARES
-        for name in ("traversed", "crossed", "between", "targets", "origins", "hidden")
+        (name, "tuple[int, ...]"): SQUARES
+        for name in ("traversed", "crossed", "between", "targets", "origins", "hidden", "ghosts")
     },
-    ("kings", "tuple[int, int]"): Codec(_each(_show_square), _each(_take_square), _PAIR),
-    ("rooks", "tuple[int, int, int, int]"): Codec(_each(_show_square), _each(_take_square), _INTS),
-    ("rook", "tuple[int, int] | None"): Codec(
-        _optional(_each(_show_square)), _optional(_each(_take_square)), _PAIR
-    ),
-    ("colour", "int"): Codec(_show_colour, _take_colour, _INT),
-    ("turn", "int"): Codec(_show_colour, _take_colour, _INT),
-    ("colour", "int | None"): Codec(_show_colour, _optional(_take_colour), f"value is None or {_INT}"),
-    ("kind", "int"): Codec(_show_kind, _take_kind, _INT),
-    ("file", "int"): Codec(_show_file, _take_file, _INT),
-    ("promotion", "int"): Codec(_show_kind, _take_kind, _INT),
-    **{(name, "int"): Codec(_show_piece, _take_piece, _INT) for name in ("code", "target_code", "expect")},
+    ("kings", "tuple[int, int]"): SQUARES,
+    ("rooks", "tuple[int, int, int, int]"): SQUARES,
+    ("rook", "tuple[int, int] | None"): _optional(SQUARES),
+    ("colour", "int"): COLOUR,
+    ("colour", "int | None"): COLOUR,
+    ("turn", "int"): COLOUR,
+    ("kind", "int"): KIND,
+    ("promotion", "int"): KIND,
+    ("file", "int"): FILE,
+    **{(name, "int"): PIECE for name in ("code", "target_code", "expect")},
     **{
-        (name, "tuple[Sighting, ...]"): _SIGHTINGS
+        (name, "tuple[Sighting, ...]"): _each(SIGHTING)
         for name in ("candidates", "check_candidates", "king_candidates", "checkers", "exposers", "check")
     },
-    ("check", "tuple[tuple[int, int], ...]"): _SIGHTINGS,
-    ("ghosts", "tuple[tuple[int, int], ...]"): _SIGHTINGS,
-    ("blocker", "Sighting | None"): Codec(_optional(_show_sighting), _optional(_take_sighting), _PAIR),
-    **{(name, "Reach"): _PATHS for name in ("reach", "rook_reach", "onward")},
-    ("path", "PathEntry | None"): Codec(_optional(_show_path), _optional(_take_path), _PAIR),
-    ("placement", "bytes"): Codec(placement_field, _take_placement, "value.__class__ is bytes"),
-    ("key", "PositionKey"): Codec(_show_key, _take_key, "value[0].__class__ is bytes"),
-    ("held", "tuple[bytes, tuple[tuple[int, str], ...]] | None"): Codec(
-        _optional(_show_held), _optional(_take_held), "value is None or value[0].__class__ is bytes"
+    ("check", "tuple[tuple[int, int], ...]"): _each(SIGHTING),
+    ("ghosts", "tuple[tuple[int, int], ...]"): _each(SIGHTING),
+    ("blocker", "Sighting | None"): _optional(SIGHTING),
+    **{(name, "Reach"): _each(PATH) for name in ("reach", "rook_reach")},
+    ("path", "PathEntry | None"): _optional(PATH),
+    ("placement", "bytes"): PLACEMENT,
+    ("key", "PositionKey"): KEY,
+    ("start_key", "PositionKey | None"): _optional(KEY),
+    ("held", "tuple[bytes, tuple[tuple[int, str], ...]] | None"): _optional(_parts(PLACEMENT, LESSONS)),
+    ("crossed_candidates", "tuple[tuple[int, tuple[Sighting, ...]], ...]"): _each(
+        _record(square=SQUARE, candidates=_each(SIGHTING))
     ),
-    ("start_key", "PositionKey | None"): Codec(
-        _optional(_show_key), _optional(_take_key), "value is None or value[0].__class__ is bytes"
-    ),
-    ("crossed_candidates", "tuple[tuple[int, tuple[Sighting, ...]], ...]"): Codec(
-        _each(_show_crossing), _each(_take_crossing), _PAIRS
-    ),
-    ("changes", "tuple[Change, ...]"): Codec(_each(_show_change), _each(_take_change), _PAIRS),
-    ("lessons", "tuple[tuple[int, str], ...]"): Codec(_show_lessons, _take_lessons, _PAIRS),
-    **{
-        (name, "tuple[int, str]"): Codec(_show_occupant, _take_occupant, "value[0].__class__ is int")
-        for name in ("king", "rook")
-    },
-    ("geometry", "Geometry"): Codec(_show_geometry, _take_geometry, "value.__class__ is not str"),
+    ("changes", "tuple[Change, ...]"): _each(_record(square=SQUARE, piece=PIECE, name=TEXT)),
+    ("lessons", "tuple[tuple[int, str], ...]"): LESSONS,
+    **{(name, "tuple[int, str]"): OCCUPANT for name in ("king", "rook")},
+    ("geometry", "Geometry"): GEOMETRY,
 }  # fmt: skip
 
 
-def codecs_of(kind: type) -> dict[str, Codec]:
-    """Return the codec of each field of the dataclass ``kind`` that holds squares, colours, kinds,
-    pieces, placements or geometries (by the field's name and declared type)."""
-    return {
-        field.name: _CODECS[(field.name, str(field.type))]
-        for field in dataclasses.fields(kind)
-        if (field.name, str(field.type)) in _CODECS
-    }
+def _declared(field: dataclasses.Field[Any]) -> str:
+    """A field's declared type as written (a class made without postponed annotations holds types)."""
+    declared = field.type
+    if isinstance(declared, str):
+        return declared
+    return declared.__name__ if isinstance(declared, type) else str(declared)
 
 
-_SHOWN: dict[type, tuple[tuple[str, Callable[[Any], Any] | None], ...]] = {}
+_OF_KIND: dict[type, dict[str, Meaning]] = {}
+
+
+def meanings_of(kind: type) -> dict[str, Meaning]:
+    """Return the meaning of each field of the dataclass ``kind`` that holds squares, colours, kinds,
+    pieces, placements or geometries, by the field's name and declared type (found once per class)."""
+    found = _OF_KIND.get(kind)
+    if found is None:
+        found = {
+            field.name: _MEANINGS[(field.name, _declared(field))]
+            for field in dataclasses.fields(kind)
+            if (field.name, _declared(field)) in _MEANINGS
+        }
+        _OF_KIND[kind] = found
+    return found
+
+
+_SHOWN: dict[type, tuple[tuple[str, Callable[[Any], Any]], ...]] = {}
 
 
 def message_repr(message: object) -> str:
-    """``MoveQuery(start='g1', end='f3', colour='white')``: the call that makes ``message``, with
-    names where the actors hold numbers (fields declared with ``repr=False`` left out)."""
+    """``MoveQuery(start='g1', end='f3', colour='white')``: ``message``'s class and fields, with names
+    where the actors hold numbers (fields declared with ``repr=False`` left out)."""
     kind = type(message)
     shown = _SHOWN.get(kind)
     if shown is None:
-        codecs = codecs_of(kind)
+        meanings = meanings_of(kind)
         shown = tuple(
-            (field.name, codecs[field.name].show if field.name in codecs else None)
+            (field.name, meanings[field.name].show if field.name in meanings else _nested)
             for field in dataclasses.fields(kind)  # type: ignore[arg-type]  # a dataclass, by its caller
             if field.repr
         )
         _SHOWN[kind] = shown
-    parts = []
-    for name, show in shown:
-        value = getattr(message, name)
-        parts.append(f"{name}={(value if show is None else show(value))!r}")
-    return f"{kind.__name__}({', '.join(parts)})"
+    parts = ", ".join(f"{name}={show(getattr(message, name))!r}" for name, show in shown)
+    return f"{kind.__name__}({parts})"
+
+
+class _Printed(str):
+    """Text that a repr shows as it is (a nested value already printed)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+def _nested(value: Any) -> Any:
+    """A value of the rules (a :class:`board.rules.declared_facts.Probe`, ...) held by a message reads
+    by name too: ``board`` knows nothing of this table, so its values print as plain dataclasses."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type | Named):
+        return _Printed(message_repr(value))
+    if isinstance(value, tuple) and value and dataclasses.is_dataclass(value[0]):
+        return tuple(_nested(item) for item in value)
+    return value
+
+
+class Named:
+    """The base of every message and value of the protocol: its repr shows what its integers mean
+    (:func:`message_repr`). Its dataclass is declared with ``repr=False`` so that this repr is kept;
+    the constructor is the dataclass's own and takes the integers."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return message_repr(self)
+

@@ -27,13 +27,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from actors.kernel.messaging import Request
+from actors.protocol.names import Named
 from actors.protocol.values import STANDARD_LAYOUT, CastlingLayout, Reach
 from board.rules.geometries import Geometry
 from board.rules.squares import SQUARE_NAMES
 
 
-@dataclass(frozen=True, slots=True)
-class MoveQuery(Request["Answer"]):
+@dataclass(frozen=True, slots=True, repr=False)
+class MoveQuery(Request["Answer"], Named):
     """Can you go start -> end? (The seed's ``{move, Start, End, Colour}``.)
 
     ``start`` is where the asker believes the piece stands and ``colour`` the side it believes it
@@ -45,8 +46,8 @@ class MoveQuery(Request["Answer"]):
     colour: int
 
 
-@dataclass(frozen=True, slots=True)
-class Yes:
+@dataclass(frozen=True, slots=True, repr=False)
+class Yes(Named):
     """The move function says yes: the target, the squares traversed (nearest first), the target rule.
 
     For castling, ``traversed`` is what the piece crosses, ending where it lands.
@@ -67,8 +68,8 @@ class Yes:
         return tuple(SQUARE_NAMES[square] for square in self.traversed)
 
 
-@dataclass(frozen=True, slots=True)
-class No:
+@dataclass(frozen=True, slots=True, repr=False)
+class No(Named):
     """The piece cannot make that move (or will not answer for another square); ``reason`` says why."""
 
     reason: str
@@ -78,21 +79,21 @@ Answer = Yes | No
 """A piece's one answer to a move or castling question."""
 
 
-@dataclass(frozen=True, slots=True)
-class CastleQuery(Request["Answer"]):
+@dataclass(frozen=True, slots=True, repr=False)
+class CastleQuery(Request["Answer"], Named):
     """Castle to ``side`` ('K' or 'Q'): asked of the king and of that rook, which answer from their
     own square and the game's castling layout (given them when they were created or seated)."""
 
     side: str
 
 
-@dataclass(frozen=True, slots=True)
-class TargetsQuery(Request["Targets"]):
+@dataclass(frozen=True, slots=True, repr=False)
+class TargetsQuery(Request["Targets"], Named):
     """Every move the piece's geometry allows from where it stands."""
 
 
-@dataclass(frozen=True, slots=True)
-class Targets:
+@dataclass(frozen=True, slots=True, repr=False)
+class Targets(Named):
     """A piece's reach from ``square``: its own word on where it could go.
 
     ``fixed``: the move function is a fixed table, so the reach holds until the piece says otherwise;
@@ -108,8 +109,8 @@ class Targets:
     """What the piece says it is (colour * 8 + kind), as in :class:`Yes`."""
 
 
-@dataclass(frozen=True, slots=True)
-class Learn(Request["Learned"]):
+@dataclass(frozen=True, slots=True, repr=False)
+class Learn(Request["Learned"], Named):
     """Move like this from now on (a standard kind's geometry, a fairy piece's, or a user's function).
 
     The piece tells the board its new reach itself (Declare), unless the board is who asked (a
@@ -119,8 +120,8 @@ class Learn(Request["Learned"]):
     geometry: Geometry
 
 
-@dataclass(frozen=True, slots=True)
-class Learned:
+@dataclass(frozen=True, slots=True, repr=False)
+class Learned(Named):
     """The answer to Learn: the new reach from ``square``, or why the geometry was refused (unchanged);
     ``fixed`` and ``label`` as in :class:`Targets`."""
 
@@ -131,16 +132,16 @@ class Learned:
     label: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Promote(Request["Targets"]):
+@dataclass(frozen=True, slots=True, repr=False)
+class Promote(Request["Targets"], Named):
     """A pawn reaching ``square`` on the last rank becomes a ``kind`` (keeping its actor and its name)."""
 
     kind: int
     square: int
 
 
-@dataclass(frozen=True, slots=True)
-class Seat(Request["Targets"]):
+@dataclass(frozen=True, slots=True, repr=False)
+class Seat(Request["Targets"], Named):
     """Stand on ``square`` now as a plain piece of ``code`` (colour * 8 + kind) with its kind's own move
     function: a pooled piece seated for a new game (a promoted pawn is a pawn again, a taught piece
     forgets its lesson) or for a ChessMoveQ case. ``layout`` is the game's castling layout: where
@@ -152,20 +153,20 @@ class Seat(Request["Targets"]):
     layout: CastlingLayout = STANDARD_LAYOUT
 
 
-@dataclass(frozen=True, slots=True)
-class Moved(Request["Targets"]):
+@dataclass(frozen=True, slots=True, repr=False)
+class Moved(Request["Targets"], Named):
     """The board moved you to ``to``: stand there, and answer your reach from there (Targets)."""
 
     to: int
 
 
-@dataclass(frozen=True, slots=True)
-class Captured:
+@dataclass(frozen=True, slots=True, repr=False)
+class Captured(Named):
     """You were captured: leave the board (a tell)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Resync(Request["Targets"]):
+@dataclass(frozen=True, slots=True, repr=False)
+class Resync(Request["Targets"], Named):
     """The supervisor healed the game: be what the board and the journal hold of you, all of it in
     one record (an ask: the heal completes only when every piece has answered it, before any later
     move is told to anyone). You stand on ``square``, as a ``code`` (a promotion the journal never
@@ -179,24 +180,24 @@ class Resync(Request["Targets"]):
     promotions: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class KnightPathQuery(Request["KnightWalk"]):
+@dataclass(frozen=True, slots=True, repr=False)
+class KnightPathQuery(Request["KnightWalk"], Named):
     """A shortest knight path from where the knight stands to ``target`` on a ``size`` board."""
 
     target: tuple[int, int]
     size: tuple[int, int]
 
 
-@dataclass(frozen=True, slots=True)
-class KnightTourQuery(Request["KnightWalk"]):
+@dataclass(frozen=True, slots=True, repr=False)
+class KnightTourQuery(Request["KnightWalk"], Named):
     """A knight's tour of a ``size`` board from where the knight stands (``closed``: back to the start)."""
 
     size: tuple[int, int]
     closed: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class KnightWalk:
+@dataclass(frozen=True, slots=True, repr=False)
+class KnightWalk(Named):
     """A knight's answer: the move count and squares by name, or None with ``reason``."""
 
     moves: int | None

@@ -17,11 +17,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from actors.kernel.messaging import Request
+from actors.protocol.names import Named
 from actors.protocol.values import GameState, JournalEntry, RejectionKind, RosterEntry
 
 
-@dataclass(frozen=True, slots=True)
-class ProposeText(Request["Verdict"]):
+@dataclass(frozen=True, slots=True, repr=False)
+class ProposeText(Request["Verdict"], Named):
     """Play a move written in SAN or UCI for the side to move.
 
     ``ply`` (1-based), when not 0, is the ply the move is meant to be: if the game is elsewhere the
@@ -35,8 +36,8 @@ class ProposeText(Request["Verdict"]):
     colour: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class ProposeSquares(Request["Verdict"]):
+@dataclass(frozen=True, slots=True, repr=False)
+class ProposeSquares(Request["Verdict"], Named):
     """Play the move of the piece on ``origin`` to ``target`` (``promotion``: a kind, 0 for none)."""
 
     origin: int
@@ -45,8 +46,8 @@ class ProposeSquares(Request["Verdict"]):
     ply: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Accepted:
+@dataclass(frozen=True, slots=True, repr=False)
+class Accepted(Named):
     """The move was legal and is made. ``claimable``: the draws a player could now claim (threefold
     repetition, the fifty-move rule); ``entry`` is what the client writes to the game's journal."""
 
@@ -58,8 +59,8 @@ class Accepted:
     entry: JournalEntry | None = field(default=None, repr=False, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
-class Rejected:
+@dataclass(frozen=True, slots=True, repr=False)
+class Rejected(Named):
     """The move was refused, and nothing changed; ``kind`` says which sort of refusal it is."""
 
     text: str
@@ -71,35 +72,35 @@ Verdict = Accepted | Rejected
 """The referee's one answer to a proposal."""
 
 
-@dataclass(frozen=True, slots=True)
-class FenQuery(Request["Description"]):
+@dataclass(frozen=True, slots=True, repr=False)
+class FenQuery(Request["Description"], Named):
     """Ask for the FEN of the current position (the board's placement, the referee's game state)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Description:
+@dataclass(frozen=True, slots=True, repr=False)
+class Description(Named):
     """A position as FEN."""
 
     fen: str
 
 
-@dataclass(frozen=True, slots=True)
-class LegalTargetsQuery(Request["LegalTargets"]):
+@dataclass(frozen=True, slots=True, repr=False)
+class LegalTargetsQuery(Request["LegalTargets"], Named):
     """Ask where the piece on ``square`` may legally go now."""
 
     square: int
 
 
-@dataclass(frozen=True, slots=True)
-class LegalTargets:
+@dataclass(frozen=True, slots=True, repr=False)
+class LegalTargets(Named):
     """The squares the piece may legally move to (castling: the king's target), ascending."""
 
     square: int
     targets: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Begin(Request["Ready"]):
+@dataclass(frozen=True, slots=True, repr=False)
+class Begin(Request["Ready"], Named):
     """(Re)build the referee: the journal's moves, the board's roster and the pieces' declared reach.
 
     With ``start``, a new game begins there instead (the board has just been placed): the referee
@@ -112,8 +113,8 @@ class Begin(Request["Ready"]):
     lessons_at_start: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Ready:
+@dataclass(frozen=True, slots=True, repr=False)
+class Ready(Named):
     """The referee is ready; ``plies`` moves have been made, and the game stands at ``outcome``
     (with ``claimable`` draws)."""
 
@@ -122,15 +123,15 @@ class Ready:
     claimable: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Setup(Request["Ready"]):
+@dataclass(frozen=True, slots=True, repr=False)
+class Setup(Request["Ready"], Named):
     """Seat these pieces, and only these, each under its actor's name (position-only mode)."""
 
     entries: tuple[RosterEntry, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class CheckMove(Request["MoveCheck"]):
+@dataclass(frozen=True, slots=True, repr=False)
+class CheckMove(Request["MoveCheck"], Named):
     """ChessMoveQ: can any piece of ``colour`` and ``kind`` legally go to ``target`` as the board stands?"""
 
     colour: int
@@ -138,8 +139,8 @@ class CheckMove(Request["MoveCheck"]):
     target: int
 
 
-@dataclass(frozen=True, slots=True)
-class MoveCheck:
+@dataclass(frozen=True, slots=True, repr=False)
+class MoveCheck(Named):
     """The answer to CheckMove: valid if some piece can; their squares; one reason line per piece."""
 
     valid: bool

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final, Literal
 
+from actors.protocol.names import Named
 from board.rules.castling import RIGHT_LETTERS, STANDARD, CastlingTable, castling_table
 from board.rules.declared_facts import Assessment, PathEntry, Probe, ProbeReport, Reach, Sighting
 
@@ -41,8 +42,8 @@ PositionKey = tuple[bytes, int, int, int, tuple[tuple[int, str], ...]]
 and every piece's move function where it is not its kind's own (square, label)."""
 
 
-@dataclass(frozen=True, slots=True)
-class PieceReport:
+@dataclass(frozen=True, slots=True, repr=False)
+class PieceReport(Named):
     """The board's word on one piece of the kind a Survey asks about.
 
     ``path`` is the move to the target the piece declared (None if its declared reach has none);
@@ -57,8 +58,8 @@ class PieceReport:
     en_passant: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class CastleReport:
+@dataclass(frozen=True, slots=True, repr=False)
+class CastleReport(Named):
     """Castling's facts: who stands on the king's and the rook's squares (code and actor name; 0 and
     '' for nobody), a piece between them, who might reach the king now, and who might reach each
     square the king crosses on the position after castling."""
@@ -71,8 +72,8 @@ class CastleReport:
 
 
 
-@dataclass(frozen=True, slots=True)
-class RosterEntry:
+@dataclass(frozen=True, slots=True, repr=False)
+class RosterEntry(Named):
     """One piece on the board: where it stands, what it is, its actor's name, whether it has moved."""
 
     square: int
@@ -81,8 +82,8 @@ class RosterEntry:
     has_moved: bool
 
 
-@dataclass(frozen=True, slots=True)
-class JournalMove:
+@dataclass(frozen=True, slots=True, repr=False)
+class JournalMove(Named):
     """An accepted move as the board applies it (the half of a journal entry that rebuilds the board)."""
 
     origin: int
@@ -93,8 +94,8 @@ class JournalMove:
     ply: int
 
 
-@dataclass(frozen=True, slots=True)
-class CastlingLayout:
+@dataclass(frozen=True, slots=True, repr=False)
+class CastlingLayout(Named):
     """Where castling's king and rooks start: a fact of the game, fixed when it starts.
 
     ``rooks``: the square of each right's rook, in 'KQkq' order (-1: the game has no such right);
@@ -144,8 +145,8 @@ def layout_of(table: CastlingTable) -> CastlingLayout:
                           table.shredder)
 
 
-@dataclass(frozen=True, slots=True)
-class GameState:
+@dataclass(frozen=True, slots=True, repr=False)
+class GameState(Named):
     """What a judge knows beside the placement: turn, castling rights, en passant, the clocks.
 
     ``castling`` holds the rights as bits of the ``layout``'s table (the game's castling layout, set
@@ -161,8 +162,8 @@ class GameState:
     layout: CastlingLayout = STANDARD_LAYOUT
 
 
-@dataclass(frozen=True, slots=True)
-class JournalEntry:
+@dataclass(frozen=True, slots=True, repr=False)
+class JournalEntry(Named):
     """One accepted move: what was said about it, what the board did, the state and position it left."""
 
     uci: str

@@ -8,14 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from board.frozen import quick_init
 from board.notation.algebraic import uci as uci_text
 from board.rules.outcome import Outcome
 
 __all__ = ["Played"]
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Played:
     """A move the rules accepted: its encoding, SAN, and the state it left."""

@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from board.frozen import quick_init
 from board.rules.castling import Side
 
 __all__ = ["Castle", "CheckMark", "Piece", "Promotion", "SanMove", "UciMove"]
@@ -20,7 +19,6 @@ Castle = Side  # the castling table's name for kingside / queenside
 CheckMark = Literal["", "+", "#"]
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class SanMove:
     """A SAN move as written, before any position gives it meaning.
@@ -41,7 +39,6 @@ class SanMove:
     text: str
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class UciMove:
     """A move in UCI form: from and to squares (0..63) and an optional promotion letter.

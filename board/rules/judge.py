@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from board.frozen import quick_init
 from board.rules.castling import castling_for
 from board.rules.pieces import KIND_NAMES, KING, LAST_RANK, PAWN, describe
 from board.rules.squares import SQUARE_NAMES
@@ -18,7 +17,6 @@ Sighting = tuple[int, int]
 """A piece seen on a square: (square, piece code)."""
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Intent:
     """What a mover asks for, before any piece is found to do it.
@@ -47,7 +45,6 @@ class Intent:
         return self.from_rank is None or origin >> 3 == self.from_rank
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class CandidateFacts:
     """Everything learnt about one piece that might make the intended move.
@@ -69,7 +66,6 @@ class CandidateFacts:
     king_square: int = -1
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class CastlingFacts:
     """What castling needs: the right, empty squares, and a king that is never attacked."""
@@ -82,7 +78,6 @@ class CastlingFacts:
     """(square the king crosses or lands on, an enemy piece confirmed to reach it)."""
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Decision:
     """The verdict: the origins of the pieces that may legally move, or why none may."""

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from typing import Final
 
 from board.errors import MoveSyntaxError
-from board.frozen import quick_init
 from board.rules.pieces import KIND_BY_LETTER, KIND_LETTERS, PROMOTION_KINDS
 from board.rules.squares import SQUARE_INDEX, SQUARE_NAMES
 
@@ -45,7 +44,6 @@ def flag(move: int) -> int:
     return move >> 15
 
 
-@quick_init
 @dataclass(frozen=True, slots=True, order=True, repr=False)
 class Move:
     """A move by squares (0..63) and an optional promotion kind, as in UCI."""

@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from board.frozen import quick_init
 from board.rules.squares import Coord
 
 __all__ = ["Path", "TargetRule"]
@@ -19,7 +18,6 @@ TargetRule = Literal["any", "empty", "enemy"]
 ``enemy`` (pawn captures; en passant is the referee's business)."""
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Path:
     """A geometric yes: the target and the squares strictly between, nearest the mover first."""

@@ -17,7 +17,6 @@ from actors.protocol.board import ProbeReports, ProbeSurvey, Roster, RosterQuery
 from actors.protocol.piece import Answer, MoveQuery, Yes
 from actors.protocol.values import PieceReport, Probe, ProbeReport, RosterEntry, Sighting
 from actors.roles.registered import BOARD
-from board.frozen import quick_init
 from board.rules.judge import CandidateFacts, Intent
 from board.rules.pieces import PAWN
 
@@ -29,7 +28,6 @@ CORRECTED = "whereabouts-corrected"
 Handled = TypeVar("Handled")
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Gathered:
     """A ply's facts: one per piece of the kind, the pieces' yeses by origin, the board's report.

@@ -8,10 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from board.frozen import quick_init
 
-
-@quick_init
 @dataclasses.dataclass(frozen=True, slots=True)
 class Ruling:
     """A judged move: the legal origin and the yes it rests on, or the reason it is refused.
