@@ -32,7 +32,7 @@ from actors.study.labs.corpus import (
 )
 from actors.tracing.recorder import TraceRecorder
 from board.rules.geometries import standard
-from board.rules.pieces import COLOUR_NAMES, KIND_NAMES, PAWN
+from board.rules.pieces import COLOUR_NAMES, KIND_NAMES, KING, PAWN
 from board.rules.squares import SQUARE_NAMES
 
 __all__ = [
@@ -144,21 +144,24 @@ def _piece_words(code: int) -> str:
 
 
 def _lone_piece_fen(code: int, square: int) -> str:
-    """A legal position with the piece ``code`` on ``square`` and the two kings out of its way (the
-    kings are needed for a position, and a move query asks the piece alone)."""
+    """A legal position with the piece ``code`` on ``square`` and the kings out of its way (a move
+    query asks the piece alone, but a position needs both kings; a king asked is its side's own)."""
     from board.errors import FenError
+    from board.notation.fen import parse_fen
     from board.rules.fen_text import format_fen
 
-    for white_king in (4, 0, 7, 56, 63, 3, 60, 59):
-        for black_king in (60, 63, 56, 7, 0, 59, 4, 3):
-            if len({white_king, black_king, square}) < 3 or abs((white_king & 7) - (black_king & 7)) < 2:
+    corners = (4, 60, 0, 7, 56, 63, 3, 59)
+    whites = [square] if code == KING else corners
+    blacks = [square] if code == 8 + KING else corners
+    for white_king in whites:
+        for black_king in blacks:
+            apart = max(abs((white_king & 7) - (black_king & 7)), abs((white_king >> 3) - (black_king >> 3)))
+            if apart < 2 or (code & 7 != KING and square in (white_king, black_king)):
                 continue
             squares = [0] * 64
-            squares[white_king], squares[black_king], squares[square] = 6, 14, code
+            squares[square], squares[white_king], squares[black_king] = code, 6, 14
             fen = format_fen(squares, 0, 0, -1, 0, 1)
             try:
-                from board.notation.fen import parse_fen
-
                 parse_fen(fen)
             except FenError:
                 continue

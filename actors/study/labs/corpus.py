@@ -105,7 +105,8 @@ def _refused(game: Game, move: str) -> str | None:
 def illegal_cases(every: int) -> tuple[IllegalCase, ...]:
     """Moves the rules refuse: in the position before every ``every``-th ply of each game, each move
     a piece of the side to move could make by its geometry alone that is not legal (a pawn reaching
-    the last rank promotes to a queen)."""
+    the last rank promotes to a queen), and the promotions written wrong: a pawn's move to the last
+    rank with no promotion, another piece's move to that rank with one."""
     cases = []
     for lab_game in games():
         for ply in lab_game.plies[::every]:
@@ -118,13 +119,16 @@ def illegal_cases(every: int) -> tuple[IllegalCase, ...]:
                     continue
                 for target, _, _ in reach(standard(code & 7), colour, square):
                     move = SQUARE_NAMES[square] + SQUARE_NAMES[target]
-                    if code & 7 == PAWN and target >> 3 == LAST_RANK[colour]:
-                        move += KIND_LETTERS[5].lower()
-                    if move in legal:
-                        continue
-                    reason = _refused(Game(ply.fen_before), move)
-                    if reason is not None:
-                        cases.append(IllegalCase(ply.fen_before, move, reason))
+                    moves = [move]
+                    if target >> 3 == LAST_RANK[colour]:
+                        queen = move + KIND_LETTERS[5].lower()
+                        moves = [queen, move] if code & 7 == PAWN else [move, queen]
+                    for written in moves:
+                        if written in legal:
+                            continue
+                        reason = _refused(Game(ply.fen_before), written)
+                        if reason is not None:
+                            cases.append(IllegalCase(ply.fen_before, written, reason))
     return tuple(cases)
 
 
