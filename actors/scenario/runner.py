@@ -42,6 +42,7 @@ from board.rules.pieces import COLOUR_NAMES, KIND_LETTERS, KIND_NAMES
 from board.rules.squares import SQUARE_NAMES, parse_standard_square
 
 if TYPE_CHECKING:
+    from actors.client.fault_search import EveryDelivery
     from actors.client.game import ActorGame, PieceHandle
     from actors.client.nodes import Nodes
     from actors.client.pool import SystemPool
@@ -149,6 +150,11 @@ def run_scenario(
                    chess960=scenario.chess960, nodes=nodes, schedule=turnstile,
                    max_restarts=max_restarts, roles=roles) as game:
         runner = _Runner(game)
+        if turnstile is not None:  # one delivery at a time: the invariants are watched after each
+            from actors.client.fault_search import EveryDelivery
+
+            runner.watch = EveryDelivery(game)
+            turnstile.watchers.append(runner.watch)
         for index, step in enumerate(scenario.steps):
             order = scenario.order_before(index)
             with marking(recorder, *phase_of_step(step, index + 1, game.plies)):
@@ -183,8 +189,8 @@ def scenario_roles(scenario: Scenario) -> Roles:
 
     bases = {"piece": STANDARD_ROLES.piece, "board": STANDARD_ROLES.board, "referee": STANDARD_ROLES.referee,
              "supervisor": Supervisor}
-    script = Path(scenario.source)
-    folder = script.parent if script.is_file() else Path.cwd()
+    # A script read from a file names files from its folder; one from stdin ('<stdin>'), from here.
+    folder = Path.cwd() if scenario.source.startswith("<") else Path(scenario.source).parent
     chosen: dict[str, type] = {}
     for role in scenario.roles:
         base = bases[role.role]
@@ -237,6 +243,8 @@ class _Runner:
     def __init__(self, game: ActorGame) -> None:
         self.game = game
         self.reply: Yes | No | None = None
+        self.watch: EveryDelivery | None = None
+        """Under a schedule, what every delivery so far broke (an ``invariants`` step reports it)."""
 
     def run(self, step: Step) -> StepResult:
         from actors.kernel.errors import ActorFailure
@@ -263,12 +271,13 @@ class _Runner:
         match step:
             case Start():
                 return True, "the game set up", f"{len(game.supervisor.names())} actors started"
-            case Play(move=move):
+            case Play(move=move, san=san):
                 reply = game.propose(move)
                 if isinstance(reply, Rejected):
                     return False, _expected(step), f"rejected ({reply.kind}): {reply.reason}"
                 mark = move[-1] if move[-1] in "+#" else ""
-                return reply.san.endswith(mark), _expected(step), f"accepted {reply.san}"
+                ok = reply.san.endswith(mark) and san in (None, reply.san)
+                return ok, _expected(step), f"accepted {reply.san}"
             case Reject(move=move, reason=reason):
                 reply = game.propose(move)
                 if not isinstance(reply, Rejected):
@@ -326,7 +335,7 @@ class _Runner:
             case Invariants():
                 from actors.client.fault_search import game_invariants
 
-                broken = game_invariants(game)
+                broken = [*(self.watch.broken if self.watch is not None else ()), *game_invariants(game)]
                 return not broken, _expected(step), "; ".join(broken) or "all hold"
             case Partition(actors=actors, seconds=seconds, apart=apart):
                 network = self._network(step)
@@ -359,7 +368,8 @@ class _Runner:
                 step.reason is None or step.reason.lower() in reply.reason.lower())
             return ok, _expected(step), got
         traversed = reply.traversed_names
-        return step.yes and step.traversed in (None, traversed), _expected(step), got
+        ruled = step.rule in (None, reply.target_rule)
+        return step.yes and step.traversed in (None, traversed) and ruled, _expected(step), got
 
     def _square(self, step: SquareCheck) -> tuple[bool, str, str]:
         index = parse_standard_square(step.square)
@@ -406,17 +416,19 @@ def _expected(step: Step) -> str:
     match step:
         case Start():
             return "the game set up"
-        case Play(move=move):
+        case Play(move=move, san=san):
             mark = {"+": " giving check", "#": " giving checkmate"}.get(move[-1], "")
-            return f"{move} accepted{mark}"
+            return f"{move} accepted{mark}" + (f" as {san}" if san else "")
         case Reject(move=move, reason=reason):
             return f"{move} rejected" + (f", the reason containing {reason!r}" if reason else "")
         case Send():
             return "a reply"
-        case Expect(yes=True, traversed=traversed):
+        case Expect(yes=True, traversed=traversed, rule=rule):
+            ruled = f" (target rule {rule})" if rule else ""
             if traversed is None:
-                return "Yes"
-            return f"Yes, traversing {' '.join(traversed)}" if traversed else "Yes, traversing nothing"
+                return f"Yes{ruled}"
+            crossed = f"traversing {' '.join(traversed)}" if traversed else "traversing nothing"
+            return f"Yes, {crossed}{ruled}"
         case Expect(reason=reason):
             return "No" + (f", the reason containing {reason!r}" if reason else "")
         case Crash(actor=actor):
@@ -444,7 +456,8 @@ def _expected(step: Step) -> str:
         case MessageFault(fault=fault):
             return f"{step.text()} {_BEFALLS[fault]}"
         case Invariants():
-            return "no king captured, the board as the journal, every piece as the board holds it"
+            return ("no king captured, the board as the journal, every piece as the board holds it"
+                    " (under a schedule: after every delivery so far)")
 
         case Lie(ghosts=ghosts, hidden=hidden):
             return _lie_text(ghosts, hidden)
@@ -472,7 +485,8 @@ def _reply_text(reply: Yes | No) -> str:
 
     if isinstance(reply, Yes):
         traversed = " ".join(reply.traversed_names)
-        return f"Yes, traversing {traversed}" if traversed else "Yes, traversing nothing"
+        ruled = f" (target rule {reply.target_rule})" if reply.target_rule != "any" else ""
+        return (f"Yes, traversing {traversed}" if traversed else "Yes, traversing nothing") + ruled
     return f"No: {reply.reason}"
 
 

@@ -298,8 +298,11 @@ def _parse_step(words: list[_Word], written: str, source: str, line: int) -> Ste
         case "fen":
             return FenCheck(line, written, write_fen(position(rest)))
         case "play":
+            if len(rest) == 3 and not rest[1].quoted and rest[1].text == "as":
+                return Play(line, written, plain(rest[0], "a move"), plain(rest[2], "a SAN"))
             if len(rest) != 1:
-                raise fail("play needs exactly one move, e.g. play e4")
+                raise fail("play needs exactly one move, and maybe the SAN it is written as:"
+                           " play e4, play g1f3 as Nf3")
             return Play(line, written, plain(rest[0], "a move"))
         case "reject":
             if not rest:
@@ -387,15 +390,26 @@ def _parse_chess960_start(rest: list[_Word], written: str, line: int, fail: Call
     return Start(line, written, write_fen(position(rest, True)), True)
 
 
+TARGET_RULES = ("any", "empty", "enemy")
+"""What a Yes may say of its target: anything, empty (a pawn's push) or an enemy (a pawn's capture)."""
+
+
 def _parse_expect(rest: list[_Word], written: str, line: int, fail: Callable[[str], ScenarioError],
                   square: Callable[[_Word], str]) -> Expect:
     answer = rest[0].text if rest and not rest[0].quoted else ""
     if answer == "yes":
+        rule = None
+        if len(rest) >= 3 and rest[-2].text == "rule" and not rest[-2].quoted:
+            rule = rest[-1].text
+            if rule not in TARGET_RULES:
+                raise fail(f"expect yes ... rule takes {', '.join(TARGET_RULES)}, not {rule!r}")
+            rest = rest[:-2]
         if len(rest) == 1:
-            return Expect(line, written, True, None, None)
+            return Expect(line, written, True, None, None, rule)
         if rest[1].quoted or rest[1].text != "traversed":
-            raise fail("expect yes takes nothing more, or traversed and squares: expect yes traversed e2 d3")
-        return Expect(line, written, True, tuple(square(word) for word in rest[2:]), None)
+            raise fail("expect yes takes nothing more, or traversed and squares, then maybe a rule:"
+                       " expect yes traversed e2 d3 rule any")
+        return Expect(line, written, True, tuple(square(word) for word in rest[2:]), None, rule)
     if answer == "no":
         if len(rest) > 2 or (len(rest) == 2 and not rest[1].quoted):
             raise fail('expect no takes nothing more, or a reason to look for in quotes: expect no "knight"')

@@ -99,12 +99,13 @@ class Start:
 
 @dataclass(frozen=True, slots=True)
 class Play:
-    """``play <move>``, or the move alone (``Nc6``, ``e2e4``): the referee accepts the move; a written
-    ``+`` or ``#`` must be in its SAN."""
+    """``play <move> [as <SAN>]``, or the move alone (``Nc6``, ``e2e4``): the referee accepts the
+    move; a written ``+`` or ``#`` must be in its SAN, and with ``as``, its SAN is exactly that."""
 
     line: int
     written: str
     move: str
+    san: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,13 +132,15 @@ class Send:
 
 @dataclass(frozen=True, slots=True)
 class Expect:
-    """``expect yes [traversed <square>...]`` or ``expect no ["text"]``: the last send's reply."""
+    """``expect yes [traversed <square>...] [rule any|empty|enemy]`` or ``expect no ["text"]``: the
+    last send's reply (``rule``: its target rule, a pawn's push 'empty', its capture 'enemy')."""
 
     line: int
     written: str
     yes: bool
     traversed: tuple[str, ...] | None
     reason: str | None
+    rule: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 
+from actors.kernel.errors import ActorFailure
 from actors.protocol.board import Roster
 from actors.protocol.journal import JournalEntries
 from actors.protocol.piece import Answer, MoveQuery, No, Resync, Yes
@@ -223,11 +224,19 @@ class LabSupervisor(Supervisor):
     """
 
     def records(self, roster: Roster, journal: JournalEntries | None) -> dict[str, Resync]:
-        rebuilt = self.rebuild(journal) if journal is not None else super().records(roster, None)
-        missing = [entry.name for entry in roster.entries if entry.name not in rebuilt]
-        if missing:
-            left_out = ", ".join(missing)
-            raise LabAnswerError(f"{type(self).__name__}.rebuild left out {left_out}, which the board holds")
+        """Your :meth:`rebuild`, checked: a heal it breaks fails the game, saying why (as a supervisor
+        that cannot restart its children fails, in OTP)."""
+        try:
+            rebuilt = self.rebuild(journal) if journal is not None else super().records(roster, None)
+            missing = [entry.name for entry in roster.entries if entry.name not in rebuilt]
+            if missing:
+                left_out = ", ".join(missing)
+                raise LabAnswerError(f"{type(self).__name__}.rebuild left out {left_out}, which the board"
+                                     " holds")
+        except Exception as error:
+            problem = first_problem(type(self)) or f"{type(error).__name__}: {error}"
+            self.failed = ActorFailure(f"the supervisor could not rebuild the pieces: {problem}")
+            raise self.failed from error
         return rebuilt
 
     def __init_subclass__(cls, **keywords: object) -> None:

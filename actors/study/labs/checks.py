@@ -21,6 +21,7 @@ from actors.protocol.piece import MoveQuery, No, Yes
 from actors.protocol.referee import Accepted
 from actors.roles.piece import reach_index
 from actors.roles.supervisor import STANDARD_ROLES, Roles
+from actors.study.labs.bases import first_problem
 from actors.study.labs.corpus import (
     CastlingCase,
     IllegalCase,
@@ -31,6 +32,7 @@ from actors.study.labs.corpus import (
     sampled_illegal_cases,
 )
 from actors.tracing.recorder import TraceRecorder
+from board.errors import ChessActorsError
 from board.rules.geometries import standard
 from board.rules.pieces import COLOUR_NAMES, KIND_NAMES, KING, PAWN
 from board.rules.squares import SQUARE_NAMES
@@ -68,6 +70,15 @@ class Failure:
     move: str | None = None
     """The move whose verdict shows the failure, when that is all it takes: the counterexample then
     takes away every piece that the failure does without (see actors.study.labs.counterexample)."""
+    fault: tuple[str, str, str] | None = None
+    """For a failure a fault shows: (the move played before it, the fault step, the move it befalls):
+    the counterexample takes pieces away while both moves stay legal and the failure still shows."""
+    history: int = 0
+    """How many of the steps only make the history the failure needs (the plies before a fault): a
+    counterexample's length is counted from the step after them."""
+    game: tuple[str, tuple[str, ...]] | None = None
+    """For a move of a real game: the game's start and the moves before it, for a failure that the
+    position alone does not show (it needs what the actors learnt on the way there)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,7 +226,7 @@ def check_move_queries(run: LabRun, piece_class: type) -> CheckResult:
                         expect = "expect no"
                         if entry is not None:
                             crossed = " ".join(SQUARE_NAMES[step] for step in entry[1])
-                            expect = f"expect yes traversed {crossed}".rstrip()
+                            expect = f"expect yes traversed {crossed} rule {entry[2]}".replace("  ", " ")
                         first = Failure(
                             _lone_piece_fen(code, square),
                             (f"send {SQUARE_NAMES[square]} move {SQUARE_NAMES[query.start]}"
@@ -233,7 +244,10 @@ def _verdict_line(reply: object) -> str:
 
 
 def _game_failure(ply: Ply, what: str) -> Failure:
-    return Failure(ply.fen_before, (f"play {ply.move}", f"fen {ply.fen_after}"), what, move=ply.move)
+    lab_game = games()[ply.game - 1]
+    before = tuple(earlier.move for earlier in lab_game.plies[: ply.number - 1])
+    return Failure(ply.fen_before, (f"play {ply.move} as {ply.san}", f"fen {ply.fen_after}"), what,
+                   move=ply.move, game=(lab_game.start_fen, before))
 
 
 def check_games(run: LabRun, roles: Roles, who: str = "yours") -> CheckResult:
@@ -384,7 +398,8 @@ def _castle_all(fen: str, cases: list[CastlingCase], roles: Roles) -> tuple[Fail
 
 
 def _castled(actors: ActorGame, fen: str, case: CastlingCase) -> Failure | None:
-    steps = (f"play {case.move}", f"fen {case.fen_after}") if case.san else (f"reject {case.move}",)
+    steps = (f"reject {case.move}",) if case.san is None else (
+        f"play {case.move} as {case.san}", f"fen {case.fen_after}")
     try:
         reply = actors.propose(case.move)
     except ActorFailure as error:
@@ -404,14 +419,22 @@ def _castled(actors: ActorGame, fen: str, case: CastlingCase) -> Failure | None:
     return None
 
 
-def _after_history(lab_game: LabGame, every: int) -> list[tuple[Ply, Ply]]:
-    """Pairs of plies (a move that leaves something to rebuild, the move after it): a castling, a
-    promotion, a capture, en passant; at most one pair in ``every`` of them."""
-    pairs = []
-    for before, after in zip(lab_game.plies, lab_game.plies[1:], strict=False):
-        if before.san.startswith("O-O") or "=" in before.san or "x" in before.san:
-            pairs.append((before, after))
-    return pairs[::every]
+def _after_history(corpus: tuple[LabGame, ...], every: int) -> list[tuple[Ply, Ply]]:
+    """Pairs of plies (a move that leaves something to rebuild, the move after it): every castling,
+    promotion and en passant of the games first, then one capture in ``every``."""
+    rare: list[tuple[Ply, Ply]] = []
+    captures: list[tuple[Ply, Ply]] = []
+    plies = [pair for lab_game in corpus for pair in zip(lab_game.plies, lab_game.plies[1:], strict=False)]
+    for before, after in plies:
+        en_passant = before.san[0].islower() and "x" in before.san and before.fen_before.split()[3] != "-" \
+            and before.san.split("x")[1][:2] == before.fen_before.split()[3]
+        if "=" in before.san or en_passant:
+            rare.insert(0, (before, after))  # the rarest first: a promotion, en passant
+        elif before.san.startswith("O-O"):
+            rare.append((before, after))
+        elif "x" in before.san:
+            captures.append((before, after))
+    return [*rare, *captures[::every]]
 
 
 def check_crashes(run: LabRun, roles: Roles) -> CheckResult:
@@ -429,7 +452,7 @@ def check_losses(run: LabRun, roles: Roles) -> CheckResult:
 
 
 def _check_faults(run: LabRun, roles: Roles, fault: str, name: str) -> CheckResult:
-    pairs = [pair for lab_game in games() for pair in _after_history(lab_game, 12 if run.quick else 3)]
+    pairs = _after_history(games(), 24 if run.quick else 3)
     runs = broken = 0
     first: Failure | None = None
     detail = skipped = ""
@@ -446,15 +469,32 @@ def _check_faults(run: LabRun, roles: Roles, fault: str, name: str) -> CheckResu
                 broken += 1
                 if first is None:
                     verb = "drop" if fault == "lose" else fault
-                    network = ("network retries=0",) if fault == "lose" else ()
-                    steps = (*network, f"play {before.move}", f"{verb} {point.text()}", f"play {after.move}",
-                             f"fen {after.fen_after}", "invariants")
                     faulted = f"{point.text()} {'crashing' if fault == 'crash' else 'lost for good'}"
                     what = f"game {after.game}, ply {after.number} {after.move}, {faulted}: {problem}"
-                    first, detail = Failure(before.fen_before, steps, what, schedule=True), what
+                    step = f"{verb} {point.text()}"
+                    steps = fault_steps(before.fen_before, before.move, step, after.move)
+                    assert steps is not None
+                    first = Failure(before.fen_before, steps, what, schedule=True,
+                                    fault=(before.move, step, after.move), history=1)
+                    detail = what
                 break  # one failing run a ply is enough to show it
     figure = f"{len(pairs)} plies, {runs} runs, {broken} plies went wrong"
     return CheckResult(name, broken == 0, figure, detail, skipped, failure=first)
+
+
+def fault_steps(fen: str, before: str, fault: str, after: str) -> tuple[str, ...] | None:
+    """The scenario's steps for ``fault`` befalling ``after``, played after ``before`` from ``fen``
+    (the position the engine gives after it checked; None: a move is not legal there)."""
+    from board.games.game import Game
+
+    try:
+        game = Game(fen)
+        game.play(before, want_san=False)
+        game.play(after, want_san=False)
+    except ChessActorsError:
+        return None
+    network = ("network retries=0",) if fault.startswith("drop") else ()
+    return (*network, f"play {before}", fault, f"play {after}", f"fen {game.fen()}", "invariants")
 
 
 def _fault_points(before: Ply, after: Ply, roles: Roles, fault: str) -> list[Point]:
@@ -486,11 +526,16 @@ def _faulted_run(before: Ply, after: Ply, point: Point, fault: str, roles: Roles
             return watch.broken[0] if watch.broken else None  # the game ended, and said why
         except ActorFailure as error:
             return f"the game failed: {error}"
+        except Exception as error:  # the student's method raised while the supervisor healed
+            return _raised(actors, error)
         if watch.broken:
             return watch.broken[0]
         if not isinstance(reply, Accepted) or reply.san != after.san:
             return f"{_verdict_line(reply)}; the engine plays {after.san}"
-        problems = [problem for problem in game_invariants(actors) if "LinkFailure" not in problem]
+        try:
+            problems = [problem for problem in game_invariants(actors) if "LinkFailure" not in problem]
+        except Exception as error:  # the heal the check asked for raised in the student's method
+            return _raised(actors, error)
         if problems:
             return problems[0]
         if actors.fen() != after.fen_after:
@@ -535,11 +580,16 @@ def check_orders(run: LabRun, roles: Roles) -> CheckResult:
                 if first is None:
                     what = f"game {ply.game}, ply {ply.number} {ply.move}: {wrong}"
                     order = (f"order {' '.join(schedule)}",) if schedule else ()
-                    steps = (*order, f"play {ply.move}", f"fen {ply.fen_after}")
+                    steps = (*order, f"play {ply.move} as {ply.san}", f"fen {ply.fen_after}")
                     first = Failure(ply.fen_before, steps, what, schedule=True)
                     detail = what
     figure = f"{len(plies)} plies, {orders:,} delivery orders, {differing} plies judged otherwise"
     return CheckResult("delivery orders", differing == 0, figure, detail, skipped, failure=first)
+
+
+def _raised(actors: ActorGame, error: Exception) -> str:
+    """What a heal that raised says: the student's method's first problem, or the error."""
+    return first_problem(type(actors.supervisor)) or f"the heal raised {type(error).__name__}: {error}"
 
 
 def check_invariants(run: LabRun, roles: Roles) -> CheckResult:

@@ -158,12 +158,12 @@ def sampled_illegal_cases(per_kind: int, every: int) -> tuple[IllegalCase, ...]:
 @functools.cache
 def castling_cases(every: int) -> tuple[CastlingCase, ...]:
     """O-O and O-O-O in the position before every ``every``-th ply of each game where the side to
-    move still holds that right (and before every castling the games play), refused ones first in
-    each position."""
+    move still holds that right (and before every castling the games play, and wherever castling is
+    refused for an attacked king or square), refused ones first in each position."""
     cases = []
     for lab_game in games():
         for ply in lab_game.plies:
-            if ply.number % every and not ply.san.startswith("O-O"):
+            if ply.number % every and not ply.san.startswith("O-O") and not _attacked(ply.fen_before):
                 continue
             rights = ply.fen_before.split()[2]
             white = ply.fen_before.split()[1] == "w"
@@ -179,6 +179,13 @@ def castling_cases(every: int) -> tuple[CastlingCase, ...]:
                     cases.append(_castling(" ".join(fields), move))
             cases.extend(sorted(found, key=lambda case: case.san is not None))
     return tuple(dict.fromkeys(cases))
+
+
+@functools.cache
+def _attacked(fen: str) -> bool:
+    """Whether the side to move holds a castling right that an attacked king or square refuses."""
+    return any(case.reason is not None and ("check" in case.reason or "attacked" in case.reason)
+               for case in (_castling(fen, move) for move in ("O-O", "O-O-O")))
 
 
 def _castling(fen: str, move: str) -> CastlingCase:

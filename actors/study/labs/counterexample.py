@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from actors.scenario.runner import run_scenario
 from actors.scenario.script import parse_scenario
@@ -44,31 +45,49 @@ def _replay(text: str, source: Path) -> tuple[bool, list[TraceEvent]]:
     return any(not result.ok for result in results), recorder.events()
 
 
-def first_difference(yours: Sequence[TraceEvent], projects: Sequence[TraceEvent]) -> tuple[str | None, int]:
-    """Where the studio page of ``yours`` opens, and how many deliveries after start-up it takes to
-    get there: the first delivery that differs from the project's run of the same scenario
-    (``phase=K&msg=M``, as the page's address names it), or the last delivery when none differs
-    (the difference is then in what a step checked)."""
+def _delivered(trace: Sequence[TraceEvent], leave_out: set[int]) -> list[TraceEvent]:
+    """The deliveries of ``trace`` in the order they were delivered, less those in ``leave_out``."""
+    kept = [event for event in trace if event["msg_id"] not in leave_out]
+    return sorted(kept, key=lambda event: event["t_handled"])
+
+
+def _what(event: TraceEvent) -> tuple[object, ...]:
+    return (event["sender"], event["receiver"], event["kind"], event["payload"], event.get("reply_payload"))
+
+
+def first_difference(yours: Sequence[TraceEvent], projects: Sequence[TraceEvent],
+                     history: int = 0) -> tuple[str | None, int]:
+    """Where the studio page of ``yours`` opens, and how many deliveries it takes to get there: the
+    first delivery, in the order they were delivered, that differs from the project's run of the same
+    scenario (``phase=K&msg=M``, as the page's address names it), or the last one when none differs
+    (the difference is then in what a step checked). Start-up and the first ``history`` phases after
+    it (the plies that only make the history a fault needs) are left out of the count.
+    """
     from actors.studio.model import build_model
 
-    phases = build_model(list(yours), "yours")["games"][0]["phases"]
-    theirs = build_model(list(projects), "the project's")["games"][0]["phases"] if projects else []
-    last: str | None = None
-    count = 0
+    def setup_of(trace: Sequence[TraceEvent]) -> tuple[list[dict[str, Any]], set[int]]:
+        phases = build_model(list(trace), "trace")["games"][0]["phases"] if trace else []
+        setup: set[int] = set()
+        left = history
+        for phase in phases:
+            if phase["kind"] == "startup" or left > 0:
+                setup.update(event["id"] for event in phase["events"])
+                left -= phase["kind"] != "startup"
+        return phases, setup
+
+    phases, setup = setup_of(yours)
+    mine = _delivered(yours, setup)
+    theirs = _delivered(projects, setup_of(projects)[1])
+    if not mine:
+        return None, 0
+    count = next((index for index, (one, other) in enumerate(zip(mine, theirs, strict=False), start=1)
+                  if _what(one) != _what(other)), min(len(mine), len(theirs) + 1))
+    chosen = mine[count - 1]["msg_id"]
     for index, phase in enumerate(phases):
-        if phase["kind"] == "startup":
-            continue
-        other = theirs[index]["events"] if index < len(theirs) else []
         for position, event in enumerate(phase["events"]):
-            count += 1
-            last = f"phase={index + 1}&msg={position + 1}"
-            if position >= len(other):
-                return last, count
-            found = other[position]
-            mine = (event["from"], event["to"], event["kind"], event["payload"], event["reply_payload"])
-            if mine != (found["from"], found["to"], found["kind"], found["payload"], found["reply_payload"]):
-                return last, count
-    return last, count
+            if event["id"] == chosen:
+                return f"phase={index + 1}&msg={position + 1}", count
+    return None, count
 
 
 def _steps_for(fen: str, move: str) -> tuple[str, ...] | None:
@@ -78,10 +97,10 @@ def _steps_for(fen: str, move: str) -> tuple[str, ...] | None:
     except ChessActorsError:
         return None
     try:
-        game.play(move, want_san=False)
+        played = game.play(move)
     except ChessActorsError:
         return (f"reject {move}",)
-    return (f"play {move}", f"fen {game.fen()}")
+    return (f"play {move} as {played.san}", f"fen {game.fen()}")
 
 
 def _without(fen: str, square: int) -> str:
@@ -103,10 +122,21 @@ def _without(fen: str, square: int) -> str:
     return " ".join(fields)
 
 
+def _restated(failure: Failure, fen: str) -> tuple[str, ...] | None:
+    """``failure``'s steps from ``fen`` instead (None: its moves are not legal there)."""
+    if failure.move is not None:
+        return _steps_for(fen, failure.move)
+    if failure.fault is not None:
+        from actors.study.labs.checks import fault_steps
+
+        return fault_steps(fen, *failure.fault)
+    return None
+
+
 def shrunk(failure: Failure, shows: Callable[[Failure], bool]) -> Failure:
-    """``failure`` with every piece taken away that it does without, one at a time, while the move
-    still shows it (``shows(failure)``); the kings stay."""
-    if failure.move is None:
+    """``failure`` with every piece taken away that it does without, one at a time, while its moves
+    still show it (``shows(failure)``); the kings stay."""
+    if failure.move is None and failure.fault is None:
         return failure
     current = failure
     for square, code in enumerate(parse_fen(failure.fen).squares):
@@ -116,7 +146,7 @@ def shrunk(failure: Failure, shows: Callable[[Failure], bool]) -> Failure:
             fen = _without(current.fen, square)
         except ChessActorsError:
             continue
-        steps = _steps_for(fen, failure.move)
+        steps = _restated(failure, fen)
         if steps is None:
             continue
         candidate = replace(current, fen=fen, steps=steps)
@@ -154,12 +184,17 @@ def counterexample(failure: Failure, role: str, role_file: Path, heading: str,
         return not passed_by_project
 
     failure = shrunk(failure, shows)
+    if not shows(failure) and failure.game is not None:
+        # The position alone does not show it: the game up to there does (its plies are history).
+        start, before = failure.game
+        failure = replace(failure, fen=start, steps=(*(f"play {move}" for move in before), *failure.steps),
+                          history=len(before))
     text = scenario_text(failure, role, named, heading)
     failed, yours = _replay(text, source)
     if not failed:
         text += "# (run as it is, this scenario passes: the failure needs the game's history before it)\n"
     _, projects = _replay(_projects(text), source)
-    opening, deliveries = first_difference(yours, projects)
+    opening, deliveries = first_difference(yours, projects, failure.history)
     return Counterexample(failure.what, text, deliveries, opening), yours
 
 

@@ -80,6 +80,11 @@ def _worked_example(lab: Lab, role_class: type, run: LabRun) -> CheckResult:
     return CheckResult("worked example", True, "as the README shows")
 
 
+WEIGHTS = {"worked example": 0.1, "messages a ply": 0.1, "move queries": 0.5, "castling": 2.0,
+           "delivery orders": 2.0, "crashes": 3.0, "lost messages": 2.0}
+"""How much of the time left each check gets, against 1 for the others (the worked example and the
+budget of messages take next to none; searching faults and orders takes most)."""
+
 CHECKS: dict[str, Check] = {
     "worked example": _worked_example,
     "move queries": lambda lab, role_class, run: check_move_queries(run, role_class),
@@ -126,8 +131,10 @@ def check_file(
     if budget is not None and budget < 0:
         budget = QUICK_SECONDS if quick else FULL_SECONDS
     deadline = None if budget is None else time.monotonic() + budget
-    for left, name in zip(range(len(lab.checks), 0, -1), lab.checks, strict=True):
-        run.seconds = float("inf") if deadline is None else max(0.5, (deadline - time.monotonic()) / left)
+    for index, name in enumerate(lab.checks):
+        weights = sum(WEIGHTS.get(later, 1.0) for later in lab.checks[index:]) or 1.0
+        share = WEIGHTS.get(name, 1.0) / weights
+        run.seconds = float("inf") if deadline is None else max(0.5, (deadline - time.monotonic()) * share)
         if report.results and not report.results[0].passed:
             result = CheckResult(name, False, "not run", skipped="the worked example fails first")
         elif fail_fast and any(not done.passed for done in report.results):
