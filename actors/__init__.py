@@ -14,24 +14,24 @@ from board.lazy import lazy_names
 
 if TYPE_CHECKING:
     from actors.cli.terminal_text import terminal_safe, terminal_safe_line
-    from actors.client.game import (
+    from actors.game.game import (
         ActorGame,
         PieceHandle,
     )
-    from actors.client.moves import (
+    from actors.game.moves import (
         final_fen,
         replay_moves,
     )
-    from actors.client.pool import (
+    from actors.game.pool import (
         SystemPool,
     )
-    from actors.client.replay import (
+    from actors.game.replay import (
         MoveReport,
         Pause,
         replay_with_actors,
         watch_game,
     )
-    from actors.client.session import (
+    from actors.game.session import (
         CheckMoveSession,
     )
     from actors.kernel.errors import (
@@ -133,11 +133,11 @@ if TYPE_CHECKING:
         Verdict,
         Yes,
     )
-    from actors.scenario.runner import (
+    from actors.study.runner import (
         run_scenario,
     )
-    from actors.scenario.script import parse_scenario
-    from actors.scenario.steps import Scenario, ScenarioError
+    from actors.study.script import parse_scenario
+    from actors.study.steps import Scenario, ScenarioError
     from actors.studio import (
         page_html,
         write_page,
@@ -171,26 +171,26 @@ _SOURCES: dict[str, str] = {
             "ActorGame",
             "PieceHandle",
         ],
-        "actors.client.game",
+        "actors.game.game",
     ),
     **dict.fromkeys(
         [
             "final_fen",
             "replay_moves",
         ],
-        "actors.client.moves",
+        "actors.game.moves",
     ),
     **dict.fromkeys(
         [
             "SystemPool",
         ],
-        "actors.client.pool",
+        "actors.game.pool",
     ),
     **dict.fromkeys(
         [
             "CheckMoveSession",
         ],
-        "actors.client.session",
+        "actors.game.session",
     ),
     **dict.fromkeys(
         [
@@ -199,7 +199,7 @@ _SOURCES: dict[str, str] = {
             "replay_with_actors",
             "watch_game",
         ],
-        "actors.client.replay",
+        "actors.game.replay",
     ),
     **dict.fromkeys(
         [
@@ -273,20 +273,20 @@ _SOURCES: dict[str, str] = {
         [
             "parse_scenario",
         ],
-        "actors.scenario.script",
+        "actors.study.script",
     ),
     **dict.fromkeys(
         [
             "Scenario",
             "ScenarioError",
         ],
-        "actors.scenario.steps",
+        "actors.study.steps",
     ),
     **dict.fromkeys(
         [
             "run_scenario",
         ],
-        "actors.scenario.runner",
+        "actors.study.runner",
     ),
     **dict.fromkeys(
         [

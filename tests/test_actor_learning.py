@@ -16,7 +16,7 @@ import pytest
 from fairy_judge import legal_moves
 from fairy_positions import taught_positions
 
-from actors.client.game import ActorGame
+from actors.game.game import ActorGame
 from actors.protocol import Accepted, No, Rejected, Yes
 from actors.tracing.recorder import TraceRecorder
 from board.errors import InputError

@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from actors.client.game import ActorGame
+from actors.game.game import ActorGame
 from actors.protocol import Accepted
 from board.errors import BetzaError, IllegalMoveError, InputError
 from board.games.game import Game

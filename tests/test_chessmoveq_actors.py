@@ -18,7 +18,7 @@ import pytest
 from test_chessmoveq import SEED_CASES, SMALLEST_MATE, Piece, pieces, square
 from test_chessmoveq_oracle import played_position, random_move, sparse_position
 
-from actors.client.session import EMPTY_FEN, CheckMoveSession
+from actors.game.session import EMPTY_FEN, CheckMoveSession
 from actors.kernel.messaging import Directory, Envelope
 from actors.protocol import (
     Crash,

@@ -352,8 +352,8 @@ def test_every_public_name_is_in_the_api_reference(site: Path) -> None:
             if name not in documented and not (constant and f"<code>{name}</code>" in pages):
                 missing.append(f"{package.__name__}.{name}")
     assert not missing, f"public names the reference does not show: {missing}"
-    assert 'id="actors.client.game.PieceHandle"' in pages, "what game.piece() returns"
-    for internal in ("actors.kernel.fault_marks", "actors.kernel.remote", "actors.client.placement"):
+    assert 'id="actors.game.game.PieceHandle"' in pages, "what game.piece() returns"
+    for internal in ("actors.kernel.fault_marks", "actors.kernel.remote", "actors.game.placement"):
         assert f'id="{internal}"' not in pages, f"{internal} is internal, and off the reference"
 
 

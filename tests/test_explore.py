@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from actors.client.explore import Outcome, Run, RunOnce, explore, messages_of
-from actors.client.orders import OrderedSystem, explore_game, game_plies
+from actors.study.explore import Outcome, Run, RunOnce, explore, messages_of
+from actors.study.orders import OrderedSystem, explore_game, game_plies
 from actors.kernel.actor import TracedActor
 from actors.kernel.affinity import one_core
 from actors.kernel.messaging import Directory, ask, post, wait_all, wait_one

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from actors.client.orders import OrderedSystem, game_plies
+from actors.study.orders import OrderedSystem, game_plies
 from actors.roles.supervisor import IDLE_PIECES
 from board.notation.pgn import read_games
 

@@ -11,7 +11,7 @@ from contextlib import suppress
 
 from support import accepted, rejected
 
-from actors.client.game import ActorGame
+from actors.game.game import ActorGame
 from actors.kernel.control import Ping
 from actors.kernel.errors import ActorFailure
 from actors.protocol import Accepted, Learn, Rejected

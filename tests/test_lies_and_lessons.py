@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from support import accepted, rejected
 
-from actors.client.game import ActorGame
+from actors.game.game import ActorGame
 from actors.protocol import Accepted, Learn, Rejected
 from actors.protocol.piece import Promote
 from actors.protocol.referee import ProposeSquares

@@ -14,9 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from actors.client.game import ActorGame
-from actors.client.parity import actor_verdict, direct_verdict
-from actors.client.pool import SystemPool
+from actors.game.game import ActorGame
+from actors.game.parity import actor_verdict, direct_verdict
+from actors.game.pool import SystemPool
 from actors.kernel.errors import RestartIntensityExceeded
 from actors.protocol import Accepted
 from actors.tracing.recorder import STARTUP, TraceRecorder

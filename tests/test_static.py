@@ -58,7 +58,7 @@ def test_rules_core_stays_pure() -> None:
 
 
 CONVERSATIONS = '''
-from actors.client.game import ActorGame
+from actors.game.game import ActorGame
 from actors.kernel.actor import TracedActor
 from actors.kernel.control import Ping, Pong
 from actors.protocol import Answer, MoveQuery, Roster, RosterQuery, Survey, SurveyReport

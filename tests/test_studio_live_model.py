@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from actors import ActorGame, TraceRecorder
-from actors.scenario.shell import Shell
+from actors.study.shell import Shell
 from actors.studio.live_model import GrowingModel
 from actors.studio.model import build_model
 from actors.tracing.event import TraceEvent

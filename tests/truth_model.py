@@ -21,7 +21,7 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, settings
 from reference_judge import CASTLES, STANDARD_KING, Move, Reference
 
-from actors.client.game import ActorGame
+from actors.game.game import ActorGame
 from actors.kernel.control import Ping
 from actors.kernel.errors import ActorFailure
 from actors.protocol.piece import Learn, Learned
@@ -216,7 +216,7 @@ class TruthRun:
     """A game on the actors and on the reference, driven by the same public calls.
 
     ``taught``: start-up lessons (square -> a lesson's name), given to the game as ``teach=``;
-    ``nodes``: the game's actors run on these node processes (actors.client.nodes.Nodes).
+    ``nodes``: the game's actors run on these node processes (actors.clusters.nodes.Nodes).
     """
 
     def __init__(

@@ -54,7 +54,7 @@ def check_options(args: argparse.Namespace) -> None:
             raise InputError("--nodes: one game at a time runs on the nodes (drop --workers)")
         args.ray = args.ray_timeout = None
     if args.workers > 1 and (not args.ray or args.ray == "local"):  # one worker is always allowed
-        from actors.client.bulk import worker_limit
+        from actors.clusters.bulk import worker_limit
 
         if args.workers > worker_limit():
             raise InputError(f"--workers {args.workers}: at most {worker_limit()} worker processes on this "
@@ -62,7 +62,7 @@ def check_options(args: argparse.Namespace) -> None:
     in_process = args.workers == 1 and not args.ray
     check_pause(args, in_process)
     if args.ray:
-        from actors.client.cluster import check_address, ray_timeout
+        from actors.clusters.cluster import check_address, ray_timeout
 
         check_address(args.ray)
         args.ray_timeout = ray_timeout(args.ray_timeout)

@@ -176,7 +176,7 @@ class Supervisor:
         self._hive: Hive | None = None
         self.spawn: Spawn = _start_here
         """How a child is started: in this process by default; a game on several nodes starts each
-        child on the node its placement names (see :mod:`actors.client.nodes`)."""
+        child on the node its placement names (see :mod:`actors.clusters.nodes`)."""
 
     # -- looking things up
 

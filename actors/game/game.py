@@ -16,10 +16,10 @@ from itertools import islice
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from actors.client.arguments import checked_text, checked_timeout
-from actors.client.cluster import check_address
-from actors.client.placement import Placement, checked_count
-from actors.client.pool import SystemPool
+from actors.game.arguments import checked_text, checked_timeout
+from actors.clusters.cluster import check_address
+from actors.game.placement import Placement, checked_count
+from actors.game.pool import SystemPool
 from actors.kernel.control import Armed, Crash, CrashOnNext, Disarm, HangOnNext, Ping
 from actors.kernel.errors import ActorFailure, ActorTimeout, ActorUnavailable, GameClosed
 from actors.kernel.limits import GAMES
@@ -64,7 +64,7 @@ from board.rules.pieces import KIND_BY_LETTER, KIND_NAMES, PROMOTION_KINDS
 from board.rules.squares import SQUARE_NAMES, parse_size, parse_square, parse_standard_square
 
 if TYPE_CHECKING:
-    from actors.client.nodes import Nodes
+    from actors.clusters.nodes import Nodes
 
 R = TypeVar("R")
 
@@ -193,14 +193,14 @@ class ActorGame:
             verdicts stay the same (see the protocol's page). With a schedule other than free, a
             model's faults befall the mail on the schedule's clock (see ``links``).
         nodes: run the game's actors on node processes placed by Ray: a number of nodes (started
-            for this game and ended with it) or a :class:`~actors.client.nodes.Nodes` already
+            for this game and ended with it) or a :class:`~actors.clusters.nodes.Nodes` already
             started (used by one game at a time, and left running). None: in this process. With
             ``network``, each node runs a network of its own under the same model for the mail its
             actors send, and a partition may name nodes (see :meth:`partition`).
         ray: where a number of ``nodes`` run: 'local' (a Ray started on this machine, loopback
             only), 'auto' or a cluster's address.
         placement: which node runs which actor, with a number of ``nodes``: 'role', 'colour',
-            'round-robin' or a list ('referee=1,board=2,pieces=3'; see actors.client.placement).
+            'round-robin' or a list ('referee=1,board=2,pieces=3'; see actors.game.placement).
 
     Raises:
         FenError: the FEN is malformed or impossible.
@@ -403,7 +403,7 @@ class ActorGame:
         if wanted is None:
             return
         if isinstance(wanted, tuple):
-            from actors.client.nodes import Nodes
+            from actors.clusters.nodes import Nodes
 
             self.nodes = Nodes(*wanted)
         else:
@@ -414,7 +414,7 @@ class ActorGame:
         """The names a partition may use: the actors', and on nodes the nodes' (and the driver's)."""
         names = [*self.supervisor.names(), CLIENT]
         if self.nodes is not None:
-            from actors.client.ray_carrier import DRIVER
+            from actors.clusters.ray_carrier import DRIVER
 
             names += [*self.nodes.names, DRIVER]
         return names

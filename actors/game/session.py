@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from pykka import Future
 
-from actors.client.arguments import checked_timeout
+from actors.game.arguments import checked_timeout
 from actors.kernel.errors import ActorFailure, ActorUnavailable, GameClosed
 from actors.kernel.limits import GAMES
 from actors.kernel.mailbox import Reply

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from types import TracebackType
 from typing import Protocol, TypeVar, overload
 
-from actors.client.explore import Outcome, Report, Run, RunOnce, shortest_counterexample
+from actors.study.explore import Outcome, Report, Run, RunOnce, shortest_counterexample
 from actors.kernel.errors import ActorFailure
 from actors.kernel.limits import GAMES
 from actors.kernel.links import FAULT_KINDS, LinkModel
@@ -63,7 +63,7 @@ class OrderedSystem:
     Args:
         timeout: every ask's timeout in seconds (in the schedule's time: see actors.kernel.schedule).
         chess960: every game seated is Chess960 (its FENs' K and Q are X-FEN), as for
-            :class:`~actors.client.game.ActorGame`.
+            :class:`~actors.game.game.ActorGame`.
     """
 
     def __init__(self, timeout: float = DEFAULT_TIMEOUT, chess960: bool = False) -> None:

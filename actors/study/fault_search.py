@@ -49,7 +49,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import cast
 
-from actors.client.game import ActorGame
+from actors.game.game import ActorGame
 from actors.kernel.errors import ActorFailure, LinkFailure
 from actors.kernel.links import FAULT_KINDS, LinkModel
 from actors.kernel.policies import Fifo, Step
