@@ -133,15 +133,15 @@ if TYPE_CHECKING:
         Verdict,
         Yes,
     )
+    from actors.studio import (
+        page_html,
+        write_page,
+    )
     from actors.study.runner import (
         run_scenario,
     )
     from actors.study.script import parse_scenario
     from actors.study.steps import Scenario, ScenarioError
-    from actors.studio import (
-        page_html,
-        write_page,
-    )
     from actors.tracing.event import (
         TraceEvent,
     )

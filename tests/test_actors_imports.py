@@ -31,7 +31,7 @@ def test_tracing_imports_nothing_of_the_studio() -> None:
 
 def test_the_graph_sees_the_imports_it_must_see() -> None:
     assert "actors.tracing.recorder" in GRAPH["actors.studio.notebook"]
-    assert "actors.clusters.nodes" in GRAPH["actors.game.game"]  # a function-level import
+    assert "actors.game.moves" in GRAPH["actors.game.replay"]  # a function-level import
     assert "actors.kernel.messaging" in GRAPH["actors.kernel.actor"]
 
 
@@ -84,5 +84,5 @@ def test_no_import_circle_type_only_imports_included() -> None:
 
 def test_the_layer_check_sees_type_only_and_function_level_imports() -> None:
     assert "actors.kernel.actor" in EVERY_IMPORT["actors.kernel.schedule"]  # under TYPE_CHECKING
-    assert "actors.clusters.nodes" in EVERY_IMPORT["actors.game.game"]  # inside a method
+    assert "actors.game.moves" in EVERY_IMPORT["actors.game.replay"]  # inside a function
     assert "board.errors" in EVERY_IMPORT["actors.kernel.errors"]

@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from actors.study.explore import Outcome, Run, RunOnce, explore, messages_of
-from actors.study.orders import OrderedSystem, explore_game, game_plies
 from actors.kernel.actor import TracedActor
 from actors.kernel.affinity import one_core
 from actors.kernel.messaging import Directory, ask, post, wait_all, wait_one
 from actors.kernel.policies import Fifo, Policy, Script
 from actors.kernel.schedule import Turnstile
+from actors.study.explore import Outcome, Run, RunOnce, explore, messages_of
+from actors.study.orders import OrderedSystem, explore_game, game_plies
 from actors.tracing.export import read_jsonl
 from actors.tracing.recorder import TraceRecorder
 from board.notation.fen import STARTING_FEN

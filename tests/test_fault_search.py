@@ -16,6 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from actors.game.game import ActorGame
+from actors.kernel.policies import Fifo
+from actors.kernel.schedule import Turnstile
+from actors.protocol.piece import Moved
 from actors.study.fault_search import (
     EveryDelivery,
     FaultRun,
@@ -24,11 +28,7 @@ from actors.study.fault_search import (
     scenario_text,
     search_ply,
 )
-from actors.game.game import ActorGame
 from actors.study.orders import game_plies
-from actors.kernel.policies import Fifo
-from actors.kernel.schedule import Turnstile
-from actors.protocol.piece import Moved
 from actors.study.runner import run_scenario
 from actors.study.script import parse_scenario
 from actors.tracing.event import TraceEvent

@@ -20,13 +20,13 @@ from typing import Any
 import pytest
 from test_network import outcome_of, self_play_games
 
-from actors.game.game import ActorGame
 from actors.clusters.nodes import Nodes
+from actors.clusters.ray_carrier import DRIVER
+from actors.examples import examples
+from actors.game.game import ActorGame
 from actors.game.placement import Placement, parse_placement, spread
 from actors.game.pool import SystemPool
-from actors.clusters.ray_carrier import DRIVER
 from actors.game.replay import embedded_game, watch_game
-from actors.examples import examples
 from actors.kernel.errors import ActorFailure, ActorUnavailable, LinkFailure
 from actors.kernel.links import COUNTED, FAULT_KINDS, LinkModel, parse_network
 from actors.protocol.referee import Accepted, FenQuery

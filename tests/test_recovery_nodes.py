@@ -20,9 +20,9 @@ import pytest
 from support import accepted
 from test_recovery import _assert_alike, _finished, _replay_in_process
 
-from actors.game.game import ActorGame
 from actors.clusters.node_process import NodeHost
 from actors.clusters.nodes import Nodes
+from actors.game.game import ActorGame
 from actors.game.replay import embedded_game
 from actors.protocol import Accepted
 from actors.tracing.recorder import TraceRecorder

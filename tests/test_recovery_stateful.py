@@ -22,7 +22,6 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from reference_judge import Reference
 from truth_model import STARTS, Switch, Tally, TruthRun, lessons, machine_settings
 
-from actors.study.fault_search import EveryDelivery
 from actors.game.game import ActorGame
 from actors.kernel.control import HangOnNext
 from actors.kernel.errors import ActorFailure, LinkFailure
@@ -30,6 +29,7 @@ from actors.kernel.links import LinkModel
 from actors.kernel.network import Network
 from actors.kernel.policies import Fifo
 from actors.kernel.schedule import Turnstile
+from actors.study.fault_search import EveryDelivery
 from actors.tracing.recorder import TraceRecorder
 
 LESSONS = sorted(lessons(Switch()))

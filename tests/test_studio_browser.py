@@ -16,9 +16,9 @@ import pytest
 from browser_pages import board_on_page, open_page, where
 
 from actors.game.replay import watch_game
+from actors.studio import write_page
 from actors.study.runner import run_scenario
 from actors.study.script import read_scenario
-from actors.studio import write_page
 from actors.tracing.event import TraceEvent
 from actors.tracing.recorder import TraceRecorder
 from board.notation.pgn import PgnGame, read_games

@@ -21,9 +21,9 @@ import pytest
 from browser_pages import where
 
 from actors.game.replay import watch_game
+from actors.studio import write_page
 from actors.study.runner import run_scenario
 from actors.study.script import read_scenario
-from actors.studio import write_page
 from actors.tracing.recorder import TraceRecorder
 from board.notation.pgn import read_games
 

@@ -27,10 +27,10 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
 from actors.game.replay import judge_for
-from actors.study.shell import Shell
 from actors.studio import live_page_html
 from actors.studio.live import LiveGame
 from actors.studio.server import StudioServer, serving_in_background
+from actors.study.shell import Shell
 from board.games.replay import start_game
 from board.notation.pgn import PgnGame, read_games
 

@@ -169,11 +169,11 @@ def load_script(
 def run_explore(args: argparse.Namespace) -> int:
     """Explore the chosen plies; 0 if every order agreed on every ply, 1 if some order changed one."""
     from actors.cli.streams import check_writable, refuse_inputs_as_outputs
+    from actors.kernel.links import COUNTED, parse_network
+    from actors.kernel.policies import Fifo
     from actors.study.explore import explore
     from actors.study.fault_search import fault_mode
     from actors.study.orders import OrderedSystem, game_plies
-    from actors.kernel.links import COUNTED, parse_network
-    from actors.kernel.policies import Fifo
     from actors.tracing.export import parse_ply_range
     from board.errors import InputError
 

@@ -49,7 +49,8 @@ def nodes_option(args: argparse.Namespace) -> NodesOption | None:
         InputError: a count that is not a number from 1 to 16, an unknown placement, a bad address,
             ``--placement`` without ``--nodes``.
     """
-    from actors.clusters.cluster import check_address, ray_timeout
+    from actors.clusters.cluster import ray_timeout
+    from actors.game.arguments import check_address
 
     if args.nodes is None:
         if args.placement is not None:

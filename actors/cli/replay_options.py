@@ -62,7 +62,8 @@ def check_options(args: argparse.Namespace) -> None:
     in_process = args.workers == 1 and not args.ray
     check_pause(args, in_process)
     if args.ray:
-        from actors.clusters.cluster import check_address, ray_timeout
+        from actors.clusters.cluster import ray_timeout
+        from actors.game.arguments import check_address
 
         check_address(args.ray)
         args.ray_timeout = ray_timeout(args.ray_timeout)

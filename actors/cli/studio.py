@@ -71,10 +71,10 @@ def run_studio(args: argparse.Namespace) -> int:
         import websockets  # noqa: F401
     except ImportError:
         raise InputError(INSTALL_HINT) from None
-    from actors.study.shell import Shell
     from actors.studio import live_page_html
     from actors.studio.live import LiveGame
     from actors.studio.server import HOST, StudioServer, listen
+    from actors.study.shell import Shell
 
     if args.pgn is not None and args.scenario is not None:
         raise InputError("give GAME.pgn or --scenario FILE, not both")

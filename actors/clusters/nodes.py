@@ -33,8 +33,8 @@ import pykka
 
 from actors.clusters.cluster import RAY_TIMEOUT_SECONDS, init_ray, prepare_ray, reach
 from actors.clusters.node_process import NODE_CONCURRENCY, NodeHost
-from actors.game.placement import Placement, checked_count, parse_placement
 from actors.clusters.ray_carrier import CALL_SECONDS, DRIVER, RayCarrier, first_line, import_ray
+from actors.game.placement import Placement, checked_count, parse_placement, provide_node_starter
 from actors.kernel.errors import ActorUnavailable
 from actors.kernel.messaging import DEFAULT_TIMEOUT, Directory, Ref
 from actors.kernel.network import Network
@@ -80,6 +80,8 @@ class Nodes:
             reach(address, timeout)
             init_ray(ray, address)
         self.names = [f"node-{index}" for index in range(1, self.count + 1)]
+        self.driver = DRIVER
+        """This process's name among the nodes (the client's, and its supervisor's)."""
         remote = ray.remote(num_cpus=0, max_concurrency=NODE_CONCURRENCY, max_restarts=0)(NodeHost)
         try:
             for name in self.names:
@@ -314,3 +316,6 @@ class Nodes:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+provide_node_starter(Nodes)  # what a game given a number of nodes starts

@@ -14,11 +14,10 @@ from contextlib import nullcontext, suppress
 from functools import partial
 from itertools import islice
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import Any, TypeVar, cast
 
-from actors.game.arguments import checked_text, checked_timeout
-from actors.clusters.cluster import check_address
-from actors.game.placement import Placement, checked_count
+from actors.game.arguments import check_address, checked_text, checked_timeout
+from actors.game.placement import GameNodes, Placement, checked_count, start_nodes
 from actors.game.pool import SystemPool
 from actors.kernel.control import Armed, Crash, CrashOnNext, Disarm, HangOnNext, Ping
 from actors.kernel.errors import ActorFailure, ActorTimeout, ActorUnavailable, GameClosed
@@ -62,9 +61,6 @@ from board.games.game import Game
 from board.rules.geometries import Geometry, geometry_named, user_geometry
 from board.rules.pieces import KIND_BY_LETTER, KIND_NAMES, PROMOTION_KINDS
 from board.rules.squares import SQUARE_NAMES, parse_size, parse_square, parse_standard_square
-
-if TYPE_CHECKING:
-    from actors.clusters.nodes import Nodes
 
 R = TypeVar("R")
 
@@ -219,7 +215,7 @@ class ActorGame:
         schedule: str | Policy | Turnstile | None = None,
         chess960: bool | None = False,
         network: str | LinkModel | Network | None = None,
-        nodes: int | Nodes | None = None,
+        nodes: int | GameNodes | None = None,
         ray: str = "local",
         placement: str | Placement = "role",
     ) -> None:
@@ -258,9 +254,9 @@ class ActorGame:
         self.network = _network(network, recorder, self.turnstile is not None)
         """The network the game's messages cross (None: reliable links; ``counts``: what befell them)."""
         self.supervisor.directory.network = self.network
-        self.nodes: Nodes | None = None
+        self.nodes: GameNodes | None = None
         """The node processes the game's actors run on (None: this process)."""
-        self._nodes_wanted: tuple[int, str, str | Placement] | Nodes | None = None
+        self._nodes_wanted: tuple[int, str, str | Placement] | GameNodes | None = None
         if isinstance(nodes, int) or (nodes is not None and not hasattr(nodes, "spawn")):
             self._nodes_wanted = (checked_count(nodes), check_address(ray), placement)  # a count
         elif nodes is not None:
@@ -403,9 +399,7 @@ class ActorGame:
         if wanted is None:
             return
         if isinstance(wanted, tuple):
-            from actors.clusters.nodes import Nodes
-
-            self.nodes = Nodes(*wanted)
+            self.nodes = start_nodes(*wanted)
         else:
             self.nodes = wanted
         self.nodes.begin(self.supervisor, self.network)
@@ -414,9 +408,7 @@ class ActorGame:
         """The names a partition may use: the actors', and on nodes the nodes' (and the driver's)."""
         names = [*self.supervisor.names(), CLIENT]
         if self.nodes is not None:
-            from actors.clusters.ray_carrier import DRIVER
-
-            names += [*self.nodes.names, DRIVER]
+            names += [*self.nodes.names, self.nodes.driver]
         return names
 
     def partition(self, actors: frozenset[str], seconds: float, apart: frozenset[str] = frozenset()) -> None:
@@ -964,7 +956,8 @@ def _made_by(attempts: Iterable[Pending[Verdict]]) -> Accepted | None:
 
 
 def _stop_dropped(
-    supervisor: Supervisor, network: Network | None = None, nodes: Nodes | None = None, owned: bool = False
+    supervisor: Supervisor, network: Network | None = None, nodes: GameNodes | None = None,
+    owned: bool = False,
 ) -> None:
     """Stop the actors of a game that was dropped (or left open at exit) without close()."""
     if nodes is not None:
@@ -977,7 +970,7 @@ def _stop_dropped(
     GAMES.release()
 
 
-def _end_nodes(nodes: Nodes, owned: bool) -> None:
+def _end_nodes(nodes: GameNodes, owned: bool) -> None:
     """End the game on its nodes (collecting what they traced), and end the nodes the game started."""
     try:
         nodes.end()

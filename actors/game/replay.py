@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from collections import Counter
 
     from actors.game.game import ActorGame
-    from actors.clusters.nodes import Nodes
+    from actors.game.placement import GameNodes
     from actors.game.pool import SystemPool
     from actors.kernel.links import LinkModel
     from actors.protocol import Verdict
@@ -136,7 +136,7 @@ def watch_game(
     pool: SystemPool | None = None,
     network: LinkModel | None = None,
     faults: Counter[str] | None = None,
-    nodes: Nodes | None = None,
+    nodes: GameNodes | None = None,
     max_restarts: int = 10,
     pause: Pause | None = None,
     scheduled: bool = True,
@@ -225,7 +225,7 @@ def _kind(error: ChessActorsError) -> str:
 def _watch_actors(
     game: PgnGame, mirror: Game, recorder: TraceRecorder | None, report: MoveListener, positions: bool,
     teach: Mapping[str, str], pool: SystemPool | None, network: LinkModel | None = None,
-    faults: Counter[str] | None = None, nodes: Nodes | None = None, max_restarts: int = 10,
+    faults: Counter[str] | None = None, nodes: GameNodes | None = None, max_restarts: int = 10,
     pause: Pause | None = None, scheduled: bool = True,
 ) -> GameVerdict:
     from actors.game.game import ActorGame

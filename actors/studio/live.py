@@ -21,10 +21,10 @@ from dataclasses import asdict
 from typing import Any
 
 from actors.kernel.messaging import DEFAULT_TIMEOUT
+from actors.studio.live_model import GrowingModel
 from actors.study.shell import Shell
 from actors.study.shell_output import output_record
 from actors.study.shell_words import DELIVERY_VERBS
-from actors.studio.live_model import GrowingModel
 from actors.tracing.sinks import TraceSink, callback_sink
 from board.errors import InputError
 from board.rules.geometries import NAMED

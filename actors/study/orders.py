@@ -14,7 +14,6 @@ from contextlib import contextmanager
 from types import TracebackType
 from typing import Protocol, TypeVar, overload
 
-from actors.study.explore import Outcome, Report, Run, RunOnce, shortest_counterexample
 from actors.kernel.errors import ActorFailure
 from actors.kernel.limits import GAMES
 from actors.kernel.links import FAULT_KINDS, LinkModel
@@ -27,6 +26,7 @@ from actors.protocol.piece import Learned
 from actors.protocol.referee import Accepted, Description, FenQuery, ProposeText, Verdict
 from actors.roles.registered import BOARD, CLIENT, REFEREE
 from actors.roles.supervisor import Supervisor
+from actors.study.explore import Outcome, Report, Run, RunOnce, shortest_counterexample
 from actors.tracing.event import TraceEvent
 from actors.tracing.recorder import Delivery, TraceRecorder
 from board.errors import ChessActorsError, IllegalMoveError, InputError

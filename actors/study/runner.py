@@ -39,8 +39,8 @@ from board.rules.pieces import COLOUR_NAMES, KIND_LETTERS, KIND_NAMES
 from board.rules.squares import SQUARE_NAMES, parse_standard_square
 
 if TYPE_CHECKING:
-    from actors.game.game import ActorGame, PieceHandle
     from actors.clusters.nodes import Nodes
+    from actors.game.game import ActorGame, PieceHandle
     from actors.game.pool import SystemPool
     from actors.kernel.links import LinkModel
     from actors.kernel.network import Network
