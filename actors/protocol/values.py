@@ -10,7 +10,7 @@ from functools import lru_cache
 from typing import Final, Literal
 
 from board.rules.castling import RIGHT_LETTERS, STANDARD, CastlingTable, castling_table
-from board.rules.declared_facts import Assessment, PathEntry, Probe, ProbeReport, Reach, Sighting
+from board.rules.declared import Assessment, PathEntry, Probe, ProbeReport, Reach, Sighting
 
 __all__ = [
     "STANDARD_LAYOUT",
