@@ -125,7 +125,7 @@ if TYPE_CHECKING:
     from board.puzzles.knights.path import knight_distance, shortest_path
     from board.puzzles.knights.tour import NoTourError, knight_tour
     from board.puzzles.knights.treasure import treasure_hunt
-    from board.rules.geometries import Geometry, betza, combine, geometry_named, leaper, rider, standard
+    from board.rules.geometry import Geometry, betza, combine, geometry_named, leaper, rider, standard
     from board.rules.moves import Move
     from board.rules.pieces import BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE
     from board.rules.position import Position
@@ -155,7 +155,7 @@ _SOURCES: dict[str, str] = {
     "Played": "board.games.played",
     **dict.fromkeys(
         ["Geometry", "betza", "combine", "geometry_named", "leaper", "rider", "standard"],
-        "board.rules.geometries",
+        "board.rules.geometry",
     ),
     **dict.fromkeys(["knight_distance", "shortest_path"], "board.puzzles.knights.path"),
     **dict.fromkeys(["NoTourError", "knight_tour"], "board.puzzles.knights.tour"),

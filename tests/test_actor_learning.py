@@ -20,7 +20,7 @@ from actors.game.game import ActorGame
 from actors.protocol import Accepted, No, Rejected, Yes
 from actors.tracing.recorder import TraceRecorder
 from board.errors import InputError
-from board.rules.geometries import NAMED, geometry_named
+from board.rules.geometry import NAMED, geometry_named
 from board.rules.squares import SQUARE_NAMES
 
 FAIRY = ("archbishop", "chancellor", "amazon", "jumping-rook")

@@ -35,7 +35,7 @@ from actors.roles.board import BoardActor
 from actors.roles.piece import PieceActor
 from actors.tracing.recorder import TraceRecorder
 from board.puzzles.chessmoveq import Answer, answer, parse_move, parse_position
-from board.rules.geometries import geometry_named
+from board.rules.geometry import geometry_named
 
 ROOT = Path(__file__).resolve().parent.parent
 

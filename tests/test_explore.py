@@ -295,7 +295,7 @@ def test_a_ply_after_a_lesson_has_one_verdict_under_every_order() -> None:
 
 
 def test_explore_runs_the_lesson_inside_the_ply_it_precedes(system: OrderedSystem) -> None:
-    from board.rules.geometries import geometry_named
+    from board.rules.geometry import geometry_named
     from board.rules.squares import SQUARE_INDEX
 
     lesson = (SQUARE_INDEX["c1"], geometry_named("rook"))

@@ -28,7 +28,7 @@ from board.games.game import Game
 from board.games.replay import replay_direct
 from board.notation.algebraic import san
 from board.notation.pgn import PgnGame, read_games
-from board.rules.geometries import geometry_named
+from board.rules.geometry import geometry_named
 from board.rules.movegen import legal_moves
 
 ILLEGAL_TRIES = ("Ke5", "O-O", "exd6", "Qxh8", "a8=Q", "Nf3")

@@ -23,7 +23,7 @@ from actors.tracing.recorder import STARTUP, TraceRecorder
 from board.games.game import Game
 from board.notation.algebraic import san
 from board.notation.fen import STARTING_FEN
-from board.rules.geometries import reach, standard
+from board.rules.geometry import reach, standard
 from board.rules.movegen import legal_moves
 from board.rules.pieces import KNIGHT, WHITE
 from board.rules.squares import parse_standard_square

@@ -27,8 +27,7 @@ from actors.kernel.errors import ActorFailure
 from actors.protocol.piece import Learn, Learned
 from actors.protocol.referee import Accepted, Verdict
 from board.errors import ChessActorsError, InputError
-from board.rules.geometries import NAMED, Geometry, user_geometry
-from board.rules.geometry import Path
+from board.rules.geometry import NAMED, Geometry, Path, user_geometry
 from board.rules.pieces import KIND_BY_LETTER
 from board.rules.squares import SQUARE_INDEX, SQUARE_NAMES, Coord
 

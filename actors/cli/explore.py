@@ -129,7 +129,7 @@ def load_script(
     from board.errors import InputError
     from board.games.replay import start_game
     from board.notation.pgn import read_games
-    from board.rules.geometries import geometry_named
+    from board.rules.geometry import geometry_named
     from board.rules.squares import parse_standard_square
 
     scenario: Scenario | None = None

@@ -21,7 +21,7 @@ def lessons(written: list[str]) -> dict[str, str]:
         InputError: not SQUARE=PIECE, a square off the board, an unknown piece or a Betza string that
             cannot be read (the letter and its position named), a square taught twice.
     """
-    from board.rules.geometries import geometry_named
+    from board.rules.geometry import geometry_named
     from board.rules.squares import SQUARE_NAMES, parse_standard_square
 
     taught: dict[str, str] = {}

@@ -58,7 +58,7 @@ from actors.roles.supervisor import Supervisor
 from actors.tracing.recorder import STARTUP, TraceRecorder
 from board.errors import ChessActorsError, InputError
 from board.games.game import Game
-from board.rules.geometries import Geometry, geometry_named, user_geometry
+from board.rules.geometry import Geometry, geometry_named, user_geometry
 from board.rules.pieces import KIND_BY_LETTER, KIND_NAMES, PROMOTION_KINDS
 from board.rules.squares import SQUARE_NAMES, parse_size, parse_square, parse_standard_square
 
@@ -86,7 +86,7 @@ InFlight = tuple[Proposal, Pending[Verdict] | None]
 
 Teachable = Geometry | str | Callable[[tuple[int, int], tuple[int, int]], object]
 """What a piece can learn: a geometry, the name of one ('archbishop', 'knight', ...), or a function
-``(start, end) -> None | (target, traversed)`` on (file, rank) pairs (see board.rules.geometries)."""
+``(start, end) -> None | (target, traversed)`` on (file, rank) pairs (see board.rules.geometry)."""
 
 
 def as_geometry(lesson: Teachable) -> Geometry:

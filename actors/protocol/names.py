@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from board.rules.fen_text import placement_field
-from board.rules.geometries import Geometry, geometry_named
+from board.rules.geometry import Geometry, geometry_named
 from board.rules.pieces import COLOUR_NAMES, KIND_NAMES, parse_colour
 from board.rules.squares import FILE_LETTERS, SQUARE_NAMES, parse_standard_square
 

@@ -50,7 +50,7 @@ from actors.roles.referee import PositionRefereeActor, RefereeActor
 from actors.roles.registered import BOARD, JOURNAL, REFEREE, SUPERVISOR
 from actors.tracing.recorder import marking, note_restart
 from board.notation.fen import parse_fen, write_fen
-from board.rules.geometries import Geometry, label_of, reach, standard
+from board.rules.geometry import Geometry, label_of, reach, standard
 from board.rules.squares import SQUARE_NAMES
 
 if TYPE_CHECKING:

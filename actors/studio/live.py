@@ -27,7 +27,7 @@ from actors.study.shell_output import output_record
 from actors.study.shell_words import DELIVERY_VERBS
 from actors.tracing.sinks import TraceSink, callback_sink
 from board.errors import InputError
-from board.rules.geometries import NAMED
+from board.rules.geometry import NAMED
 
 __all__ = ["COMMAND_LENGTH", "PAGE_CHARACTERS", "SAVE_TIMEOUT", "LiveGame", "Subscriber"]
 

@@ -63,7 +63,7 @@ from actors.tracing.event import TraceEvent
 from actors.tracing.recorder import Delivery, TraceRecorder
 from board.errors import ChessActorsError, InputError
 from board.games.game import Game
-from board.rules.geometries import label_of, standard
+from board.rules.geometry import label_of, standard
 from board.rules.pieces import KING
 
 __all__ = [

@@ -32,7 +32,7 @@ from actors.tracing.recorder import Delivery, TraceRecorder
 from board.errors import ChessActorsError, IllegalMoveError, InputError
 from board.games.game import Game
 from board.rules.fen_text import format_fen
-from board.rules.geometries import Geometry
+from board.rules.geometry import Geometry
 from board.rules.squares import SQUARE_NAMES
 
 Lesson = tuple[int, Geometry]

@@ -49,7 +49,7 @@ from board.notation.fen import parse_fen, write_fen
 from board.notation.san_syntax import parse_san, parse_uci
 from board.numbers import whole_number
 from board.rules.chess960 import start_fen
-from board.rules.geometries import geometry_named
+from board.rules.geometry import geometry_named
 from board.rules.pieces import COLOUR_NAMES, KIND_LETTERS, KIND_NAMES
 from board.rules.position import Position
 from board.rules.squares import SQUARE_NAMES, parse_standard_square

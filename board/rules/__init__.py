@@ -30,19 +30,20 @@ if TYPE_CHECKING:
     from board.rules.chess960 import back_rank, number_of, position_number, start_fen
     from board.rules.facts import candidate_facts, castling_facts, current_checkers
     from board.rules.fen_text import format_fen, placement_field
-    from board.rules.geometries import (
+    from board.rules.geometry import (
         NAMED,
         Geometry,
+        Path,
         combine,
         geometry_named,
         label_of,
         leaper,
+        move_function,
         reach,
         rider,
         standard,
         user_geometry,
     )
-    from board.rules.geometry import Path, move_function
     from board.rules.judge import (
         CandidateFacts,
         CastlingFacts,
@@ -156,21 +157,22 @@ _SOURCES: dict[str, str] = {
         ],
         "pieces",
     ),
-    **dict.fromkeys(["Path", "move_function"], "geometry"),
     **dict.fromkeys(
         [
             "Geometry",
             "NAMED",
+            "Path",
             "combine",
             "geometry_named",
             "label_of",
             "leaper",
+            "move_function",
             "reach",
             "rider",
             "standard",
             "user_geometry",
         ],
-        "geometries",
+        "geometry",
     ),
     "BIT": "bitboards",
     **dict.fromkeys(["CASTLE", "DOUBLE_PUSH", "EN_PASSANT", "Move", "from_square", "to_square"], "moves"),
