@@ -14,7 +14,7 @@ from contextlib import nullcontext, suppress
 from functools import partial
 from itertools import islice
 from types import TracebackType
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from actors.game.arguments import check_address, checked_text, checked_timeout
 from actors.game.placement import GameNodes, Placement, checked_count, start_nodes
@@ -23,7 +23,7 @@ from actors.kernel.control import Armed, Crash, CrashOnNext, Disarm, HangOnNext,
 from actors.kernel.errors import ActorFailure, ActorTimeout, ActorUnavailable, GameClosed
 from actors.kernel.limits import GAMES
 from actors.kernel.links import LinkModel, parse_network
-from actors.kernel.messaging import DEFAULT_TIMEOUT, WINDOW, Pending, Request, ask, post, tell, wait_one
+from actors.kernel.messaging import DEFAULT_TIMEOUT, WINDOW, Caller, Pending, Request, wait_one
 from actors.kernel.network import Network
 from actors.kernel.policies import Policy
 from actors.kernel.schedule import Turnstile, make_turnstile, start_up
@@ -243,6 +243,8 @@ class ActorGame:
             fen, recorder, self.timeout, max_restarts, period, turnstile=self.turnstile, chess960=chess960
         )
         """The game's actor system (with a pool: the one borrowed, once started)."""
+        self._caller = Caller(CLIENT, recorder, self.timeout, self.supervisor.ref)
+        """How the game asks its actors: as the client, traced by its recorder, within its timeout."""
         self.links: ScheduledLinks | None = None
         """Under a schedule, the failing links of the model ``network`` names, on the schedule's
         clock (actors.kernel.scheduled_links; ``counts``: what befell the messages); else None."""
@@ -356,6 +358,7 @@ class ActorGame:
             self.supervisor = self.pool.borrow(
                 supervisor.start_fen, supervisor.max_restarts, supervisor.period, supervisor.chess960
             )
+            self._caller.lookup = self.supervisor.ref  # the borrowed system's actors are asked from now on
             # A game dropped without close() stops the system it borrowed (its state is unknown).
             self._finalizer = weakref.finalize(self, self.pool.discard, self.supervisor)
             if self.network is not None:  # the borrowed system's mail crosses this game's links
@@ -466,10 +469,9 @@ class ActorGame:
         if healthy:
             try:
                 if self._sending:  # a proposal stream left open: let the referee finish with it
-                    envelope = post(self.recorder, CLIENT, REFEREE, Ping())
-                    wait_one(*ask(supervisor.ref(REFEREE), REFEREE, envelope), self.timeout)
+                    self._caller.call(REFEREE, Ping())
                 for name in self._armed:  # faults armed through this game die with it
-                    tell(supervisor.ref(name), post(self.recorder, CLIENT, name, Disarm()))
+                    self._caller.tell(name, Disarm())
             except ActorFailure:
                 healthy = False
         if self.network is not None:
@@ -623,8 +625,7 @@ class ActorGame:
         # A proposal serves the ply it is tagged with; a question (the FEN, legal targets, a piece's
         # answer) serves none: labelled with the next ply, the end of a game would gain a ply.
         ply = message.ply if isinstance(message, ProposeText | ProposeSquares) else None
-        envelope = post(self.recorder, CLIENT, name, message, None, ply)
-        return cast("Pending[R]", ask(self.supervisor.ref(name), name, envelope))
+        return self._caller.send(name, message, ply)
 
     def _wait(self, pending: Pending[R], deadline: float | None = None) -> R:
         """The reply to an ask sent by :meth:`_ask_later`, within the timeout (and before ``deadline``,
@@ -632,7 +633,7 @@ class ActorGame:
         timeout = self.timeout
         if deadline is not None:
             timeout = max(0.0, min(timeout, deadline - time.monotonic()))
-        reply = wait_one(*pending, timeout)
+        reply = self._caller.wait(pending, timeout)
         if self.turnstile is not None:
             self.turnstile.drain()  # the conversation is over when its last tell is delivered
         return reply
@@ -782,7 +783,7 @@ class ActorGame:
     def _send(self, name: str, message: Proposal, ply: int) -> Pending[Verdict] | None:
         """Ask without waiting; None if the actor is not there to ask."""
         try:
-            return ask(self.supervisor.ref(name), name, post(self.recorder, CLIENT, name, message, None, ply))
+            return self._caller.send(name, message, ply)
         except ActorFailure:
             return None
 
@@ -801,16 +802,16 @@ class ActorGame:
                 for _, pending in batch:
                     if pending is None:
                         break
-                    wait_one(*pending, self.timeout)
+                    self._caller.wait(pending)
         elif last is not None:
             with suppress(ActorFailure):  # the first failure is found below, in order
-                wait_one(*last, self.timeout)
+                self._caller.wait(last)
         replies: list[Verdict] = []
         for _, pending in batch:
             if pending is None:
                 break
             try:
-                reply = wait_one(*pending, 0)
+                reply = self._caller.wait(pending, 0)
             except ActorFailure:
                 break
             stale = isinstance(reply, Rejected) and reply.kind == "stale"
@@ -831,7 +832,7 @@ class ActorGame:
                 if pending is None:
                     break
                 try:
-                    reply = wait_one(*pending, self.timeout)
+                    reply = self._caller.wait(pending)
                 except ActorFailure:
                     break
                 if not isinstance(reply, Accepted) or reply.entry is None:
@@ -879,7 +880,7 @@ class ActorGame:
         """Make the actor ``name`` crash now."""
         self._check_open()
         ply = len(self._entries) + 1
-        tell(self.supervisor.ref(name), post(self.recorder, CLIENT, name, Crash(), None, ply))
+        self._caller.tell(name, Crash(), ply)
 
     def crash_on_next(self, name: str, kind: str) -> None:
         """Make the actor ``name`` raise on the next message of class ``kind`` it receives."""

@@ -17,7 +17,7 @@ from typing import Protocol, TypeVar, overload
 from actors.kernel.errors import ActorFailure
 from actors.kernel.limits import GAMES
 from actors.kernel.links import FAULT_KINDS, LinkModel
-from actors.kernel.messaging import DEFAULT_TIMEOUT, Request, ask, post, wait_one
+from actors.kernel.messaging import DEFAULT_TIMEOUT, Caller, Request
 from actors.kernel.policies import Fifo, Policy, Random
 from actors.kernel.schedule import Turnstile
 from actors.kernel.scheduled_links import ScheduledLinks
@@ -72,6 +72,8 @@ class OrderedSystem:
         self.recorder = TraceRecorder()
         self.turnstile = Turnstile(Fifo())
         self.supervisor: Supervisor | None = None
+        self._caller: Caller | None = None
+        """How the system's client asks its actors, once they are started."""
         self.link_counts: Counter[str] = Counter()
         """What befell the messages of the runs over failing links, summed (see :meth:`play`)."""
 
@@ -85,7 +87,7 @@ class OrderedSystem:
 
     def close(self) -> None:
         """Stop the system's actors and wait for each."""
-        supervisor, self.supervisor = self.supervisor, None
+        supervisor, self.supervisor, self._caller = self.supervisor, None, None
         self.turnstile.close()
         if supervisor is not None:
             try:
@@ -109,6 +111,7 @@ class OrderedSystem:
                                         chess960=self.chess960)
                 GAMES.acquire()
                 self.supervisor = supervisor
+                self._caller = Caller(CLIENT, self.recorder, self.timeout, supervisor.ref)
                 supervisor.start()
             else:
                 self.supervisor.reset(fen, self.chess960)
@@ -245,8 +248,8 @@ class OrderedSystem:
         return self.supervisor
 
     def _ask(self, message: Request[R], ply: int, name: str = REFEREE) -> R:
-        envelope = post(self.recorder, CLIENT, name, message, None, ply or None)
-        reply: R = wait_one(*ask(self._supervisor.ref(name), name, envelope), self.timeout)
+        assert self._caller is not None, "seated before it plays"
+        reply = self._caller.call(name, message, ply=ply or None)
         self.turnstile.drain()  # the conversation is over when its last tell is delivered
         return reply
 
