@@ -366,7 +366,7 @@ SCENARIO_WORDS = ("start", "startpos", "play", "reject", "send", "expect", "cras
 
 
 def test_scenario_scripts_raise_only_scenario_errors() -> None:
-    scenario = pytest.importorskip("actors.study.script", reason="actors/scenario.py is not there yet")
+    scenario = pytest.importorskip("actors.study.script", reason="actors/study/script.py is not there yet")
 
     @FUZZ
     @given(text=st.one_of(any_text, st.lists(st.sampled_from(SCENARIO_WORDS), max_size=60).map(" ".join)))
