@@ -12,10 +12,10 @@ import pytest
 from actors import ActorGame, TraceRecorder, protocol
 from actors.protocol import ProbeSurvey
 from actors.protocol.readable import readable
-from actors.scenario.script import parse_scenario
+from actors.study.script import parse_scenario
 from actors.tracing.recorder import Delivery
 from board.errors import InputError, SquareError
-from board.rules.declared_facts import Probe
+from board.rules.declared import Probe
 from board.rules.pieces import BLACK, KNIGHT, PAWN, WHITE
 from board.rules.squares import parse_standard_square as square
 
