@@ -15,7 +15,7 @@ from actors.protocol.readable import readable
 from actors.study.script import parse_scenario
 from actors.tracing.recorder import Delivery
 from board.errors import InputError, SquareError
-from board.rules.declared import Probe
+from board.rules.declared_facts import Probe
 from board.rules.pieces import BLACK, KNIGHT, PAWN, WHITE
 from board.rules.squares import parse_standard_square as square
 

@@ -11,7 +11,7 @@ from typing import Final, Literal
 
 from actors.protocol.names import Named
 from board.rules.castling import RIGHT_LETTERS, STANDARD, CastlingTable, castling_table
-from board.rules.declared import Assessment, PathEntry, Probe, ProbeReport, Reach, Sighting
+from board.rules.declared_facts import Assessment, PathEntry, Probe, ProbeReport, Reach, Sighting
 
 __all__ = [
     "STANDARD_LAYOUT",
