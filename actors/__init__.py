@@ -18,17 +18,17 @@ from board.lazy import lazy_names
 if TYPE_CHECKING:
     from actors.cli.terminal_text import terminal_safe as terminal_safe
     from actors.cli.terminal_text import terminal_safe_line as terminal_safe_line
-    from actors.client.game import ActorGame as ActorGame
-    from actors.client.game import PieceHandle as PieceHandle
-    from actors.client.moves import final_fen as final_fen
-    from actors.client.moves import replay_moves as replay_moves
-    from actors.client.nodes import Nodes as Nodes
-    from actors.client.pool import SystemPool as SystemPool
-    from actors.client.replay import MoveReport as MoveReport
-    from actors.client.replay import Pause as Pause
-    from actors.client.replay import replay_with_actors as replay_with_actors
-    from actors.client.replay import watch_game as watch_game
-    from actors.client.session import CheckMoveSession as CheckMoveSession
+    from actors.clusters.nodes import Nodes as Nodes
+    from actors.game.game import ActorGame as ActorGame
+    from actors.game.game import PieceHandle as PieceHandle
+    from actors.game.moves import final_fen as final_fen
+    from actors.game.moves import replay_moves as replay_moves
+    from actors.game.pool import SystemPool as SystemPool
+    from actors.game.replay import MoveReport as MoveReport
+    from actors.game.replay import Pause as Pause
+    from actors.game.replay import replay_with_actors as replay_with_actors
+    from actors.game.replay import watch_game as watch_game
+    from actors.game.session import CheckMoveSession as CheckMoveSession
     from actors.kernel.errors import ActorFailure as ActorFailure
     from actors.kernel.errors import ActorTimeout as ActorTimeout
     from actors.kernel.errors import ActorUnavailable as ActorUnavailable
@@ -41,12 +41,12 @@ if TYPE_CHECKING:
     from actors.protocol import Accepted as Accepted
     from actors.protocol import Rejected as Rejected
     from actors.protocol import Verdict as Verdict
-    from actors.scenario.runner import run_scenario as run_scenario
-    from actors.scenario.script import parse_scenario as parse_scenario
-    from actors.scenario.steps import Scenario as Scenario
-    from actors.scenario.steps import ScenarioError as ScenarioError
     from actors.studio import page_html as page_html
     from actors.studio import write_page as write_page
+    from actors.study.runner import run_scenario as run_scenario
+    from actors.study.script import parse_scenario as parse_scenario
+    from actors.study.steps import Scenario as Scenario
+    from actors.study.steps import ScenarioError as ScenarioError
     from actors.tracing.event import TraceEvent as TraceEvent
     from actors.tracing.export import read_jsonl as read_jsonl
     from actors.tracing.export import to_jsonl as to_jsonl

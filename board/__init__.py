@@ -131,13 +131,13 @@ if TYPE_CHECKING:
     from board.puzzles.knights.tour import NoTourError as NoTourError
     from board.puzzles.knights.tour import knight_tour as knight_tour
     from board.puzzles.knights.treasure import treasure_hunt as treasure_hunt
-    from board.rules.geometries import Geometry as Geometry
-    from board.rules.geometries import betza as betza
-    from board.rules.geometries import combine as combine
-    from board.rules.geometries import geometry_named as geometry_named
-    from board.rules.geometries import leaper as leaper
-    from board.rules.geometries import rider as rider
-    from board.rules.geometries import standard as standard
+    from board.rules.geometry import Geometry as Geometry
+    from board.rules.geometry import betza as betza
+    from board.rules.geometry import combine as combine
+    from board.rules.geometry import geometry_named as geometry_named
+    from board.rules.geometry import leaper as leaper
+    from board.rules.geometry import rider as rider
+    from board.rules.geometry import standard as standard
     from board.rules.moves import Move as Move
     from board.rules.pieces import BISHOP as BISHOP
     from board.rules.pieces import BLACK as BLACK

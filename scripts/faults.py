@@ -36,11 +36,11 @@ for place in (ROOT, HERE):  # the project, and the harnesses' shared helpers (ra
 
 from random_play import illegal_move, random_play  # noqa: E402
 
-import actors.client.game  # noqa: E402
-import actors.client.replay  # noqa: E402
-from actors.client.game import ActorGame  # noqa: E402
-from actors.client.parity import actor_verdict, direct_verdict  # noqa: E402
-from actors.client.pool import SystemPool  # noqa: E402
+import actors.game.game  # noqa: E402
+import actors.game.replay  # noqa: E402
+from actors.game.game import ActorGame  # noqa: E402
+from actors.game.parity import actor_verdict, direct_verdict  # noqa: E402
+from actors.game.pool import SystemPool  # noqa: E402
 from actors.kernel.errors import ActorFailure  # noqa: E402
 from actors.kernel.messaging import WINDOW, Envelope  # noqa: E402
 from actors.protocol import (  # noqa: E402
@@ -266,12 +266,12 @@ def actor_games(pool: SystemPool, max_restarts: int, period: float, injector: In
         def stream_proposals(self, texts: Iterable[str], window: int = WINDOW) -> Iterator[Verdict]:
             return super().stream_proposals(injector.paced_texts(texts) if injector.paced else texts, window)
 
-    original = actors.client.game.ActorGame
-    actors.client.game.ActorGame = InjectedGame  # type: ignore[misc]
+    original = actors.game.game.ActorGame
+    actors.game.game.ActorGame = InjectedGame  # type: ignore[misc]
     try:
         yield
     finally:
-        actors.client.game.ActorGame = original  # type: ignore[misc]
+        actors.game.game.ActorGame = original  # type: ignore[misc]
 
 
 def check_replay(tally: Tally, pgn: str, actor: GameVerdict, direct: GameVerdict, delay: float,
@@ -320,7 +320,7 @@ def run_replays(games: int, seed: int, timeout: float, mean_interval: float, max
             injector.counts = Counter()
             began = time.monotonic()
             try:
-                verdict = actors.client.replay.replay_with_actors(parsed)
+                verdict = actors.game.replay.replay_with_actors(parsed)
             except Exception as error:  # the harness reports any escape as a breach
                 tally.breaches.append(f"game {number}: {type(error).__name__} escaped: {error}")
                 continue

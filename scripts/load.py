@@ -31,7 +31,7 @@ if str(ROOT) not in sys.path:
 
 import pykka  # noqa: E402
 
-from actors.client.game import ActorGame  # noqa: E402
+from actors.game.game import ActorGame  # noqa: E402
 from actors.kernel.limits import ENV_VAR, THREADS_PER_GAME, TooManyGames  # noqa: E402
 from board.games.game import Game  # noqa: E402
 from board.notation.algebraic import san  # noqa: E402

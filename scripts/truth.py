@@ -139,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
             return run_steps(
                 args.steps, args.sequence_steps, args.show, without, args.seed, args.shrink, args.sequence
             )
-        from actors.client.nodes import Nodes
+        from actors.clusters.nodes import Nodes
 
         with Nodes(args.nodes, "local") as nodes:
             return run_steps(

@@ -21,7 +21,7 @@ def no_leaked_actors() -> Iterator[None]:
     yield
     import pykka
 
-    from actors.client.pool import close_process_pool
+    from actors.game.pool import close_process_pool
 
     close_process_pool()
 
@@ -44,7 +44,7 @@ def no_leaked_actors() -> Iterator[None]:
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """After the whole run, too: no actor thread may outlive the tests."""
-    from actors.client.pool import close_process_pool
+    from actors.game.pool import close_process_pool
 
     close_process_pool()
     deadline = time.monotonic() + 5.0

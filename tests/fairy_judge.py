@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from board.rules.geometries import Geometry, standard
+from board.rules.geometry import Geometry, standard
 from board.rules.pieces import KIND_BY_LETTER
 from board.rules.squares import SQUARE_INDEX, SQUARE_NAMES, coord_of
 

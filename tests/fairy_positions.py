@@ -14,7 +14,7 @@ from fairy_judge import CASTLES, Man, captures, in_check, king_square, read_setu
 
 from board.errors import FenError
 from board.notation.fen import parse_fen
-from board.rules.geometries import Geometry, geometry_named
+from board.rules.geometry import Geometry, geometry_named
 from board.rules.squares import SQUARE_INDEX, SQUARE_NAMES
 
 FAIRIES = ("archbishop", "chancellor", "amazon", "jumping-rook", "camel", "zebra", "nightrider", "mann")

@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from board.rules.geometries import Geometry, standard
+from board.rules.geometry import Geometry, standard
 from board.rules.pieces import KIND_BY_LETTER
 from board.rules.squares import SQUARE_INDEX, SQUARE_NAMES, coord_of
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from board.rules.position import Position
 
 if TYPE_CHECKING:
-    from actors.client.game import ActorGame
+    from actors.game.game import ActorGame
     from actors.protocol.referee import Accepted, Rejected
 
 

@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from actors.client.game import ActorGame
-from actors.client.moves import replay_moves
+from actors.game.game import ActorGame
+from actors.game.moves import replay_moves
 from actors.protocol import Accepted, Rejected
 from actors.tracing.recorder import TraceRecorder
 from board.errors import IllegalMoveError

@@ -16,11 +16,11 @@ import pytest
 from fairy_judge import legal_moves
 from fairy_positions import taught_positions
 
-from actors.client.game import ActorGame
+from actors.game.game import ActorGame
 from actors.protocol import Accepted, No, Rejected, Yes
 from actors.tracing.recorder import TraceRecorder
 from board.errors import InputError
-from board.rules.geometries import NAMED, geometry_named
+from board.rules.geometry import NAMED, geometry_named
 from board.rules.squares import SQUARE_NAMES
 
 FAIRY = ("archbishop", "chancellor", "amazon", "jumping-rook")

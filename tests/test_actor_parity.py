@@ -11,8 +11,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from actors.client.game import ActorGame
-from actors.client.parity import actor_verdict, direct_verdict
+from actors.game.game import ActorGame
+from actors.game.parity import actor_verdict, direct_verdict
 from board.errors import ChessActorsError
 from board.games.game import Game
 from board.notation.algebraic import san, uci

@@ -6,7 +6,7 @@ traverses nothing; a pawn pushes straight onto empty squares and captures diagon
 
 from __future__ import annotations
 
-from actors.client.game import ActorGame
+from actors.game.game import ActorGame
 from actors.protocol import No, Yes
 from board.rules.squares import SQUARE_INDEX
 

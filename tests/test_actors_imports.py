@@ -31,7 +31,7 @@ def test_tracing_imports_nothing_of_the_studio() -> None:
 
 def test_the_graph_sees_the_imports_it_must_see() -> None:
     assert "actors.tracing.recorder" in GRAPH["actors.studio.notebook"]
-    assert "actors.client.nodes" in GRAPH["actors.client.game"]  # a function-level import
+    assert "actors.game.moves" in GRAPH["actors.game.replay"]  # a function-level import
     assert "actors.kernel.messaging" in GRAPH["actors.kernel.actor"]
 
 
@@ -44,10 +44,10 @@ LAYERS = {
     "actors.protocol": 1,  # the messages
     "actors.tracing": 2,  # what watches the runtime
     "actors.roles": 2,  # the piece, board, referee, journal actors and the supervisor
-    "actors.client": 3,  # a game, a session, pools, nodes, replays, the fault search
-    "actors.scenario": 4,  # scenarios and the shell
-    "actors.study": 4,  # labs: a student's own actor, checked
+    "actors.game": 3,  # one game: the game, a session, moves, replays of one game, the pool games borrow
+    "actors.study": 4,  # delivery orders explored, faults searched, scenarios and the shell
     "actors.studio": 4,  # the page, offline and live
+    "actors.clusters": 4,  # many games and processes: bulk replay, nodes over Ray, clusters
     "actors.cli": 5,  # the command line
     "actors": 6,  # the package's public names, loaded when first asked for
 }
@@ -84,5 +84,5 @@ def test_no_import_circle_type_only_imports_included() -> None:
 
 def test_the_layer_check_sees_type_only_and_function_level_imports() -> None:
     assert "actors.kernel.actor" in EVERY_IMPORT["actors.kernel.schedule"]  # under TYPE_CHECKING
-    assert "actors.client.nodes" in EVERY_IMPORT["actors.client.game"]  # inside a method
+    assert "actors.game.moves" in EVERY_IMPORT["actors.game.replay"]  # inside a function
     assert "board.errors" in EVERY_IMPORT["actors.kernel.errors"]

@@ -16,8 +16,8 @@ from typing import TypeVar
 import pytest
 
 from actors.cli import main
-from actors.client.bulk import _take_a_core
-from actors.client.game import ActorGame
+from actors.clusters.bulk import _take_a_core
+from actors.game.game import ActorGame
 from actors.kernel.affinity import ENV_VAR, one_core, wanted
 from board.errors import InputError
 

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from actors.client.game import ActorGame
-from actors.client.pool import SystemPool
-from actors.client.session import CheckMoveSession
+from actors.game.game import ActorGame
+from actors.game.pool import SystemPool
+from actors.game.session import CheckMoveSession
 from actors.kernel.errors import GameClosed
 from board.puzzles.chessmoveq import parse_json_case
 

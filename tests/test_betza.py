@@ -12,12 +12,12 @@ import sys
 
 import pytest
 
-from actors.client.game import ActorGame
+from actors.game.game import ActorGame
 from actors.protocol import Accepted
 from board.errors import BetzaError, IllegalMoveError, InputError
 from board.games.game import Game
 from board.notation.fen import parse_fen
-from board.rules.geometries import betza, geometry_named, label_of, reach, standard
+from board.rules.geometry import betza, geometry_named, label_of, reach, standard
 from board.rules.perft import perft as standard_perft
 from board.rules.pieces import BISHOP, BLACK, KING, KNIGHT, QUEEN, ROOK, WHITE
 from board.rules.squares import SQUARE_INDEX, SQUARE_NAMES

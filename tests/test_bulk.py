@@ -215,7 +215,7 @@ class _HereRunner:
         self.chunks = 0
 
     def submit(self, chunk: tuple[int, list[bytes], str]) -> Future[list[object]]:
-        from actors.client.bulk import judge_chunk
+        from actors.clusters.bulk import judge_chunk
 
         self.chunks += 1
         done: Future[list[object]] = Future()
@@ -224,8 +224,8 @@ class _HereRunner:
 
 
 def test_the_rest_of_an_input_with_no_place_to_cut_is_judged_in_order_as_one_process_judges_it() -> None:
-    from actors.client.bulk import ordered
-    from actors.client.replay import judge_for
+    from actors.clusters.bulk import ordered
+    from actors.game.replay import judge_for
 
     famous = (DATA / "famous.pgn").read_text(encoding="utf-8")
     never_closed = "1. e4 e5 {a comment never closed\n" + "2. Nf3 Nc6 1-0\n" * 500
@@ -256,7 +256,7 @@ def test_workers_ended_early_leave_no_executor_thread_behind() -> None:
     # Ended by a signal or an error, the workers are terminated and the executor's own thread is
     # waited for: left running, it closes its wake-up pipe while the interpreter's exit writes to it
     # (concurrent.futures' exit hook), and a traceback is printed after the command's one line.
-    from actors.client.bulk import ProcessRunner
+    from actors.clusters.bulk import ProcessRunner
 
     runner = ProcessRunner("direct", 2)
     lines = (DATA / "famous.pgn").read_bytes().splitlines(keepends=True)

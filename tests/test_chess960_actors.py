@@ -12,10 +12,10 @@ import chess.pgn
 import pytest
 from chess960_games import CASTLING_CORNERS, random_chess960_game
 
-from actors.client.game import ActorGame
-from actors.client.parity import actor_verdict, direct_verdict
-from actors.client.pool import SystemPool
-from actors.client.replay import watch_game
+from actors.game.game import ActorGame
+from actors.game.parity import actor_verdict, direct_verdict
+from actors.game.pool import SystemPool
+from actors.game.replay import watch_game
 from actors.protocol import Accepted, Rejected
 from actors.protocol.piece import CastleQuery, No, Yes
 from board.games.game import Game

@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from chess960_games import random_chess960_game
 
-from actors.scenario.runner import run_scenario
-from actors.scenario.script import parse_line, parse_scenario, read_scenario
-from actors.scenario.shell import Shell
-from actors.scenario.shell_output import Shown
-from actors.scenario.steps import Start
+from actors.study.runner import run_scenario
+from actors.study.script import parse_line, parse_scenario, read_scenario
+from actors.study.shell import Shell
+from actors.study.shell_output import Shown
+from actors.study.steps import Start
 from board.errors import IllegalMoveError
 from board.games.game import Game
 from board.games.replay import start_game

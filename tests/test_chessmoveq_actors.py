@@ -18,7 +18,7 @@ import pytest
 from test_chessmoveq import SEED_CASES, SMALLEST_MATE, Piece, pieces, square
 from test_chessmoveq_oracle import played_position, random_move, sparse_position
 
-from actors.client.session import EMPTY_FEN, CheckMoveSession
+from actors.game.session import EMPTY_FEN, CheckMoveSession
 from actors.kernel.messaging import Directory, Envelope
 from actors.protocol import (
     Crash,
@@ -35,7 +35,7 @@ from actors.roles.board import BoardActor
 from actors.roles.piece import PieceActor
 from actors.tracing.recorder import TraceRecorder
 from board.puzzles.chessmoveq import Answer, answer, parse_move, parse_position
-from board.rules.geometries import geometry_named
+from board.rules.geometry import geometry_named
 
 ROOT = Path(__file__).resolve().parent.parent
 

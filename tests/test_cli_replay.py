@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from actors.cli.display import FILES_LINE
-from actors.client.replay import judge_for, watch_game
+from actors.game.replay import judge_for, watch_game
 from actors.tracing.event import REQUIRED_FIELDS
 from board.notation.pgn import read_games
 
@@ -391,7 +391,7 @@ def test_game_and_plies_that_cannot_be_met_are_one_line_and_exit_2(
 
 @pytest.mark.parametrize("engine", ["actors", "direct"])
 def test_a_paused_game_waits_after_its_ply_with_no_later_move_proposed(engine: str) -> None:
-    from actors.client.replay import Pause
+    from actors.game.replay import Pause
     from actors.tracing.recorder import TraceRecorder
 
     [game] = read_games((DATA / "opera-game.pgn").read_text(encoding="utf-8"))

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from actors.cli import main
-from actors.client import fault_search
-from actors.client.fault_search import PlySearch, run_ply
-from actors.scenario.shell import Shell
-from actors.scenario.shell_output import output_record
+from actors.study import fault_search
+from actors.study.fault_search import PlySearch, run_ply
+from actors.study.shell import Shell
+from actors.study.shell_output import output_record
 from actors.tracing.compare import OrderComparison, compare_orders
 from board.errors import InputError
 

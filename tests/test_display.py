@@ -12,8 +12,8 @@ import pytest
 from rich.console import Console, RenderableType
 
 from actors.cli.display import FILES_LINE, STEP_WIDTH, BoardView, headline, move_line, step_line, summary_view
-from actors.client.replay import MoveReport
-from actors.scenario.steps import StepResult
+from actors.game.replay import MoveReport
+from actors.study.steps import StepResult
 from board.notation.fen import STARTING_FEN
 
 AFTER_E4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"

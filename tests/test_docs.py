@@ -358,7 +358,7 @@ def test_every_public_name_is_in_the_api_reference(site: Path) -> None:
                 missing.append(f"{package.__name__}.{name}")
     assert not missing, f"public names the reference does not show: {missing}"
     assert 'id="actors.PieceHandle"' in pages, "what game.piece() returns"
-    for internal in ("actors.kernel.fault_marks", "actors.kernel.remote", "actors.client.placement",
+    for internal in ("actors.kernel.fault_marks", "actors.kernel.remote", "actors.game.placement",
                      "actors.kernel.policies", "actors.protocol.referee"):
         assert f'id="{internal}"' not in pages, f"{internal} is internal, and off the reference"
 

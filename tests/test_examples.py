@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from actors.examples import UnknownExampleError, example, examples
-from actors.scenario.script import parse_scenario
+from actors.study.script import parse_scenario
 from board.errors import InputError
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from actors.client.explore import Outcome, Run, RunOnce, explore, messages_of
-from actors.client.orders import OrderedSystem, explore_game, game_plies
 from actors.kernel.actor import TracedActor
 from actors.kernel.affinity import one_core
 from actors.kernel.messaging import Directory, ask, post, wait_all, wait_one
 from actors.kernel.policies import Fifo, Policy, Script
 from actors.kernel.schedule import Turnstile
+from actors.study.explore import Outcome, Run, RunOnce, explore, messages_of
+from actors.study.orders import OrderedSystem, explore_game, game_plies
 from actors.tracing.export import read_jsonl
 from actors.tracing.recorder import TraceRecorder
 from board.notation.fen import STARTING_FEN
@@ -295,7 +295,7 @@ def test_a_ply_after_a_lesson_has_one_verdict_under_every_order() -> None:
 
 
 def test_explore_runs_the_lesson_inside_the_ply_it_precedes(system: OrderedSystem) -> None:
-    from board.rules.geometries import geometry_named
+    from board.rules.geometry import geometry_named
     from board.rules.squares import SQUARE_INDEX
 
     lesson = (SQUARE_INDEX["c1"], geometry_named("rook"))

@@ -10,8 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from actors.client.orders import OrderedSystem, game_plies
 from actors.roles.supervisor import IDLE_PIECES
+from actors.study.orders import OrderedSystem, game_plies
 from board.notation.pgn import read_games
 
 ROOT = Path(__file__).resolve().parent.parent

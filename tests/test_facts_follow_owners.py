@@ -11,12 +11,11 @@ from contextlib import suppress
 
 from support import accepted, rejected
 
-from actors.client.game import ActorGame
+from actors.game.game import ActorGame
 from actors.kernel.control import Ping
 from actors.kernel.errors import ActorFailure
 from actors.protocol import Accepted, Learn, Rejected
-from board.rules.geometries import Geometry, geometry_named, standard
-from board.rules.geometry import Path
+from board.rules.geometry import Geometry, Path, geometry_named, standard
 from board.rules.pieces import KNIGHT, ROOK
 
 

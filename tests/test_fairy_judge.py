@@ -14,7 +14,7 @@ from fairy_judge import legal_moves
 from fairy_positions import FAIRIES, THEMES, TaughtPosition, taught_positions
 
 from board.notation.fen import parse_fen
-from board.rules.geometries import geometry_named
+from board.rules.geometry import geometry_named
 
 # Seeds for random games: the start, and positions rich in castling, en passant, promotion and pins.
 STARTS = (

@@ -16,7 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from actors.client.fault_search import (
+from actors.game.game import ActorGame
+from actors.kernel.policies import Fifo
+from actors.kernel.schedule import Turnstile
+from actors.protocol.piece import Moved
+from actors.study.fault_search import (
     EveryDelivery,
     FaultRun,
     Point,
@@ -24,13 +28,9 @@ from actors.client.fault_search import (
     scenario_text,
     search_ply,
 )
-from actors.client.game import ActorGame
-from actors.client.orders import game_plies
-from actors.kernel.policies import Fifo
-from actors.kernel.schedule import Turnstile
-from actors.protocol.piece import Moved
-from actors.scenario.runner import run_scenario
-from actors.scenario.script import parse_scenario
+from actors.study.orders import game_plies
+from actors.study.runner import run_scenario
+from actors.study.script import parse_scenario
 from actors.tracing.event import TraceEvent
 from board.notation.fen import STARTING_FEN
 from board.notation.pgn import read_games
@@ -191,7 +191,7 @@ def test_a_scenario_faults_a_message_by_its_name_in_the_ply() -> None:
 
 
 def test_a_message_fault_step_is_checked_as_it_is_read() -> None:
-    from actors.scenario.steps import ScenarioError
+    from actors.study.steps import ScenarioError
 
     for line, problem in [("drop referee -> board Apply", "named by sender, receiver, kind and index"),
                           ("crash board -> referee reply to Apply[0]", "a reply is handled by no one"),

@@ -17,9 +17,9 @@ from typing import Any
 import pykka
 import pytest
 
-import actors.client.game
-from actors.client.game import ActorGame
-from actors.client.replay import replay_with_actors
+import actors.game.game
+from actors.game.game import ActorGame
+from actors.game.replay import replay_with_actors
 from actors.kernel.errors import ActorFailure, ActorTimeout, RestartIntensityExceeded
 from actors.protocol import Accepted, CrashOnNext, HangOnNext
 from board.games.game import Game
@@ -249,7 +249,7 @@ def test_a_failed_game_is_reported_and_the_next_game_still_replays(monkeypatch: 
             self.crash("referee")
             yield from super().stream_proposals(moves[2:], window)
 
-    monkeypatch.setattr(actors.client.game, "ActorGame", DoomedGame)
+    monkeypatch.setattr(actors.game.game, "ActorGame", DoomedGame)
     failed = replay_with_actors(first)
     monkeypatch.undo()
     assert failed.plies == 2 and failed.error is not None

@@ -17,8 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from actors.client.game import ActorGame
-from actors.client.replay import replay_with_actors
+from actors.game.game import ActorGame
+from actors.game.replay import replay_with_actors
 from actors.protocol import Accepted, Rejected
 from actors.tracing.export import parse_ply_range, read_jsonl
 from board.errors import (
@@ -366,7 +366,7 @@ SCENARIO_WORDS = ("start", "startpos", "play", "reject", "send", "expect", "cras
 
 
 def test_scenario_scripts_raise_only_scenario_errors() -> None:
-    scenario = pytest.importorskip("actors.scenario.script", reason="actors/scenario.py is not there yet")
+    scenario = pytest.importorskip("actors.study.script", reason="actors/study/script.py is not there yet")
 
     @FUZZ
     @given(text=st.one_of(any_text, st.lists(st.sampled_from(SCENARIO_WORDS), max_size=60).map(" ".join)))

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from actors.client.game import ActorGame
-from actors.client.replay import replay_with_actors
+from actors.game.game import ActorGame
+from actors.game.replay import replay_with_actors
 from actors.protocol import Accepted, Rejected
 from board.errors import IllegalMoveError
 from board.games.game import Game

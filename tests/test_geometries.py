@@ -9,8 +9,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from board.errors import InputError
-from board.rules.geometries import NAMED, Geometry, geometry_named, reach, standard, user_geometry
-from board.rules.geometry import Path, move_function
+from board.rules.geometry import (
+    NAMED,
+    Geometry,
+    Path,
+    geometry_named,
+    move_function,
+    reach,
+    standard,
+    user_geometry,
+)
 from board.rules.pieces import KINDS, WHITE
 from board.rules.squares import (
     SQUARE_INDEX,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from actors.client.game import ActorGame
+from actors.game.game import ActorGame
 from actors.protocol import KnightWalk
 from board.puzzles.knights import knight_distance
 from board.rules.squares import parse_square

@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 from support import accepted, rejected
 
-from actors.client.game import ActorGame
+from actors.game.game import ActorGame
 from actors.protocol import Accepted, Learn, Rejected
 from actors.protocol.piece import Promote
 from actors.protocol.referee import ProposeSquares
 from actors.roles.registered import REFEREE
 from board.errors import InputError
-from board.rules.geometries import Geometry, geometry_named, label_of, standard, user_geometry
+from board.rules.geometry import Geometry, geometry_named, label_of, standard, user_geometry
 from board.rules.geometry import Path as MovePath
 from board.rules.pieces import KING, KNIGHT, PAWN, QUEEN, ROOK
 from board.rules.squares import SQUARE_INDEX

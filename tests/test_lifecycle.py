@@ -12,8 +12,8 @@ from collections.abc import Callable
 
 import pytest
 
-from actors.client.game import ActorGame
-from actors.client.pool import SystemPool
+from actors.game.game import ActorGame
+from actors.game.pool import SystemPool
 from actors.kernel.errors import GameClosed
 
 
@@ -39,14 +39,14 @@ def _startup_allowance() -> float:
     """How long this machine takes to start Python and import the actors, with no game at all."""
     if not _ALLOWANCE:
         began = time.monotonic()
-        subprocess.run([sys.executable, "-c", "import actors.client.game"], check=True, timeout=60)
+        subprocess.run([sys.executable, "-c", "import actors.game.game"], check=True, timeout=60)
         _ALLOWANCE.append(time.monotonic() - began)
     return _ALLOWANCE[0]
 
 
 def test_a_script_that_never_closes_its_game_still_exits() -> None:
     done = _exits_quickly("""
-        from actors.client.game import ActorGame
+        from actors.game.game import ActorGame
         game = ActorGame()
         game.start()
         print(game.propose("e4").san)
@@ -56,8 +56,8 @@ def test_a_script_that_never_closes_its_game_still_exits() -> None:
 
 def test_a_script_that_never_closes_a_pooled_game_or_its_pool_still_exits() -> None:
     done = _exits_quickly("""
-        from actors.client.game import ActorGame
-        from actors.client.pool import SystemPool
+        from actors.game.game import ActorGame
+        from actors.game.pool import SystemPool
         pool = SystemPool()
         with ActorGame(pool=pool) as first:
             first.propose("d4")

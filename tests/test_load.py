@@ -18,7 +18,7 @@ from pathlib import Path
 import pykka
 import pytest
 
-from actors.client.game import ActorGame
+from actors.game.game import ActorGame
 from actors.kernel.limits import DEFAULT_MAX_GAMES, ENV_VAR, GAMES, THREADS_PER_GAME, TooManyGames, max_games
 from actors.protocol import Accepted
 
@@ -155,7 +155,7 @@ def test_a_thread_that_fails_as_it_begins_is_refused_and_never_waited_for(
 
 REFUSED_THREADS = """
 import json, resource, threading, pykka
-from actors.client.game import ActorGame
+from actors.game.game import ActorGame
 from actors.kernel.limits import TooManyGames
 # An address-space limit makes the kernel refuse thread stacks in this process only.
 with open("/proc/self/status") as status:

@@ -12,7 +12,7 @@ import pytest
 from actors import ActorGame, TraceRecorder, protocol
 from actors.protocol import ProbeSurvey
 from actors.protocol.readable import readable
-from actors.scenario.script import parse_scenario
+from actors.study.script import parse_scenario
 from actors.tracing.recorder import Delivery
 from board.errors import InputError, SquareError
 from board.rules.declared_facts import Probe

@@ -13,22 +13,22 @@ from collections import Counter
 
 import pytest
 
-from actors.client.game import ActorGame
-from actors.client.replay import watch_game
+from actors.game.game import ActorGame
+from actors.game.replay import watch_game
 from actors.kernel.errors import LinkFailure
 from actors.kernel.links import COUNTED, LinkModel, Partition, parse_network
 from actors.kernel.network import PLANNED, Network
 from actors.protocol import Learn
 from actors.protocol.referee import Accepted, FenQuery, Rejected, Verdict
-from actors.scenario.runner import run_scenario
-from actors.scenario.script import parse_scenario
+from actors.study.runner import run_scenario
+from actors.study.script import parse_scenario
 from actors.tracing.recorder import TraceRecorder
 from board.errors import InputError
 from board.games.game import Game
 from board.games.replay import replay_direct
 from board.notation.algebraic import san
 from board.notation.pgn import PgnGame, read_games
-from board.rules.geometries import geometry_named
+from board.rules.geometry import geometry_named
 from board.rules.movegen import legal_moves
 
 ILLEGAL_TRIES = ("Ke5", "O-O", "exd6", "Qxh8", "a8=Q", "Nf3")
@@ -327,7 +327,7 @@ def test_a_network_object_under_a_schedule_is_refused() -> None:
 
 
 def test_pooled_games_over_a_network_fault_only_their_own_mail() -> None:
-    from actors.client.pool import SystemPool
+    from actors.game.pool import SystemPool
     from actors.kernel.messaging import ROUTES
 
     with SystemPool() as pool:
@@ -363,7 +363,7 @@ def test_a_lost_message_is_drawn_as_an_arrow_ending_in_a_cross_and_a_retry_names
 
 @pytest.mark.parametrize("fault", ["drop", "duplicate"])
 def test_every_message_of_a_capture_lost_or_duplicated_in_turn_changes_nothing(fault: str) -> None:
-    from actors.client.fault_search import run_ply, search_ply
+    from actors.study.fault_search import run_ply, search_ply
 
     fen, move = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", "Nxe5"
     search = search_ply(fen, move, fault)
@@ -395,8 +395,8 @@ def test_explore_network_reports_the_fault_points_of_each_ply() -> None:
 
 
 def test_a_script_s_fault_steps_befall_the_next_message_of_their_kind_and_change_no_verdict() -> None:
-    from actors.scenario.runner import run_scenario
-    from actors.scenario.script import parse_scenario
+    from actors.study.runner import run_scenario
+    from actors.study.script import parse_scenario
 
     script = "\n".join([
         "play e4", "drop next Apply", "play e5", "duplicate next Moved", "play Nf3",

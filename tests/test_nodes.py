@@ -20,18 +20,18 @@ from typing import Any
 import pytest
 from test_network import outcome_of, self_play_games
 
-from actors.client.game import ActorGame
-from actors.client.nodes import Nodes
-from actors.client.placement import Placement, parse_placement, spread
-from actors.client.pool import SystemPool
-from actors.client.ray_carrier import DRIVER
-from actors.client.replay import embedded_game, watch_game
+from actors.clusters.nodes import Nodes
+from actors.clusters.ray_carrier import DRIVER
 from actors.examples import examples
+from actors.game.game import ActorGame
+from actors.game.placement import Placement, parse_placement, spread
+from actors.game.pool import SystemPool
+from actors.game.replay import embedded_game, watch_game
 from actors.kernel.errors import ActorFailure, ActorUnavailable, LinkFailure
 from actors.kernel.links import COUNTED, FAULT_KINDS, LinkModel, parse_network
 from actors.protocol.referee import Accepted, FenQuery
-from actors.scenario.runner import run_scenario
-from actors.scenario.script import parse_scenario
+from actors.study.runner import run_scenario
+from actors.study.script import parse_scenario
 from actors.tracing.event import TraceEvent
 from actors.tracing.mermaid import to_mermaid
 from actors.tracing.recorder import TraceRecorder
@@ -342,7 +342,7 @@ def test_nodes_are_refused_with_a_pool_or_a_schedule_and_counted_from_one_to_six
 def test_a_program_that_imported_ray_first_still_starts_a_local_ray_on_loopback_with_a_token() -> None:
     code = (
         "import os, ray\n"  # imported before chess-actors sets how a local Ray listens
-        "from actors.client.nodes import Nodes\n"
+        "from actors.clusters.nodes import Nodes\n"
         "with Nodes(1, 'local') as nodes:\n"  # its GCS refuses a driver without the token: it started
         "    from ray._private.ray_constants import ENABLE_RAY_CLUSTER\n"
         "    print(ENABLE_RAY_CLUSTER, os.environ['RAY_AUTH_MODE'], len(nodes.pids))\n"

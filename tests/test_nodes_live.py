@@ -22,14 +22,14 @@ from test_network import self_play_games
 from test_nodes import DRIVER_ACTORS, _family
 from test_studio_live import studio_running
 
-from actors.client.nodes import Nodes
-from actors.client.ray_carrier import DRIVER
-from actors.client.replay import MoveReport
-from actors.scenario.runner import run_scenario
-from actors.scenario.script import parse_scenario
-from actors.scenario.shell import Shell
-from actors.scenario.shell_words import BY_HAND_VERBS
+from actors.clusters.nodes import Nodes
+from actors.clusters.ray_carrier import DRIVER
+from actors.game.replay import MoveReport
 from actors.studio.live import LiveGame
+from actors.study.runner import run_scenario
+from actors.study.script import parse_scenario
+from actors.study.shell import Shell
+from actors.study.shell_words import BY_HAND_VERBS
 from actors.tracing.export import placing_nodes
 from board.errors import InputError
 from board.games.replay import replay_direct

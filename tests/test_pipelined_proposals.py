@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from actors.client.game import ActorGame
+from actors.game.game import ActorGame
 from actors.protocol import Accepted, CrashOnNext, ProposeText, Rejected
 from actors.roles.registered import REFEREE
 from board.games.game import Game

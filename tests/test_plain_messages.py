@@ -15,9 +15,9 @@ from actors.protocol import MoveQuery, Survey
 from actors.protocol.names import Named
 from board.games.played import Played
 from board.notation.written_moves import SanMove, UciMove
+from board.rules.geometry import Path
 from board.rules.judge import CandidateFacts, Decision, Intent
 from board.rules.moves import Move
-from board.rules.paths import Path
 
 MESSAGES = [
     kind

@@ -14,16 +14,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from actors.client.game import ActorGame
-from actors.client.parity import actor_verdict, direct_verdict
-from actors.client.pool import SystemPool
+from actors.game.game import ActorGame
+from actors.game.parity import actor_verdict, direct_verdict
+from actors.game.pool import SystemPool
 from actors.kernel.errors import RestartIntensityExceeded
 from actors.protocol import Accepted
 from actors.tracing.recorder import STARTUP, TraceRecorder
 from board.games.game import Game
 from board.notation.algebraic import san
 from board.notation.fen import STARTING_FEN
-from board.rules.geometries import reach, standard
+from board.rules.geometry import reach, standard
 from board.rules.movegen import legal_moves
 from board.rules.pieces import KNIGHT, WHITE
 from board.rules.squares import parse_standard_square

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from actors.client.game import ActorGame
+from actors.game.game import ActorGame
 from actors.kernel.errors import ActorTimeout
 from actors.protocol import Accepted
 

@@ -115,7 +115,7 @@ def test_every_public_name_is_documented_once_on_a_reference_page() -> None:
 
 def test_the_names_a_new_user_reaches_for_come_from_the_roots() -> None:
     from actors import Accepted, ActorGame, CheckMoveSession, Rejected, SystemPool, TraceRecorder
-    from actors.client.game import ActorGame as DefinedGame
+    from actors.game.game import ActorGame as DefinedGame
     from board import STARTING_FEN, Game, Position
 
     assert ActorGame is DefinedGame
@@ -207,8 +207,8 @@ def test_a_plain_replay_loads_none_of_the_modules_only_the_package_root_names() 
         "import contextlib, io\nfrom actors.cli import main\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n    main(['replay'])"
     )
-    assert "actors.client.game" in loaded  # it did replay with the actors
-    for unused in ("actors.studio", "actors.scenario.runner", "actors.tracing.mermaid", "actors.kernel.hive",
+    assert "actors.game.game" in loaded  # it did replay with the actors
+    for unused in ("actors.studio", "actors.study.runner", "actors.tracing.mermaid", "actors.kernel.hive",
                    "board.puzzles.knights.tour", "board.svg", "board.rules.perft"):
         assert unused not in loaded
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import actors
-from actors.client.game import ActorGame
+from actors.game.game import ActorGame
 from actors.kernel.control import HangOnNext
 from actors.kernel.errors import ActorFailure, LinkFailure
 from actors.kernel.links import LinkModel
@@ -25,8 +25,8 @@ from actors.kernel.network import Network
 from actors.protocol import Accepted, Rejected
 from actors.protocol.board import Declare
 from actors.protocol.piece import TargetsQuery
-from actors.scenario.runner import run_scenario
-from actors.scenario.script import parse_scenario
+from actors.study.runner import run_scenario
+from actors.study.script import parse_scenario
 from actors.tracing.recorder import TraceRecorder
 
 ROOT = Path(actors.__file__).resolve().parent.parent

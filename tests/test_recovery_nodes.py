@@ -20,10 +20,10 @@ import pytest
 from support import accepted
 from test_recovery import _assert_alike, _finished, _replay_in_process
 
-from actors.client.game import ActorGame
-from actors.client.node_process import NodeHost
-from actors.client.nodes import Nodes
-from actors.client.replay import embedded_game
+from actors.clusters.node_process import NodeHost
+from actors.clusters.nodes import Nodes
+from actors.game.game import ActorGame
+from actors.game.replay import embedded_game
 from actors.protocol import Accepted
 from actors.tracing.recorder import TraceRecorder
 from board.errors import InputError
@@ -118,9 +118,9 @@ def test_a_tell_that_lands_late_still_reaches_its_piece_before_the_game_s_nodes_
 ) -> None:
     from ray import cloudpickle
 
-    import actors.client.nodes
+    import actors.clusters.nodes
 
-    monkeypatch.setattr(actors.client.nodes, "NodeHost", _SlowCaptures)
+    monkeypatch.setattr(actors.clusters.nodes, "NodeHost", _SlowCaptures)
     module = sys.modules[__name__]
     cloudpickle.register_pickle_by_value(module)  # the node processes cannot import this module
     recorder = TraceRecorder()

@@ -22,14 +22,14 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from reference_judge import Reference
 from truth_model import STARTS, Switch, Tally, TruthRun, lessons, machine_settings
 
-from actors.client.fault_search import EveryDelivery
-from actors.client.game import ActorGame
+from actors.game.game import ActorGame
 from actors.kernel.control import HangOnNext
 from actors.kernel.errors import ActorFailure, LinkFailure
 from actors.kernel.links import LinkModel
 from actors.kernel.network import Network
 from actors.kernel.policies import Fifo
 from actors.kernel.schedule import Turnstile
+from actors.study.fault_search import EveryDelivery
 from actors.tracing.recorder import TraceRecorder
 
 LESSONS = sorted(lessons(Switch()))
@@ -352,7 +352,7 @@ class NodeFaultRun(FaultRun):
     referee, board and journal, pieces)."""
 
     def __init__(self, fen: str, tally: Tally) -> None:
-        from actors.client.nodes import Nodes
+        from actors.clusters.nodes import Nodes
 
         self.switch = Switch()
         self.lessons = lessons(self.switch)

@@ -8,8 +8,7 @@ import random
 import chess
 from reference_judge import Reference, square
 
-from board.rules.geometries import NAMED, Geometry
-from board.rules.geometry import Path
+from board.rules.geometry import NAMED, Geometry, Path
 
 STARTS = (
     chess.STARTING_FEN,

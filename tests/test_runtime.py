@@ -23,7 +23,7 @@ from actors.kernel.actor import TracedActor, fence
 from actors.kernel.control import Armed, Crash, CrashOnNext, Ping, Pong
 from actors.kernel.errors import ActorTimeout, ActorUnavailable
 from actors.kernel.instrument import Instrument, Visit
-from actors.kernel.messaging import Directory, Envelope, ask, post, tell, wait_one
+from actors.kernel.messaging import Caller, Directory, Envelope, ask, post, tell, wait_one
 from actors.kernel.policies import Fifo
 from actors.kernel.schedule import Turnstile
 
@@ -222,6 +222,22 @@ def test_the_instrument_sees_every_message_with_its_cause(counters: tuple[Direct
     assert (forward.sender, forward.receiver, forward.parent_id, forward.answer) == ("client", "a", None, 5)
     assert seen["Add"].parent_id == seen["Total"].parent_id == forward.msg_id
     assert (seen["Add"].answer, seen["Total"].answer) == ("(told)", 5)
+
+
+def test_a_caller_asks_by_name_traced_as_its_sender_and_refuses_a_reply_of_another_type(
+    counters: tuple[Directory, Notebook],
+) -> None:
+    directory, notebook = counters
+    caller = Caller("client", notebook, 2.0, directory.ref)
+    caller.tell("a", Add(3))
+    assert caller.wait(caller.send("a", Total())) == 3
+    assert caller.call("b", Ping(), Pong) == Pong()
+    seen = {(visit.sender, visit.receiver, visit.kind) for visit in notebook.finished}
+    assert {("client", "a", "Add"), ("client", "a", "Total"), ("client", "b", "Ping")} <= seen
+    with pytest.raises(ActorUnavailable, match="b answered Pong, not Armed"):
+        caller.call("b", Ping(), Armed)
+    with pytest.raises(ActorUnavailable, match="nobody is not running"):
+        caller.send("nobody", Ping())
 
 
 def test_a_crashed_actor_fails_its_asker_and_takes_no_more_mail(counters: tuple[Directory, Notebook]) -> None:

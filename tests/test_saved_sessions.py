@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 from replayed import first_difference, read_trace, run_saved, untimed
 
 from actors.kernel.links import LinkModel, parse_network
-from actors.scenario.runner import run_scenario
-from actors.scenario.script import parse_line, parse_scenario
-from actors.scenario.shell import Shell
-from actors.scenario.steps import Reject
+from actors.study.runner import run_scenario
+from actors.study.script import parse_line, parse_scenario
+from actors.study.shell import Shell
+from actors.study.steps import Reject
 from actors.tracing.recorder import TraceRecorder
 
 

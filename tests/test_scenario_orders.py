@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from replayed import first_difference, read_trace, untimed
 
-from actors.scenario.runner import run_scenario
-from actors.scenario.script import parse_scenario
-from actors.scenario.shell import Shell
-from actors.scenario.steps import Order, OrderEntry, Play
+from actors.study.runner import run_scenario
+from actors.study.script import parse_scenario
+from actors.study.shell import Shell
+from actors.study.steps import Order, OrderEntry, Play
 from actors.tracing.recorder import TraceRecorder
 from board.errors import InputError
 

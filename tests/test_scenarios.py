@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from actors.scenario.runner import run_scenario
-from actors.scenario.script import PARTITION_SECONDS, parse_scenario
-from actors.scenario.steps import (
+from actors.study.runner import run_scenario
+from actors.study.script import PARTITION_SECONDS, parse_scenario
+from actors.study.steps import (
     Crash,
     Expect,
     FenCheck,

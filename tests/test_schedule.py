@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from actors.client.game import ActorGame
-from actors.client.session import CheckMoveSession
+from actors.game.game import ActorGame
+from actors.game.session import CheckMoveSession
 from actors.kernel.actor import TracedActor
 from actors.kernel.errors import ActorFailure
 from actors.kernel.messaging import Directory, ask, post, wait_one

@@ -14,14 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from actors.client.game import ActorGame
-from actors.client.replay import MoveReport
+from actors.game.game import ActorGame
+from actors.game.replay import MoveReport
 from actors.kernel.errors import LinkFailure
 from actors.kernel.links import COUNTED, parse_network
 from actors.kernel.network import Network
 from actors.protocol.referee import Accepted, FenQuery
-from actors.scenario.shell import Shell
-from actors.scenario.shell_words import DELIVERY_VERBS
+from actors.study.shell import Shell
+from actors.study.shell_words import DELIVERY_VERBS
 from actors.tracing.recorder import TraceRecorder
 from tests.test_network import self_play_games
 

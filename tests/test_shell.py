@@ -10,9 +10,9 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from actors.client.replay import MoveReport
-from actors.scenario.shell import Shell
-from actors.scenario.shell_words import completions
+from actors.game.replay import MoveReport
+from actors.study.shell import Shell
+from actors.study.shell_words import completions
 from board.errors import InputError
 
 SHELL = [sys.executable, "-m", "actors.cli", "shell"]
@@ -293,7 +293,7 @@ def test_legal_alone_shows_the_targets_and_is_saved_as_the_check_it_passes(tmp_p
 
 
 def test_help_lists_every_command_the_shell_takes() -> None:
-    from actors.scenario.shell_words import VERBS
+    from actors.study.shell_words import VERBS
 
     with Shell() as shell:
         [text] = shell.execute("help")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from actors.client.cluster import RUN_MARK_VARIABLE
+from actors.clusters.cluster import RUN_MARK_VARIABLE
 from board.notation.fen import parse_fen, write_fen
 from board.puzzles.knights.treasure import MAX_TREASURES, hunt_moves, treasure_hunt
 from board.rules.perft import divided, perft

@@ -73,9 +73,10 @@ def test_no_code_is_generated_from_text_in_board_or_actors() -> None:
 
 
 CONVERSATIONS = '''
-from actors.client.game import ActorGame
+from actors.game.game import ActorGame
 from actors.kernel.actor import TracedActor
 from actors.kernel.control import Ping, Pong
+from actors.kernel.messaging import Caller
 from actors.protocol import Answer, MoveQuery, Roster, RosterQuery, Survey, SurveyReport
 
 
@@ -95,12 +96,20 @@ class Asker(TracedActor[Ping]):
                                        self.send("board", Ping()))
         late: Pong = self.ask_one("board", MoveQuery(6, 21, 0))  # WRONG: a MoveQuery is answered Yes or No
         return (report, answers, replies, pong, late)
+
+
+def caller_roster(caller: Caller) -> Roster:
+    return caller.call("board", RosterQuery(), Roster)
+
+
+def caller_pong(caller: Caller) -> Pong:
+    return caller.wait(caller.send("board", Survey(0, 1, 2)))  # WRONG: a Survey is answered by a SurveyReport
 '''
 
 
 def test_asking_for_the_wrong_reply_type_is_a_type_error(tmp_path: Path) -> None:
     # A request names its reply's type, and every way of asking returns that type: mypy finds the
-    # two lines marked WRONG, and nothing else.
+    # lines marked WRONG, and nothing else.
     source = tmp_path / "conversations.py"
     source.write_text(CONVERSATIONS)
     result = subprocess.run([_tool("mypy"), "--strict", str(source)], cwd=ROOT, capture_output=True,
@@ -110,3 +119,4 @@ def test_asking_for_the_wrong_reply_type_is_a_type_error(tmp_path: Path) -> None
     assert [int(line.split(":")[1]) for line in errors] == wrong, result.stdout + result.stderr
     assert "SurveyReport" in errors[0] and "Roster" in errors[0], errors[0]
     assert "Yes | No" in errors[1] and "Pong" in errors[1], errors[1]
+    assert "SurveyReport" in errors[2] and "Pong" in errors[2], errors[2]

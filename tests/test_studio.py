@@ -183,7 +183,7 @@ def test_html_flags_refuse_what_they_cannot_do(tmp_path: Path) -> None:
 def test_notebook_views_show_boards_and_readable_reprs() -> None:
     import xml.etree.ElementTree as ElementTree
 
-    from actors.client.game import ActorGame
+    from actors.game.game import ActorGame
     from actors.studio.notebook import StudioView
     from actors.tracing.recorder import TraceRecorder
     from board.games.game import Game

@@ -15,10 +15,10 @@ import chess
 import pytest
 from browser_pages import board_on_page, open_page, where
 
-from actors.client.replay import watch_game
-from actors.scenario.runner import run_scenario
-from actors.scenario.script import read_scenario
+from actors.game.replay import watch_game
 from actors.studio import write_page
+from actors.study.runner import run_scenario
+from actors.study.script import read_scenario
 from actors.tracing.event import TraceEvent
 from actors.tracing.recorder import TraceRecorder
 from board.notation.pgn import PgnGame, read_games
@@ -256,7 +256,7 @@ def test_faults_healing_and_reasks_are_drawn_apart(browser: Any, crash: Path) ->
 
 
 def test_a_lost_message_ends_in_a_cross_and_its_retry_is_drawn_apart(browser: Any, tmp_path: Path) -> None:
-    from actors.client.game import ActorGame
+    from actors.game.game import ActorGame
     from actors.kernel.links import LinkModel
     from actors.kernel.network import Network
 

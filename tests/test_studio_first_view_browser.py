@@ -20,10 +20,10 @@ from typing import Any
 import pytest
 from browser_pages import where
 
-from actors.client.replay import watch_game
-from actors.scenario.runner import run_scenario
-from actors.scenario.script import read_scenario
+from actors.game.replay import watch_game
 from actors.studio import write_page
+from actors.study.runner import run_scenario
+from actors.study.script import read_scenario
 from actors.tracing.recorder import TraceRecorder
 from board.notation.pgn import read_games
 

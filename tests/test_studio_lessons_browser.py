@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 from browser_pages import open_page
 
-from actors.scenario.runner import run_scenario
-from actors.scenario.script import parse_scenario
 from actors.studio import write_page
+from actors.study.runner import run_scenario
+from actors.study.script import parse_scenario
 from actors.tracing.recorder import TraceRecorder
-from board.rules.geometries import geometry_named, reach
+from board.rules.geometry import geometry_named, reach
 from board.rules.pieces import WHITE
 from board.rules.squares import SQUARE_INDEX, SQUARE_NAMES
 

@@ -26,11 +26,11 @@ from replayed import first_difference, read_trace, run_saved, untimed
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
-from actors.client.replay import judge_for
-from actors.scenario.shell import Shell
+from actors.game.replay import judge_for
 from actors.studio import live_page_html
 from actors.studio.live import LiveGame
 from actors.studio.server import StudioServer, serving_in_background
+from actors.study.shell import Shell
 from board.games.replay import start_game
 from board.notation.pgn import PgnGame, read_games
 

@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from actors import ActorGame, TraceRecorder
-from actors.scenario.shell import Shell
 from actors.studio.live_model import GrowingModel
 from actors.studio.model import build_model
+from actors.study.shell import Shell
 from actors.tracing.event import TraceEvent
 
 SESSION = ("e4", "e5", "Ke3", "crash board", "Nf3", "learn b8 camel", "lie hide e5", "legal b8", "lie off",

@@ -12,8 +12,8 @@ import time
 
 import pytest
 
-from actors.client.game import ActorGame
-from actors.client.parity import actor_verdict, direct_verdict
+from actors.game.game import ActorGame
+from actors.game.parity import actor_verdict, direct_verdict
 from actors.kernel.errors import ActorFailure, RestartIntensityExceeded
 from actors.protocol import Accepted
 from board.games.game import Game

@@ -8,7 +8,7 @@ import chess
 from hypothesis import given
 from hypothesis import strategies as st
 
-from actors.client.game import ActorGame
+from actors.game.game import ActorGame
 from actors.protocol import (
     Accepted,
     MoveQuery,
@@ -23,8 +23,8 @@ from actors.protocol import (
     Yes,
 )
 from actors.protocol.readable import readable, readable_reply, summarize
-from actors.scenario.runner import run_scenario
-from actors.scenario.script import parse_scenario
+from actors.study.runner import run_scenario
+from actors.study.script import parse_scenario
 from actors.tracing.event import FORMAT_VERSION
 from actors.tracing.recorder import SCHEMA_FIELDS, TraceRecorder
 from board.rules.pieces import BISHOP, BLACK, KNIGHT, PAWN, WHITE, piece_code

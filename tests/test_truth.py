@@ -200,8 +200,8 @@ def test_the_long_run_refuses_an_unknown_kind_of_step(capsys: pytest.CaptureFixt
 
 @pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="needs the 'cluster' extra")
 def test_lessons_on_nodes_are_read_as_in_one_process(capsys: pytest.CaptureFixture[str]) -> None:
-    from actors.client.game import ActorGame
-    from actors.client.nodes import Nodes
+    from actors.clusters.nodes import Nodes
+    from actors.game.game import ActorGame
 
     with Nodes(2, "local") as nodes:
         # A knight that learns a knight's moves is still a lone knight: insufficient material.

@@ -21,14 +21,13 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, settings
 from reference_judge import CASTLES, STANDARD_KING, Move, Reference
 
-from actors.client.game import ActorGame
+from actors.game.game import ActorGame
 from actors.kernel.control import Ping
 from actors.kernel.errors import ActorFailure
 from actors.protocol.piece import Learn, Learned
 from actors.protocol.referee import Accepted, Verdict
 from board.errors import ChessActorsError, InputError
-from board.rules.geometries import NAMED, Geometry, user_geometry
-from board.rules.geometry import Path
+from board.rules.geometry import NAMED, Geometry, Path, user_geometry
 from board.rules.pieces import KIND_BY_LETTER
 from board.rules.squares import SQUARE_INDEX, SQUARE_NAMES, Coord
 
@@ -216,7 +215,7 @@ class TruthRun:
     """A game on the actors and on the reference, driven by the same public calls.
 
     ``taught``: start-up lessons (square -> a lesson's name), given to the game as ``teach=``;
-    ``nodes``: the game's actors run on these node processes (actors.client.nodes.Nodes).
+    ``nodes``: the game's actors run on these node processes (actors.clusters.nodes.Nodes).
     """
 
     def __init__(

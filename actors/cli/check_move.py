@@ -19,7 +19,7 @@ from board.errors import InputError
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Sequence
 
-    from actors.client.session import Case, CheckMoveSession
+    from actors.game.session import Case, CheckMoveSession
     from board.puzzles.chessmoveq import Answer, Placement
 
 _EPILOG = """\
@@ -113,7 +113,7 @@ def _answer_all(
 
 def _session(stack: ExitStack) -> CheckMoveSession:
     """One actor session for the command, its threads on one core (actors.kernel.affinity)."""
-    from actors.client.session import CheckMoveSession
+    from actors.game.session import CheckMoveSession
     from actors.kernel.affinity import one_core
 
     one_core()

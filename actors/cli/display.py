@@ -40,8 +40,8 @@ from board.rules.pieces import KING
 from board.rules.squares import SQUARE_NAMES
 
 if TYPE_CHECKING:
-    from actors.client.replay import MoveReport
-    from actors.scenario.steps import StepResult
+    from actors.game.replay import MoveReport
+    from actors.study.steps import StepResult
 
 __all__ = [
     "FILES_LINE",

@@ -19,9 +19,9 @@ from actors.cli.output import add_json_flag, counted, emit, fail
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from actors.client.explore import Report, Run
-    from actors.client.fault_search import FaultRun
-    from actors.client.orders import Lesson
+    from actors.study.explore import Report, Run
+    from actors.study.fault_search import FaultRun
+    from actors.study.orders import Lesson
     from actors.tracing.event import TraceEvent
 
 DEFAULT_ORDERS = "20"
@@ -123,13 +123,13 @@ def load_script(
     """
     from actors.cli.inputs import UserInput, check_readable, embedded_game_blocks
     from actors.cli.run import read_scenario_input
-    from actors.client.replay import EMBEDDED_GAME
-    from actors.scenario.script import parse_scenario
-    from actors.scenario.steps import Learn, Play, Scenario
+    from actors.game.replay import EMBEDDED_GAME
+    from actors.study.script import parse_scenario
+    from actors.study.steps import Learn, Play, Scenario
     from board.errors import InputError
     from board.games.replay import start_game
     from board.notation.pgn import read_games
-    from board.rules.geometries import geometry_named
+    from board.rules.geometry import geometry_named
     from board.rules.squares import parse_standard_square
 
     scenario: Scenario | None = None
@@ -169,11 +169,11 @@ def load_script(
 def run_explore(args: argparse.Namespace) -> int:
     """Explore the chosen plies; 0 if every order agreed on every ply, 1 if some order changed one."""
     from actors.cli.streams import check_writable, refuse_inputs_as_outputs
-    from actors.client.explore import explore
-    from actors.client.fault_search import fault_mode
-    from actors.client.orders import OrderedSystem, game_plies
     from actors.kernel.links import COUNTED, parse_network
     from actors.kernel.policies import Fifo
+    from actors.study.explore import explore
+    from actors.study.fault_search import fault_mode
+    from actors.study.orders import OrderedSystem, game_plies
     from actors.tracing.export import parse_ply_range
     from board.errors import InputError
 
@@ -355,7 +355,7 @@ def _search_faults(
 ) -> int:
     """``--network single-loss|single-dup|lost-for-good|crash``: every message of each ply faulted in
     turn (with ``--faults 2``, every pair too), each run checked."""
-    from actors.client.fault_search import describe, fault_mode, scenario_text, search_ply
+    from actors.study.fault_search import describe, fault_mode, scenario_text, search_ply
     from actors.tracing.event import event_to_json
 
     fault = fault_mode(args.network)
@@ -522,7 +522,7 @@ def _history(script: list[Lesson | str], number: int) -> tuple[list[Lesson | str
 
 
 def _write_trace(run: Run, path: str) -> None:
-    from actors.client.explore import trace_lines
+    from actors.study.explore import trace_lines
 
     _write_lines(path, trace_lines(run), "--trace")
 

@@ -216,7 +216,7 @@ def bounded_lines(blocks: Iterable[bytes], limit: int,
 
 def embedded_game_blocks() -> Iterator[bytes]:
     """The famous game replayed when no PGN is given, as bytes."""
-    from actors.client.replay import EMBEDDED_GAME
+    from actors.game.replay import EMBEDDED_GAME
 
     yield resources.files("actors").joinpath("data", EMBEDDED_GAME).read_bytes()
 

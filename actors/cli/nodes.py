@@ -8,11 +8,11 @@ import sys
 from contextlib import ExitStack, closing
 from typing import TYPE_CHECKING, NamedTuple
 
-from actors.client.placement import PLACEMENTS, Placement, checked_count, parse_placement, spread
+from actors.game.placement import PLACEMENTS, Placement, checked_count, parse_placement, spread
 from board.errors import InputError
 
 if TYPE_CHECKING:
-    from actors.client.nodes import Nodes
+    from actors.clusters.nodes import Nodes
 
 NODES_HELP = ("run the game's actors on N node processes placed by Ray (needs the 'cluster' extra); "
               "--ray says where (default local: a Ray started on this machine)")
@@ -49,7 +49,8 @@ def nodes_option(args: argparse.Namespace) -> NodesOption | None:
         InputError: a count that is not a number from 1 to 16, an unknown placement, a bad address,
             ``--placement`` without ``--nodes``.
     """
-    from actors.client.cluster import check_address, ray_timeout
+    from actors.clusters.cluster import ray_timeout
+    from actors.game.arguments import check_address
 
     if args.nodes is None:
         if args.placement is not None:
@@ -80,7 +81,7 @@ def start_nodes(option: NodesOption) -> Nodes:
     Raises:
         MissingExtra: Ray is not installed; RayUnreachable: no cluster answered in time.
     """
-    from actors.client.nodes import Nodes
+    from actors.clusters.nodes import Nodes
 
     return Nodes(option.size, option.address, option.placement, option.timeout)
 

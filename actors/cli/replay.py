@@ -91,7 +91,7 @@ def register(subparsers: Any) -> None:
 def _sources(paths: list[str]) -> Iterator[tuple[str, Iterator[bytes]]]:
     """(name, byte blocks) of each input in turn: files, stdin, or the embedded game."""
     from actors.cli.inputs import PgnInput, embedded_game_blocks
-    from actors.client.replay import EMBEDDED_GAME
+    from actors.game.replay import EMBEDDED_GAME
 
     if not paths:
         yield EMBEDDED_GAME, embedded_game_blocks()
@@ -225,16 +225,16 @@ def _open_trace(path: str, stack: ExitStack) -> SideOutput:
 def _judged_elsewhere(args: argparse.Namespace, sources: Iterator[tuple[str, Iterator[bytes]]]
                       ) -> Generator[GameVerdict, None, None]:
     if args.ray:
-        from actors.client.bulk import replay_on_ray
+        from actors.clusters.bulk import replay_on_ray
 
         return replay_on_ray(sources, args.engine, args.workers, args.ray, args.ray_timeout)
-    from actors.client.bulk import replay_parallel
+    from actors.clusters.bulk import replay_parallel
 
     return replay_parallel(sources, args.engine, args.workers)
 
 
 def _judged_whole(args: argparse.Namespace, games: Iterator[PgnGame]) -> Iterator[GameVerdict]:
-    from actors.client.replay import judge_for, watch_game
+    from actors.game.replay import judge_for, watch_game
 
     if args.lessons or (args.engine == "actors" and args.max_restarts != 10):
         return (watch_game(game, args.engine, teach=args.lessons, max_restarts=args.max_restarts)

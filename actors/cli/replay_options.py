@@ -21,7 +21,7 @@ def lessons(written: list[str]) -> dict[str, str]:
         InputError: not SQUARE=PIECE, a square off the board, an unknown piece or a Betza string that
             cannot be read (the letter and its position named), a square taught twice.
     """
-    from board.rules.geometries import geometry_named
+    from board.rules.geometry import geometry_named
     from board.rules.squares import SQUARE_NAMES, parse_standard_square
 
     taught: dict[str, str] = {}
@@ -54,7 +54,7 @@ def check_options(args: argparse.Namespace) -> None:
             raise InputError("--nodes: one game at a time runs on the nodes (drop --workers)")
         args.ray = args.ray_timeout = None
     if args.workers > 1 and (not args.ray or args.ray == "local"):  # one worker is always allowed
-        from actors.client.bulk import worker_limit
+        from actors.clusters.bulk import worker_limit
 
         if args.workers > worker_limit():
             raise InputError(f"--workers {args.workers}: at most {worker_limit()} worker processes on this "
@@ -62,7 +62,8 @@ def check_options(args: argparse.Namespace) -> None:
     in_process = args.workers == 1 and not args.ray
     check_pause(args, in_process)
     if args.ray:
-        from actors.client.cluster import check_address, ray_timeout
+        from actors.clusters.cluster import ray_timeout
+        from actors.game.arguments import check_address
 
         check_address(args.ray)
         args.ray_timeout = ray_timeout(args.ray_timeout)

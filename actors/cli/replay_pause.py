@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, TextIO
 from board.errors import InputError
 
 if TYPE_CHECKING:
-    from actors.client.nodes import Nodes
+    from actors.clusters.nodes import Nodes
 
 PAUSE_HELP = (
     "after ply PLY of each game, once the actors have answered every move sent, stop this process "

@@ -17,9 +17,9 @@ if TYPE_CHECKING:
 
     from actors.cli.replay_options import Plan
     from actors.cli.streams import SideOutput
-    from actors.client.nodes import Nodes
-    from actors.client.pool import SystemPool
-    from actors.client.replay import MoveReport
+    from actors.clusters.nodes import Nodes
+    from actors.game.pool import SystemPool
+    from actors.game.replay import MoveReport
     from actors.tracing.event import TraceEvent
     from actors.tracing.recorder import TraceRecorder
     from actors.tracing.sinks import TraceSink
@@ -72,7 +72,7 @@ class Watcher:
         """The node processes each game's actors run on (None: this process)."""
         self.pool: SystemPool | None = None
         if args.engine == "actors" and nodes is None:
-            from actors.client.pool import SystemPool, process_pool
+            from actors.game.pool import SystemPool, process_pool
 
             # Games borrow one actor system in turn; a traced replay keeps a pool of its own.
             self.pool = process_pool() if recorder is None else SystemPool(recorder=recorder)
@@ -84,7 +84,7 @@ class Watcher:
 
     def verdicts(self, games: Iterator[PgnGame]) -> Iterator[GameVerdict]:
         """Judge each game, yielding its verdict."""
-        from actors.client.replay import Pause, watch_game
+        from actors.game.replay import Pause, watch_game
 
         recorder = self.recorder
         if recorder is not None and self.sink is not None:

@@ -24,7 +24,7 @@ from actors.cli.streams import (
 )
 
 if TYPE_CHECKING:
-    from actors.scenario.steps import Scenario, StepResult
+    from actors.study.steps import Scenario, StepResult
 
 
 def register(subparsers: Any) -> None:
@@ -61,8 +61,8 @@ def run_scenario_command(args: argparse.Namespace) -> int:
     """Run the scenario at ``args.scenario``; return 0 if every step passed, 1 if one failed."""
     from actors.cli.replay_options import lessons
     from actors.kernel.affinity import one_core
-    from actors.scenario.runner import NODES_PLAN_ONE_FAULT, SCHEDULED_RUNS_HERE, run_scenario
-    from actors.scenario.steps import LinkFault
+    from actors.study.runner import NODES_PLAN_ONE_FAULT, SCHEDULED_RUNS_HERE, run_scenario
+    from actors.study.steps import LinkFault
     from board.errors import InputError
 
     if sum((args.scenario is not None, args.example is not None, args.list_examples)) != 1:
@@ -138,7 +138,7 @@ def run_scenario_command(args: argparse.Namespace) -> int:
 
 def _load_scenario(args: argparse.Namespace) -> Scenario:
     """The script to run: a shipped example, stdin, or a file."""
-    from actors.scenario.script import parse_scenario
+    from actors.study.script import parse_scenario
 
     if args.example is not None:
         from actors.examples import example
@@ -189,7 +189,7 @@ def read_scenario_input(path: str) -> Scenario:
         OSError: the file cannot be read.
     """
     from actors.cli.inputs import UserInput
-    from actors.scenario.script import parse_scenario
+    from actors.study.script import parse_scenario
     from board.errors import InputError
 
     scenario = UserInput(path, "scenario")

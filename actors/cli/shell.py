@@ -21,8 +21,8 @@ from actors.cli.streams import forget_interrupt
 from actors.cli.terminal_text import terminal_safe, terminal_safe_line
 
 if TYPE_CHECKING:
-    from actors.scenario.shell import Shell
-    from actors.scenario.shell_output import Output
+    from actors.study.shell import Shell
+    from actors.study.shell_output import Output
 
 PROMPT = "chess> "
 
@@ -63,7 +63,7 @@ def register(subparsers: Any) -> None:
 
 def run_shell(args: argparse.Namespace) -> int:
     """Run the shell until quit or the end of input; 1 if a command failed when reading stdin."""
-    from actors.scenario.shell import Shell
+    from actors.study.shell import Shell
 
     interactive = sys.stdin.isatty()
     failures: list[str] = []
@@ -184,9 +184,9 @@ def _show(shell: Shell, line: str, interactive: bool, as_json: bool = False) -> 
     referee refuses is a verdict, not an error; a check that fails (``reject``, ``expect``, ...) is.
     """
     from actors.cli.display import BoardView, console, move_line, step_line
-    from actors.client.replay import MoveReport
-    from actors.scenario.shell_output import Shown, output_record
-    from actors.scenario.steps import StepResult
+    from actors.game.replay import MoveReport
+    from actors.study.shell_output import Shown, output_record
+    from actors.study.steps import StepResult
     from board.errors import InputError
 
     command = line.strip()
@@ -233,7 +233,7 @@ def _readline(shell: Shell) -> None:
         import readline
     except ImportError:  # pragma: no cover - a Python built without readline still runs the shell
         return
-    from actors.scenario.shell_words import completions
+    from actors.study.shell_words import completions
 
     def complete(word: str, state: int) -> str | None:
         options = completions(shell.names(), readline.get_line_buffer()[: readline.get_endidx()], word)

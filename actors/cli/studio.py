@@ -71,10 +71,10 @@ def run_studio(args: argparse.Namespace) -> int:
         import websockets  # noqa: F401
     except ImportError:
         raise InputError(INSTALL_HINT) from None
-    from actors.scenario.shell import Shell
     from actors.studio import live_page_html
     from actors.studio.live import LiveGame
     from actors.studio.server import HOST, StudioServer, listen
+    from actors.study.shell import Shell
 
     if args.pgn is not None and args.scenario is not None:
         raise InputError("give GAME.pgn or --scenario FILE, not both")
@@ -164,7 +164,7 @@ def _opening(args: argparse.Namespace) -> _Opening:
 
     if args.scenario is not None:
         from actors.cli.run import read_scenario_input
-        from actors.scenario.steps import Start
+        from actors.study.steps import Start
 
         scenario = read_scenario_input(args.scenario)
         steps = []

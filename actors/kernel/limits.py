@@ -1,6 +1,6 @@
 """How many actor games one process may hold at once, and the clear error past that limit.
 
-Every live :class:`~actors.client.game.ActorGame` runs one thread per actor (about 35 a game);
+Every live :class:`~actors.game.game.ActorGame` runs one thread per actor (about 35 a game);
 past the limit a new game raises :class:`TooManyGames` instead of failing somewhere inside thread creation.
 """
 

@@ -238,3 +238,69 @@ def wait_all(pending: Sequence[Pending[R]] | Iterable[Pending[R]], timeout: floa
         raise ActorTimeout(f"{name} did not answer within {timeout:g} s")
     replies.append(wait_one(name, last, timeout))
     return replies
+
+
+def expect(name: str, reply: object, expected: type[R]) -> R:
+    """``reply`` when it is an ``expected``: the check of an answer whose type a conversation fixes.
+
+    Raises:
+        ActorUnavailable: ``name`` answered something else.
+    """
+    if not isinstance(reply, expected):
+        raise ActorUnavailable(f"{name} answered {type(reply).__name__}, not {expected.__name__}")
+    return reply
+
+
+class Caller:
+    """The asking done once for everyone who asks actors by name from outside them (a game, a session,
+    the supervisor): each message posted in an envelope (traced by ``recorder`` as sent by ``sender``),
+    sent to the actor ``lookup`` names, and its reply awaited within ``timeout`` seconds.
+
+    ``lookup`` is asked at every send, so an actor restarted under the same name is reached. A
+    ``Request[R]`` asked returns an ``R``. A caller holds no reference to whoever asks through it (a
+    dropped game is collected as soon as it is dropped, and its finalizer stops its actors).
+    """
+
+    __slots__ = ("lookup", "recorder", "sender", "timeout")
+
+    def __init__(self, sender: str, recorder: Instrument | None, timeout: float,
+                 lookup: Callable[[str], Ref | None]) -> None:
+        self.sender = sender
+        self.recorder = recorder
+        self.timeout = timeout
+        self.lookup = lookup
+
+    def envelope(self, name: str, message: object, ply: int | None = None) -> Envelope:
+        """``message`` to ``name`` in its envelope, traced as sent (serving ``ply``) when traced."""
+        return post(self.recorder, self.sender, name, message, None, ply)
+
+    def send(self, name: str, message: Request[R], ply: int | None = None) -> Pending[R]:
+        """Ask ``name`` without waiting (see :func:`ask`); :meth:`wait` reads the reply.
+
+        Raises:
+            ActorUnavailable: there is no such actor, or it is dead.
+        """
+        return cast("Pending[R]", ask(self.lookup(name), name, self.envelope(name, message, ply)))
+
+    def tell(self, name: str, message: object, ply: int | None = None) -> None:
+        """Tell ``name`` ``message`` (see :func:`tell`)."""
+        tell(self.lookup(name), self.envelope(name, message, ply))
+
+    def wait(self, pending: Pending[R], timeout: float | None = None) -> R:
+        """The reply to an ask sent, within ``timeout`` seconds (None: the caller's).
+
+        Raises:
+            ActorTimeout, ActorUnavailable: as :func:`wait_one`.
+        """
+        return wait_one(*pending, self.timeout if timeout is None else timeout)
+
+    def call(self, name: str, message: Request[R], expected: type[R] | None = None,
+             ply: int | None = None) -> R:
+        """Ask ``name`` and wait for its reply (an ``expected`` one, when given; see :func:`expect`).
+
+        Raises:
+            ActorTimeout, ActorUnavailable: no reply in time, no such actor, or (with ``expected``)
+                another kind of reply.
+        """
+        reply = self.wait(self.send(name, message, ply))
+        return reply if expected is None else expect(name, reply, expected)

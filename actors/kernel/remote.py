@@ -5,7 +5,7 @@ the network. Mail to a :class:`RemoteRef` is put in wire form (the message, its 
 the header of its trace delivery: nothing that lives only in this process) and handed to a
 :class:`Carrier`, which takes it to the node process that runs the actor; there :class:`Arrivals`
 puts it in the actor's inbox, in the order the sending process sent it, and the reply travels back
-the same way. Nothing here knows how mail crosses (Ray does it: see :mod:`actors.client.ray_carrier`).
+the same way. Nothing here knows how mail crosses (Ray does it: see :mod:`actors.clusters.ray_carrier`).
 """
 
 from __future__ import annotations

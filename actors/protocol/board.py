@@ -47,7 +47,7 @@ from actors.protocol.values import (
     Reach,
     RosterEntry,
 )
-from board.rules.geometries import Geometry
+from board.rules.geometry import Geometry
 
 
 @dataclass(frozen=True, slots=True, repr=False)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from actors.kernel.messaging import Request
 from actors.protocol.names import Named
 from actors.protocol.values import GameState, JournalEntry, PositionKey
-from board.rules.geometries import Geometry
+from board.rules.geometry import Geometry
 
 
 @dataclass(frozen=True, slots=True, repr=False)

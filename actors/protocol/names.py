@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from board.rules.fen_text import placement_field
-from board.rules.geometries import Geometry, geometry_named
+from board.rules.geometry import Geometry, geometry_named
 from board.rules.pieces import COLOUR_NAMES, KIND_NAMES
 from board.rules.squares import FILE_LETTERS, SQUARE_NAMES
 
@@ -277,7 +277,7 @@ class _Printed(str):
 
 
 def _nested(value: Any) -> Any:
-    """A value of the rules (a :class:`board.rules.declared_facts.Probe`, ...) held by a message reads
+    """A value of the rules (a :class:`board.rules.declared.Probe`, ...) held by a message reads
     by name too: ``board`` knows nothing of this table, so its values print as plain dataclasses."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type | Named):
         return _Printed(message_repr(value))

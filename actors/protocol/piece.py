@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from actors.kernel.messaging import Request
 from actors.protocol.names import Named
 from actors.protocol.values import STANDARD_LAYOUT, CastlingLayout, Reach
-from board.rules.geometries import Geometry
+from board.rules.geometry import Geometry
 from board.rules.squares import SQUARE_NAMES
 
 

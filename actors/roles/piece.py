@@ -38,7 +38,7 @@ from actors.protocol.piece import (
 from actors.protocol.values import STANDARD_LAYOUT, CastlingLayout, PathEntry, Reach
 from actors.roles.registered import BOARD, JOURNAL
 from board.errors import ChessActorsError
-from board.rules.geometries import Geometry, label_of, reach, standard
+from board.rules.geometry import Geometry, label_of, reach, standard
 from board.rules.pieces import COLOUR_NAMES, KIND_NAMES, KING, KNIGHT, PAWN, ROOK
 from board.rules.squares import SQUARE_NAMES, coord_of
 

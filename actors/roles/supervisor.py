@@ -13,7 +13,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import pykka
 
@@ -28,11 +28,10 @@ from actors.kernel.errors import (
 )
 from actors.kernel.messaging import (
     DEFAULT_TIMEOUT,
+    Caller,
     Directory,
     Pending,
     Ref,
-    Request,
-    ask,
     post,
     tell,
     wait_all,
@@ -51,7 +50,7 @@ from actors.roles.referee import PositionRefereeActor, RefereeActor
 from actors.roles.registered import BOARD, JOURNAL, REFEREE, SUPERVISOR
 from actors.tracing.recorder import marking, note_restart
 from board.notation.fen import parse_fen, write_fen
-from board.rules.geometries import Geometry, label_of, reach, standard
+from board.rules.geometry import Geometry, label_of, reach, standard
 from board.rules.squares import SQUARE_NAMES
 
 if TYPE_CHECKING:
@@ -62,9 +61,6 @@ if TYPE_CHECKING:
 
 Spawn = Callable[..., Ref]
 """Starts a child: ``spawn(name, actor_class, *arguments, **keywords)`` returns its reference."""
-
-
-R = TypeVar("R")
 
 
 def _start_here(name: str, actor_class: type[pykka.Actor], *arguments: Any, **keywords: Any) -> Ref:
@@ -189,6 +185,8 @@ class Supervisor:
         self.directory.turnstile = turnstile
         self.recorder = recorder
         self.timeout = timeout
+        self._caller = Caller(SUPERVISOR, recorder, timeout, self.directory.ref)
+        """How the supervisor asks its children: as itself, traced by its recorder, within its timeout."""
         self.max_restarts = max_restarts
         self.period = period
         self.restarts = 0
@@ -201,7 +199,7 @@ class Supervisor:
         self._hive: Hive | None = None
         self.spawn: Spawn = _start_here
         """How a child is started: in this process by default; a game on several nodes starts each
-        child on the node its placement names (see :mod:`actors.client.nodes`)."""
+        child on the node its placement names (see :mod:`actors.clusters.nodes`)."""
 
     # -- looking things up
 
@@ -220,12 +218,12 @@ class Supervisor:
 
     def roster(self) -> Roster:
         """The board's roster: every piece with its square, code, actor name and moved flag."""
-        roster: Roster = self._ask(BOARD, RosterQuery(), Roster)
+        roster: Roster = self._caller.call(BOARD, RosterQuery(), Roster)
         return roster
 
     def journal(self, since: int = 0) -> JournalEntries:
         """The journal's entries after the first ``since``, its teachings and the start."""
-        entries: JournalEntries = self._ask(JOURNAL, JournalQuery(since), JournalEntries)
+        entries: JournalEntries = self._caller.call(JOURNAL, JournalQuery(since), JournalEntries)
         return entries
 
     def record(self, first_ply: int, entries: tuple[JournalEntry, ...]) -> None:
@@ -309,9 +307,9 @@ class Supervisor:
         self._started = [ref for ref in self._started if ref.is_alive()]
         # The referee's Gather queues behind the Place at the board: no need to wait in between.
         place = Place(entries, self.start_state.layout)
-        placing = ask(self.ref(BOARD), BOARD, post(self.recorder, SUPERVISOR, BOARD, place))
-        ready: Ready = self._ask(REFEREE, Begin(self.start_state), Ready)
-        if not isinstance(wait_one(*placing, self.timeout), Roster):
+        placing = self._caller.send(BOARD, place)
+        ready: Ready = self._caller.call(REFEREE, Begin(self.start_state), Ready)
+        if not isinstance(self._caller.wait(placing), Roster):
             raise ActorUnavailable(f"{BOARD} did not place the pieces")
         self.outcome = ready.outcome
 
@@ -358,15 +356,9 @@ class Supervisor:
             return
         referee = self.spawn(REFEREE, self.roles.referee, self.directory, self.recorder, self.timeout)
         self._remember(REFEREE, referee)
-        ready: Ready = self._ask(REFEREE, Begin(), Ready)
+        ready: Ready = self._caller.call(REFEREE, Begin(), Ready)
         self.outcome, self.claimable = ready.outcome, ready.claimable
 
-    def _ask(self, name: str, message: Request[R], expected: type[R]) -> R:
-        envelope = post(self.recorder, SUPERVISOR, name, message)
-        reply = wait_one(*ask(self.ref(name), name, envelope), self.timeout)
-        if not isinstance(reply, expected):
-            raise ActorUnavailable(f"{name} answered {type(reply).__name__}, not {expected.__name__}")
-        return reply
 
     # -- healing
 
@@ -441,7 +433,7 @@ class Supervisor:
         pending = []
         for name in names:
             try:
-                pending.append(ask(self.ref(name), name, post(self.recorder, SUPERVISOR, name, Ping())))
+                pending.append(self._caller.send(name, Ping()))
             except ActorFailure:
                 silent.add(name)
         deadline = time.monotonic() + self.timeout
@@ -492,8 +484,7 @@ class Supervisor:
                 # One record, asked: what the board and the journal hold of the piece, the whole of it
                 # (a promotion or a lesson the journal never recorded is undone), answered before the
                 # heal ends, so no later Moved can be overtaken by it.
-                resyncs.append(ask(self.ref(entry.name), entry.name,
-                                   post(self.recorder, SUPERVISOR, entry.name, record)))
+                resyncs.append(self._caller.send(entry.name, record))
                 continue
             self._count_restart(entry.name)
             self._stop(entry.name, wait=False)
@@ -507,7 +498,7 @@ class Supervisor:
             self._start_referee()
         elif not self.position_only:
             try:
-                ready: Ready = self._ask(REFEREE, Begin(), Ready)
+                ready: Ready = self._caller.call(REFEREE, Begin(), Ready)
                 self.outcome, self.claimable = ready.outcome, ready.claimable
             except ActorFailure:
                 self._count_restart(REFEREE)
@@ -539,9 +530,7 @@ class Supervisor:
         """
         roster = self.roster()
         taught = {} if self.position_only else self._current_lessons(self.journal())
-        pending = [ask(self.ref(entry.name), entry.name, post(self.recorder, SUPERVISOR, entry.name,
-                                                              TargetsQuery()))
-                   for entry in roster.entries]
+        pending = [self._caller.send(entry.name, TargetsQuery()) for entry in roster.entries]
         found: list[str] = []
         for entry, answer in zip(roster.entries, wait_all(pending, self.timeout), strict=True):
             geometry = taught.get(entry.name) or standard(entry.code & 7)

@@ -21,13 +21,13 @@ from dataclasses import asdict
 from typing import Any
 
 from actors.kernel.messaging import DEFAULT_TIMEOUT
-from actors.scenario.shell import Shell
-from actors.scenario.shell_output import output_record
-from actors.scenario.shell_words import DELIVERY_VERBS
 from actors.studio.live_model import GrowingModel
+from actors.study.shell import Shell
+from actors.study.shell_output import output_record
+from actors.study.shell_words import DELIVERY_VERBS
 from actors.tracing.sinks import TraceSink, callback_sink
 from board.errors import InputError
-from board.rules.geometries import NAMED
+from board.rules.geometry import NAMED
 
 __all__ = ["COMMAND_LENGTH", "PAGE_CHARACTERS", "SAVE_TIMEOUT", "LiveGame", "Subscriber"]
 
@@ -54,7 +54,7 @@ class LiveGame:
     Args:
         fen: the starting position (``startpos`` or a FEN).
         timeout: every ask's timeout in seconds.
-        chess960: a Chess960 game, as for :class:`~actors.scenario.shell.Shell` (None: as the FEN's
+        chess960: a Chess960 game, as for :class:`~actors.study.shell.Shell` (None: as the FEN's
             castling field says).
         shell: the shell to drive instead of a new one over ``fen`` (one built on other actors, such
             as a game placed on several nodes); it is entered and closed here.

@@ -1,5 +1,4 @@
-"""Studying the actors: labs where a student's own actor is checked against the project's.
-
-Each lab runs a student's class in place of one of the project's roles and checks it like a model
-checker (see :mod:`actors.study.labs`).
+"""Studying the actors: delivery orders explored, faults searched, scenario scripts and their runner,
+the interactive shell that runs the same step grammar one line at a time, and labs, where a student's
+own actor is checked against the project's like a model checker (see :mod:`actors.study.labs`).
 """

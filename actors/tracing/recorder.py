@@ -229,7 +229,7 @@ class TraceRecorder:
         kept (the usual case: nothing is spent on it)."""
         self.node: str | None = None
         """The node process this recorder records on, when a game's actors run on several (see
-        :mod:`actors.client.nodes`): every delivery then names the node of its sender and receiver."""
+        :mod:`actors.clusters.nodes`): every delivery then names the node of its sender and receiver."""
         self._held: list[TraceEvent | Delivery] | None = None  # see hold()
 
     # -- the actor-facing API

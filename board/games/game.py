@@ -14,7 +14,7 @@ from board.notation.algebraic import format_san, parse_move_text, resolve, san
 from board.notation.algebraic import uci as uci_text
 from board.notation.fen import STARTING_FEN, parse_fen, write_fen
 from board.rules.fen_text import format_fen
-from board.rules.geometries import Geometry
+from board.rules.geometry import Geometry
 from board.rules.judge import Intent
 from board.rules.movegen import is_check, legal_moves, repetition_key
 from board.rules.moves import CASTLE, EN_PASSANT, from_square, to_square

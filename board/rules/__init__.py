@@ -34,18 +34,18 @@ if TYPE_CHECKING:
     from board.rules.facts import current_checkers as current_checkers
     from board.rules.fen_text import format_fen as format_fen
     from board.rules.fen_text import placement_field as placement_field
-    from board.rules.geometries import NAMED as NAMED
-    from board.rules.geometries import Geometry as Geometry
-    from board.rules.geometries import combine as combine
-    from board.rules.geometries import geometry_named as geometry_named
-    from board.rules.geometries import label_of as label_of
-    from board.rules.geometries import leaper as leaper
-    from board.rules.geometries import reach as reach
-    from board.rules.geometries import rider as rider
-    from board.rules.geometries import standard as standard
-    from board.rules.geometries import user_geometry as user_geometry
+    from board.rules.geometry import NAMED as NAMED
+    from board.rules.geometry import Geometry as Geometry
     from board.rules.geometry import Path as Path
+    from board.rules.geometry import combine as combine
+    from board.rules.geometry import geometry_named as geometry_named
+    from board.rules.geometry import label_of as label_of
+    from board.rules.geometry import leaper as leaper
     from board.rules.geometry import move_function as move_function
+    from board.rules.geometry import reach as reach
+    from board.rules.geometry import rider as rider
+    from board.rules.geometry import standard as standard
+    from board.rules.geometry import user_geometry as user_geometry
     from board.rules.judge import CandidateFacts as CandidateFacts
     from board.rules.judge import CastlingFacts as CastlingFacts
     from board.rules.judge import Decision as Decision

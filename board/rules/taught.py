@@ -23,7 +23,7 @@ from board.rules.bitboards import (
     rook_attacks,
     squares_of,
 )
-from board.rules.geometries import Geometry, geometry_named, label_of, reach, standard
+from board.rules.geometry import Geometry, geometry_named, label_of, reach, standard
 from board.rules.movegen import attackers
 from board.rules.moves import CASTLE, DOUBLE_PUSH, EN_PASSANT, Move
 from board.rules.pieces import BISHOP, KIND_NAMES, KING, KNIGHT, LAST_RANK, PAWN, QUEEN, ROOK, WHITE

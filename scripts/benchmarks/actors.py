@@ -33,7 +33,7 @@ def _pykka_round_trip(asks: int) -> float:
 
 def run(quick: bool) -> None:
     """Print plies/s of both engines on the same games, delivered messages per ply, ask latency."""
-    from actors.client.game import ActorGame
+    from actors.game.game import ActorGame
     from actors.tracing.recorder import TraceRecorder
     from board.games.game import Game
     from board.notation.pgn import read_games
@@ -121,7 +121,7 @@ def _conversation_figures(events: list[Any], games: list[list[str]]) -> None:
     illegal moves refused without asking an actor that owns the fact (the aim: none)."""
     import random
 
-    from actors.client.game import ActorGame
+    from actors.game.game import ActorGame
     from actors.tracing.recorder import TraceRecorder
     from board.games.game import Game
     from board.notation.algebraic import uci

@@ -97,7 +97,7 @@ def run(quick: bool) -> None:
     print(f"direct / actors: {rates['direct'] / rates['actors']:.1f}x,"
           f" {cpu_rates['direct'] / cpu_rates['actors']:.1f}x in CPU time  ({same})")
 
-    from actors.client.session import CheckMoveSession
+    from actors.game.session import CheckMoveSession
     from board.puzzles.chessmoveq import answer, parse_json_case
 
     cases = [parse_json_case(line) for line in path.read_text(encoding="utf-8").splitlines()]

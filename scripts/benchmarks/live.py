@@ -69,7 +69,7 @@ def _over_the_websocket(moves: list[str]) -> tuple[list[float], list[float]]:
 
 def _in_process(moves: list[str]) -> list[float]:
     """ms of each move run by the chess shell's engine in-process (what the server runs per command)."""
-    from actors.scenario.shell import Shell
+    from actors.study.shell import Shell
 
     took: list[float] = []
     with Shell() as shell:

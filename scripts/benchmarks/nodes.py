@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from benchmarks.common import random_games_pgn
 
 if TYPE_CHECKING:
-    from actors.client.nodes import Nodes
+    from actors.clusters.nodes import Nodes
     from board.notation.pgn import PgnGame
 
 PINGS = 400
@@ -19,7 +19,7 @@ PINGS = 400
 def run(quick: bool) -> None:
     """Print the three runs side by side, the cost of one ask, and the nodes' memory."""
     try:
-        from actors.client.nodes import Nodes
+        from actors.clusters.nodes import Nodes
     except ImportError:
         print("(Ray is not installed: pip install '.[cluster]' to include it)")
         return
@@ -60,7 +60,7 @@ def _replay(
     games: list[PgnGame], nodes: Nodes | None
 ) -> tuple[int, int, float, float, list[tuple[int, str]]]:
     """Replay ``games``: (plies, messages after start-up, seconds starting, seconds playing, outcomes)."""
-    from actors.client.game import ActorGame
+    from actors.game.game import ActorGame
     from actors.protocol.referee import Rejected
     from actors.tracing.recorder import STARTUP, TraceRecorder
 
@@ -84,7 +84,7 @@ def _replay(
 
 def _ask_times(nodes: Nodes | None) -> list[float]:
     """Seconds of each of :data:`PINGS` asks from the client to a piece, sorted."""
-    from actors.client.game import ActorGame
+    from actors.game.game import ActorGame
     from actors.kernel.control import Ping
 
     with ActorGame(nodes=nodes) as game:

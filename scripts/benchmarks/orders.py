@@ -32,11 +32,11 @@ def run(quick: bool) -> None:
 
 
 def _measure(quick: bool) -> None:
-    from actors.client.explore import explore
-    from actors.client.game import ActorGame
-    from actors.client.orders import OrderedSystem, explore_game, game_plies
+    from actors.game.game import ActorGame
     from actors.kernel.policies import Fifo, Random
     from actors.kernel.schedule import Turnstile
+    from actors.study.explore import explore
+    from actors.study.orders import OrderedSystem, explore_game, game_plies
     from board.notation.fen import STARTING_FEN
     from board.notation.pgn import read_games
 

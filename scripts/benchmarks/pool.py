@@ -37,8 +37,8 @@ cost standard games no speed against it (a ratio of at least 1.0)."""
 def _startups(games: int) -> tuple[float, float]:
     """Median seconds to start a game: borrowing a pooled system that the last game played on, and
     starting a system of its own (taken in turns, so that both see the same machine)."""
-    from actors.client.game import ActorGame
-    from actors.client.pool import SystemPool
+    from actors.game.game import ActorGame
+    from actors.game.pool import SystemPool
 
     pooled: list[float] = []
     own: list[float] = []
@@ -145,8 +145,8 @@ def _against_the_reference(path: str, runs: int) -> None:
 
 def _messages(games: list[list[str]]) -> tuple[float, float, float, float]:
     """(messages per ply, start-up messages per game) for pooled games and for games on their own."""
-    from actors.client.game import ActorGame
-    from actors.client.pool import SystemPool
+    from actors.game.game import ActorGame
+    from actors.game.pool import SystemPool
     from actors.tracing.recorder import STARTUP, TraceRecorder
 
     plies = sum(len(moves) for moves in games)

@@ -44,7 +44,7 @@ def _command(*args: str) -> float:
 
 def run(quick: bool) -> None:
     """Print the page's write time and size beside the JSON lines trace's, and whole-command times."""
-    from actors.client.replay import watch_game
+    from actors.game.replay import watch_game
     from actors.studio import page_html
     from actors.tracing.export import to_jsonl
     from actors.tracing.recorder import TraceRecorder

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from actors.scenario.runner import run_scenario
-from actors.scenario.script import parse_scenario
 from actors.study.labs.catalog import lab_numbered
 from actors.study.labs.grader import LabReport, check_file
 from actors.study.labs.plugin import load_role
+from actors.study.runner import run_scenario
+from actors.study.script import parse_scenario
 
 LABS = Path(__file__).resolve().parent
 

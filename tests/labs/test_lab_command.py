@@ -13,14 +13,14 @@ from pathlib import Path
 import pytest
 from seeded import LABS
 
-from actors.client.game import ActorGame
+from actors.game.game import ActorGame
 from actors.roles.supervisor import STANDARD_ROLES
-from actors.scenario.runner import run_scenario, scenario_roles
-from actors.scenario.script import parse_scenario
-from actors.scenario.steps import ScenarioError
 from actors.study.labs import LabPiece, PluginError, load_role
 from actors.study.labs.catalog import LABS as CATALOG
 from actors.study.labs.grader import check_file, gradescope_results
+from actors.study.runner import run_scenario, scenario_roles
+from actors.study.script import parse_scenario
+from actors.study.steps import ScenarioError
 
 ROOT = LABS.parent.parent
 SOLUTION = LABS / "lab1" / "solution.py"

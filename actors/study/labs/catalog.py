@@ -13,7 +13,7 @@ from actors.protocol.referee import Accepted
 from actors.protocol.values import Probe, ProbeReport
 from actors.roles.supervisor import STANDARD_ROLES
 from actors.study.labs.bases import LabBoard, LabCastling, LabPiece, LabReferee, LabSupervisor
-from board.rules.geometries import reach, standard
+from board.rules.geometry import reach, standard
 from board.rules.judge import CandidateFacts, Decision, Intent
 from board.rules.pieces import KNIGHT, PAWN
 from board.rules.squares import SQUARE_INDEX, SQUARE_NAMES
@@ -328,7 +328,7 @@ _CASTLING_FEN = "r3k2r/pppq1ppp/2n2n2/2b1p1B1/2B1P1b1/2N2N2/PPPQ1PPP/R3K2R w KQk
 
 
 def _castling_example(referee_class: type) -> list[str]:
-    from actors.client.game import ActorGame
+    from actors.game.game import ActorGame
 
     problems = []
     for move in ("O-O", "O-O-O"):
@@ -413,7 +413,7 @@ class Referee(LabCastling):
 
 
 def _supervisor_example(supervisor_class: type) -> list[str]:
-    from actors.client.game import ActorGame
+    from actors.game.game import ActorGame
 
     with ActorGame(roles=replace(STANDARD_ROLES, supervisor=supervisor_class)) as actors:
         for move in ("e4", "e5", "Nf3"):

@@ -13,14 +13,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import groupby
 
-from actors.client.fault_search import EveryDelivery, Point, applies, fault_links, game_invariants
-from actors.client.game import ActorGame
+from actors.game.game import ActorGame
 from actors.kernel.errors import ActorFailure, LinkFailure
 from actors.kernel.messaging import Directory
 from actors.protocol.piece import MoveQuery, No, Yes
 from actors.protocol.referee import Accepted
 from actors.roles.piece import reach_index
 from actors.roles.supervisor import STANDARD_ROLES, Roles
+from actors.study.fault_search import EveryDelivery, Point, applies, fault_links, game_invariants
 from actors.study.labs.bases import first_problem
 from actors.study.labs.corpus import (
     CastlingCase,
@@ -33,7 +33,7 @@ from actors.study.labs.corpus import (
 )
 from actors.tracing.recorder import TraceRecorder
 from board.errors import ChessActorsError
-from board.rules.geometries import standard
+from board.rules.geometry import standard
 from board.rules.pieces import COLOUR_NAMES, KIND_NAMES, KING, PAWN
 from board.rules.squares import SQUARE_NAMES
 
@@ -547,9 +547,9 @@ def check_orders(run: LabRun, roles: Roles) -> CheckResult:
     """Every castling of the real games (and some other plies), run under every order of its
     deliveries that can differ (messages racing to one receiver, replies racing to one waiter): the
     same verdict, SAN and position under all, and the engine's."""
-    from actors.client.explore import explore
-    from actors.client.orders import OrderedSystem
     from actors.kernel.policies import Script
+    from actors.study.explore import explore
+    from actors.study.orders import OrderedSystem
 
     plies = [ply for game in games() for ply in game.plies
              if ply.san.startswith("O-O") or (not run.quick and ply.number % 25 == 0)]

@@ -17,7 +17,7 @@ from importlib import resources
 from board.errors import IllegalMoveError, MoveSyntaxError
 from board.games.game import Game
 from board.notation.pgn import read_games
-from board.rules.geometries import reach, standard
+from board.rules.geometry import reach, standard
 from board.rules.pieces import KIND_LETTERS, LAST_RANK, PAWN
 from board.rules.squares import SQUARE_NAMES
 

@@ -15,9 +15,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from actors.scenario.runner import run_scenario
-from actors.scenario.script import parse_scenario
 from actors.study.labs.checks import Counterexample, Failure
+from actors.study.runner import run_scenario
+from actors.study.script import parse_scenario
 from actors.tracing.event import TraceEvent
 from actors.tracing.recorder import TraceRecorder
 from board.errors import ChessActorsError

@@ -14,11 +14,11 @@ from typing import Any, TypeVar
 
 from pykka import Future
 
-from actors.client.arguments import checked_timeout
+from actors.game.arguments import checked_timeout
 from actors.kernel.errors import ActorFailure, ActorUnavailable, GameClosed
 from actors.kernel.limits import GAMES
 from actors.kernel.mailbox import Reply
-from actors.kernel.messaging import DEFAULT_TIMEOUT, WINDOW, Request, ask, post, wait_one
+from actors.kernel.messaging import DEFAULT_TIMEOUT, WINDOW, Caller, Request, expect, wait_one
 from actors.kernel.policies import Policy
 from actors.kernel.schedule import Turnstile, make_turnstile, start_up
 from actors.protocol.referee import CheckMove, MoveCheck, Ready, Setup
@@ -74,6 +74,8 @@ class CheckMoveSession:
         self.turnstile: Turnstile | None = None
         self.recorder = recorder
         self.supervisor: Supervisor | None = None
+        self._caller: Caller | None = None
+        """How the session asks the referee, once its actors are started."""
         self.cases = 0
         self.restarts = 0
         self._seats: dict[int, RosterEntry] = {}
@@ -122,7 +124,7 @@ class CheckMoveSession:
             if self.supervisor is not None:
                 self.supervisor.stop_all()
         finally:
-            self.supervisor = None
+            self.supervisor = self._caller = None
             if self._counted:
                 self._counted = False
                 GAMES.release()
@@ -138,6 +140,7 @@ class CheckMoveSession:
         self.supervisor = Supervisor(
             EMPTY_FEN, self.recorder, self.timeout, position_only=True, turnstile=self.turnstile, hive=True
         )
+        self._caller = Caller(CLIENT, self.recorder, self.timeout, self.supervisor.ref)
         with start_up(self.turnstile):
             self.supervisor.start()
 
@@ -192,20 +195,16 @@ class CheckMoveSession:
 
     def _send(self, pieces: Sequence[Placement], move: Placement) -> list[tuple[str, Future[Any]]]:
         """Post a case's Setup (when the placement changes) and CheckMove without waiting."""
-        supervisor = self.supervisor
-        assert supervisor is not None
+        caller = self._caller
+        assert caller is not None
         self.cases += 1
-        messages: list[object] = []
+        messages: list[Setup | CheckMove] = []
         entries = self._seat(pieces)
         if entries != self._seated:
             messages.append(Setup(entries))
             self._seated = entries
         messages.append(CheckMove(move.colour, move.kind, move.square))
-        referee = supervisor.ref(REFEREE)
-        return [
-            ask(referee, REFEREE, post(self.recorder, CLIENT, REFEREE, message, None, self.cases))
-            for message in messages
-        ]
+        return [caller.send(REFEREE, message, self.cases) for message in messages]
 
     def _receive(self, pending: deque[tuple[Case, list[tuple[str, Future[Any]]]]]) -> Answer:
         """The answer to the oldest case in flight (restarting the actors if they failed)."""
@@ -272,12 +271,9 @@ class CheckMoveSession:
         return RosterEntry(square, code, name, True)
 
     def _ask(self, message: Request[R], expected: type[R]) -> R:
-        supervisor = self.supervisor
-        assert supervisor is not None
-        envelope = post(self.recorder, CLIENT, REFEREE, message, None, self.cases)
-        reply = wait_one(*ask(supervisor.ref(REFEREE), REFEREE, envelope), self.timeout)
+        caller = self._caller
+        assert caller is not None
+        reply = caller.wait(caller.send(REFEREE, message, self.cases))
         if self.turnstile is not None:
             self.turnstile.drain()
-        if not isinstance(reply, expected):
-            raise ActorUnavailable(f"{REFEREE} answered {type(reply).__name__}, not {expected.__name__}")
-        return reply
+        return expect(REFEREE, reply, expected)

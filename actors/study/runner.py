@@ -1,6 +1,6 @@
 """Running scenario scripts: each step against a live actor game, with what the actors answered.
 
-:func:`run_scenario` plays a parsed :class:`~actors.scenario.steps.Scenario`; the shell runs one
+:func:`run_scenario` plays a parsed :class:`~actors.study.steps.Scenario`; the shell runs one
 step at a time through :func:`step_runner`.
 """
 
@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from actors.scenario.steps import (
+from actors.study.steps import (
     Crash,
     Expect,
     FenCheck,
@@ -42,16 +42,16 @@ from board.rules.pieces import COLOUR_NAMES, KIND_LETTERS, KIND_NAMES
 from board.rules.squares import SQUARE_NAMES, parse_standard_square
 
 if TYPE_CHECKING:
-    from actors.client.fault_search import EveryDelivery
-    from actors.client.game import ActorGame, PieceHandle
-    from actors.client.nodes import Nodes
-    from actors.client.pool import SystemPool
+    from actors.clusters.nodes import Nodes
+    from actors.game.game import ActorGame, PieceHandle
+    from actors.game.pool import SystemPool
     from actors.kernel.links import LinkModel
     from actors.kernel.network import Network
     from actors.kernel.schedule import Turnstile
     from actors.kernel.scheduled_links import ScheduledLinks
     from actors.protocol import No, Yes
     from actors.roles.supervisor import Roles
+    from actors.study.fault_search import EveryDelivery
     from actors.tracing.recorder import TraceRecorder
 
 __all__ = [
@@ -103,7 +103,7 @@ def run_scenario(
         network: the links between the actors (the game then starts its own); a
             :class:`~actors.kernel.network.Network` given is the one used, to read its counts after.
             None: the model of the script's ``network`` line, if it has one.
-        nodes: run the actors on these node processes (:class:`~actors.client.nodes.Nodes`).
+        nodes: run the actors on these node processes (:class:`~actors.clusters.nodes.Nodes`).
         max_restarts: the supervisor's restart intensity limit (see :class:`ActorGame`).
         counts: given, what befell the messages on failing links is added to it when the game ends
             (``dropped``, ``duplicated``, ``delayed``, ``retried``), whichever links the game had.
@@ -117,8 +117,8 @@ def run_scenario(
             is taken, on the turnstile's clock); a step that befalls the next message of a kind, on
             ``nodes``.
     """
-    from actors.client.game import ActorGame
-    from actors.client.pool import process_pool
+    from actors.game.game import ActorGame
+    from actors.game.pool import process_pool
     from actors.kernel.links import LinkModel
     from actors.kernel.network import Network
     from actors.tracing.recorder import marking
@@ -151,7 +151,7 @@ def run_scenario(
                    max_restarts=max_restarts, roles=roles) as game:
         runner = _Runner(game)
         if turnstile is not None:  # one delivery at a time: the invariants are watched after each
-            from actors.client.fault_search import EveryDelivery
+            from actors.study.fault_search import EveryDelivery
 
             runner.watch = EveryDelivery(game)
             turnstile.watchers.append(runner.watch)
@@ -211,7 +211,7 @@ def phase_of_step(step: Step, number: int, plies: int) -> tuple[str, int]:
 
 def _run_ordered(runner: _Runner, step: Step, order: Order, turnstile: Turnstile) -> StepResult:
     """Run ``step`` with its deliveries in the order written on the line before it."""
-    from actors.scenario.ordering import Ordered
+    from actors.study.ordering import Ordered
 
     policy = Ordered(order.entries, turnstile.befall, f"the order on line {order.line}")
     with turnstile.using(policy):
@@ -297,7 +297,7 @@ class _Runner:
                 game.crash_on_next(name, kind)
                 return True, _expected(step), f"{name} will crash on its next {kind}"
             case Stall(actor=actor, seconds=seconds):
-                from actors.client.stall import default_stall, stall
+                from actors.game.stall import default_stall, stall
 
                 name = self._name(actor)
                 lasting = seconds if seconds is not None else default_stall(game.timeout)
@@ -333,7 +333,7 @@ class _Runner:
                 links.plan_message(step.sender, step.receiver, step.reply, step.kind, step.index, step.fault)
                 return True, _expected(step), f"{step.text()} will be {_BEFALLS[step.fault]}"
             case Invariants():
-                from actors.client.fault_search import game_invariants
+                from actors.study.fault_search import game_invariants
 
                 broken = [*(self.watch.broken if self.watch is not None else ()), *game_invariants(game)]
                 return not broken, _expected(step), "; ".join(broken) or "all hold"
@@ -398,7 +398,7 @@ class _Runner:
         raise ScenarioFailure(f"there is no piece on {SQUARE_NAMES[index]}")
 
     def _piece(self, actor: str) -> PieceHandle:
-        from actors.client.game import PieceHandle
+        from actors.game.game import PieceHandle
 
         name = self._name(actor)
         for entry in self.game.supervisor.roster().entries:

@@ -25,7 +25,7 @@ from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.sharedctypes import Synchronized
 from typing import Any, Protocol
 
-from actors.client.cluster import RAY_TIMEOUT_SECONDS, MissingExtra, init_ray, prepare_ray, reach
+from actors.clusters.cluster import RAY_TIMEOUT_SECONDS, MissingExtra, init_ray, prepare_ray, reach
 from actors.kernel.affinity import one_core, wanted
 from board.errors import ChessActorsError
 from board.games.replay import GameVerdict
@@ -55,7 +55,7 @@ bytes as a stream, and the name of the file (judged in this process, in order)."
 
 def judge_chunk(engine: str, chunk: Chunk) -> list[GameVerdict]:
     """Read and judge a run of games with ``engine`` (runs inside a worker)."""
-    from actors.client.replay import judge_for
+    from actors.game.replay import judge_for
 
     judge = judge_for(engine)
     first_line, lines, name = chunk
@@ -110,7 +110,7 @@ def ordered(runner: ChunkRunner, sources: Iterable[Source], workers: int,
 
 
 def _judged_here(engine: str, rest: Rest) -> Iterator[GameVerdict]:
-    from actors.client.replay import judge_for
+    from actors.game.replay import judge_for
 
     judge = judge_for(engine)
     first_line, lines, name = rest

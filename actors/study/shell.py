@@ -4,7 +4,7 @@ Its grammar is the scenario grammar (every step is a command) plus a few shell v
 for choosing deliveries by hand; it prints nothing (actors/cli/shell.py does) and returns what to show.
 A move (``Nc6``, ``play e4``) is a question to the referee, and its answer is a verdict, not a check
 that passed or failed; so is ``legal <square>`` alone, whose answer is the targets. The shell's words
-are in :mod:`actors.scenario.shell_words`, and what it shows in :mod:`actors.scenario.shell_output`.
+are in :mod:`actors.study.shell_words`, and what it shows in :mod:`actors.study.shell_output`.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import threading
 from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING
 
-from actors.client.game import ActorGame
-from actors.client.replay import MoveReport
+from actors.game.game import ActorGame
+from actors.game.replay import MoveReport
 from actors.kernel.errors import ActorFailure
 from actors.kernel.links import LinkModel
 from actors.kernel.messaging import DEFAULT_TIMEOUT
@@ -23,12 +23,12 @@ from actors.kernel.policies import Fifo, Interactive, Ready, Script
 from actors.kernel.schedule import LINK_FAULTS, Turnstile, record_of
 from actors.protocol import Rejected
 from actors.protocol.readable import readable, summarize
-from actors.scenario.ordering import Befallen, Ordered, order_line
-from actors.scenario.runner import NODES_PLAN_ONE_FAULT, phase_of_step, step_runner
-from actors.scenario.script import parse_line, parse_order
-from actors.scenario.shell_output import LegalMoves, Output, Pending, Shown
-from actors.scenario.shell_words import BY_HAND_VERBS, DELIVERY_VERBS, FREE_ON_NODES, HELP, SHELL_VERBS
-from actors.scenario.steps import (
+from actors.study.ordering import Befallen, Ordered, order_line
+from actors.study.runner import NODES_PLAN_ONE_FAULT, phase_of_step, step_runner
+from actors.study.script import parse_line, parse_order
+from actors.study.shell_output import LegalMoves, Output, Pending, Shown
+from actors.study.shell_words import BY_HAND_VERBS, DELIVERY_VERBS, FREE_ON_NODES, HELP, SHELL_VERBS
+from actors.study.steps import (
     STEP_NAMES,
     Legal,
     LinkFault,
@@ -48,7 +48,7 @@ from board.games.game import Game
 from board.notation.fen import parse_fen
 
 if TYPE_CHECKING:
-    from actors.client.nodes import Nodes
+    from actors.clusters.nodes import Nodes
 
 
 def command_problem(verb: str, problem: str) -> str:
@@ -66,21 +66,21 @@ WAIT = 30.0
 
 
 class Shell:
-    """A live game that takes command lines (see :data:`~actors.scenario.shell_words.HELP`); use as a
+    """A live game that takes command lines (see :data:`~actors.study.shell_words.HELP`); use as a
     context manager.
 
     Args:
         fen: the starting position ('startpos' or a FEN).
         timeout: every ask's timeout in seconds.
-        chess960: a Chess960 game, as for :class:`~actors.client.game.ActorGame` (True: the FEN's K
+        chess960: a Chess960 game, as for :class:`~actors.game.game.ActorGame` (True: the FEN's K
             and Q are X-FEN; False: standard chess, but a Shredder-FEN field still makes it Chess960).
         network: the links' model (default: reliable links, on which faults can still be chosen).
-        nodes: run the actors on these node processes (:class:`~actors.client.nodes.Nodes`): they
+        nodes: run the actors on these node processes (:class:`~actors.clusters.nodes.Nodes`): they
             deliver freely over Ray's links, so nothing is delivered by hand (``mode step``,
             ``deliver N``, ``order`` and the like are refused), and what the nodes record joins the
             trace after each command.
         max_restarts: the supervisor's restart intensity limit (see
-            :class:`~actors.client.game.ActorGame`).
+            :class:`~actors.game.game.ActorGame`).
 
     Raises:
         FenError: the FEN is malformed or impossible.

@@ -17,7 +17,7 @@ from actors.roles.registered import CLIENT
 from board.errors import InputError
 
 if TYPE_CHECKING:
-    from actors.client.game import ActorGame
+    from actors.game.game import ActorGame
 
 LONGEST_STALL = 60.0
 """Seconds a stall may last at most (on free actors a stalled thread sleeps that long)."""

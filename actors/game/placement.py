@@ -1,18 +1,42 @@
-"""Which node runs which actor of a game spread over several node processes: a placement rule.
+"""A game's actors spread over several node processes: which node runs which actor (a placement rule),
+and what the game asks of its nodes, whoever starts them.
 
 Four rules: ``role`` (the referee and the journal on node 1, the board on node 2, the pieces on
 node 3), ``colour`` (the referee, board and journal on node 1, the white pieces on node 2, the black
 on node 3), ``round-robin`` (every actor on the next node, in the order they start) and a list
 (``referee=1,board=2,white=3,...``). A node number past the number of nodes wraps round.
+
+The nodes themselves run on Ray (:mod:`actors.clusters.nodes`), a layer above the game: the game
+knows them as :class:`GameNodes`, and a game given a number of nodes starts them through the starter
+that module provides (:func:`provide_node_starter`) as it loads.
 """
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
 from board.errors import InputError
 
-__all__ = ["MAX_NODES", "PLACEMENTS", "Placement", "checked_count", "parse_placement", "spread"]
+if TYPE_CHECKING:
+    from actors.kernel.network import Network
+    from actors.roles.supervisor import Supervisor
+
+__all__ = [
+    "MAX_NODES",
+    "NODES_MODULE",
+    "PLACEMENTS",
+    "GameNodes",
+    "NodeStarter",
+    "Placement",
+    "checked_count",
+    "parse_placement",
+    "provide_node_starter",
+    "spread",
+    "start_nodes",
+]
 
 MAX_NODES = 16
 """The most node processes a game may ask for."""
@@ -110,3 +134,64 @@ def spread(placement: Placement, count: int, names: list[str]) -> dict[str, list
     for order, name in enumerate(names):
         shown[f"node-{placement.node_of(name, order, count)}"].append(name)
     return shown
+
+
+# -- the nodes a game runs on, as the game sees them
+
+
+class GameNodes(Protocol):
+    """What a game asks of the node processes its actors run on (:class:`actors.clusters.nodes.Nodes`
+    is the one kind there is)."""
+
+    @property
+    def names(self) -> list[str]:
+        """The nodes' names (``node-1``, ...), as a partition may name them."""
+
+    @property
+    def driver(self) -> str:
+        """The name of this process (the client and its supervisor), as a partition may name it."""
+
+    def begin(self, supervisor: Supervisor, network: Network | None = None) -> None:
+        """Run ``supervisor``'s actors on the nodes from now on (its links failing as ``network`` says)."""
+
+    def partition(self, actors: frozenset[str], seconds: float, apart: frozenset[str] = frozenset()) -> None:
+        """Cut ``actors`` off (from the rest, or from ``apart`` only) for ``seconds``."""
+
+    def landed(self) -> None:
+        """Wait until what was told to an actor on a node has reached it."""
+
+    def gather(self) -> int:
+        """Bring what the nodes recorded to this process's recorder; how many events came."""
+
+    def end(self) -> None:
+        """End the game on the nodes, collecting what they traced."""
+
+    def close(self) -> None:
+        """End the node processes."""
+
+
+NodeStarter = Callable[[int, str, "str | Placement"], GameNodes]
+"""Starts ``count`` nodes on the Ray at an address (checked), placed by a rule: what a game given a
+number of nodes calls."""
+
+NODES_MODULE = "actors.clusters.nodes"
+"""The module that provides the starter of Ray's nodes (it calls :func:`provide_node_starter` as it loads)."""
+
+_STARTERS: list[NodeStarter] = []
+
+
+def provide_node_starter(starter: NodeStarter) -> None:
+    """Have every game given a number of nodes start them with ``starter`` (the last one given wins)."""
+    _STARTERS[:] = [starter]
+
+
+def start_nodes(count: int, address: str, placement: str | Placement) -> GameNodes:
+    """``count`` new nodes on the Ray at ``address``, placed by ``placement``, by the starter provided.
+
+    The game stands below the clusters that run nodes and never imports them: until a starter is
+    provided, the one of :data:`NODES_MODULE` is loaded by its name, which provides it. So the
+    game's own imports point down the layers, and Ray's modules load only for a game on nodes.
+    """
+    if not _STARTERS:
+        importlib.import_module(NODES_MODULE)
+    return _STARTERS[0](count, address, placement)

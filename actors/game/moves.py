@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from actors.client.game import ActorGame
+from actors.game.game import ActorGame
 from actors.kernel.messaging import DEFAULT_TIMEOUT
 from actors.protocol.referee import Rejected
 from actors.tracing.recorder import TraceRecorder

@@ -10,7 +10,7 @@ from typing import Any
 
 import pykka
 
-from actors.client.ray_carrier import CALL_SECONDS, DRIVER, RayCarrier, first_line, import_ray
+from actors.clusters.ray_carrier import CALL_SECONDS, DRIVER, RayCarrier, first_line, import_ray
 from actors.kernel.errors import ActorUnavailable, LinkFailure
 from actors.kernel.links import LinkModel
 from actors.kernel.mailbox import Reply
@@ -156,7 +156,7 @@ class NodeHost:
 
     def landed(self) -> int:
         """Wait until every tell this node's actors sent to other nodes is in its actor's inbox (see
-        :meth:`actors.client.ray_carrier.RayCarrier.landed`); returns how many were on their way."""
+        :meth:`actors.clusters.ray_carrier.RayCarrier.landed`); returns how many were on their way."""
         if self.route is None:
             return 0
         carrier = self.route.carrier

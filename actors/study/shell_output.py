@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from actors.client.replay import MoveReport
-from actors.scenario.steps import StepResult
+from actors.game.replay import MoveReport
+from actors.study.steps import StepResult
 from actors.tracing.compare import OrderComparison
 
 

@@ -14,11 +14,10 @@ from contextlib import contextmanager
 from types import TracebackType
 from typing import Protocol, TypeVar, overload
 
-from actors.client.explore import Outcome, Report, Run, RunOnce, shortest_counterexample
 from actors.kernel.errors import ActorFailure
 from actors.kernel.limits import GAMES
 from actors.kernel.links import FAULT_KINDS, LinkModel
-from actors.kernel.messaging import DEFAULT_TIMEOUT, Request, ask, post, wait_one
+from actors.kernel.messaging import DEFAULT_TIMEOUT, Caller, Request
 from actors.kernel.policies import Fifo, Policy, Random
 from actors.kernel.schedule import Turnstile
 from actors.kernel.scheduled_links import ScheduledLinks
@@ -27,12 +26,13 @@ from actors.protocol.piece import Learned
 from actors.protocol.referee import Accepted, Description, FenQuery, ProposeText, Verdict
 from actors.roles.registered import BOARD, CLIENT, REFEREE
 from actors.roles.supervisor import STANDARD_ROLES, Roles, Supervisor
+from actors.study.explore import Outcome, Report, Run, RunOnce, shortest_counterexample
 from actors.tracing.event import TraceEvent
 from actors.tracing.recorder import Delivery, TraceRecorder
 from board.errors import ChessActorsError, IllegalMoveError, InputError
 from board.games.game import Game
 from board.rules.fen_text import format_fen
-from board.rules.geometries import Geometry
+from board.rules.geometry import Geometry
 from board.rules.squares import SQUARE_NAMES
 
 Lesson = tuple[int, Geometry]
@@ -63,7 +63,7 @@ class OrderedSystem:
     Args:
         timeout: every ask's timeout in seconds (in the schedule's time: see actors.kernel.schedule).
         chess960: every game seated is Chess960 (its FENs' K and Q are X-FEN), as for
-            :class:`~actors.client.game.ActorGame`.
+            :class:`~actors.game.game.ActorGame`.
         roles: the classes its actors are made of (a lab's class in place of one of the project's).
     """
 
@@ -75,6 +75,8 @@ class OrderedSystem:
         self.recorder = TraceRecorder()
         self.turnstile = Turnstile(Fifo())
         self.supervisor: Supervisor | None = None
+        self._caller: Caller | None = None
+        """How the system's client asks its actors, once they are started."""
         self.link_counts: Counter[str] = Counter()
         """What befell the messages of the runs over failing links, summed (see :meth:`play`)."""
 
@@ -88,7 +90,7 @@ class OrderedSystem:
 
     def close(self) -> None:
         """Stop the system's actors and wait for each."""
-        supervisor, self.supervisor = self.supervisor, None
+        supervisor, self.supervisor, self._caller = self.supervisor, None, None
         self.turnstile.close()
         if supervisor is not None:
             try:
@@ -113,6 +115,7 @@ class OrderedSystem:
                     roles=self.roles)
                 GAMES.acquire()
                 self.supervisor = supervisor
+                self._caller = Caller(CLIENT, self.recorder, self.timeout, supervisor.ref)
                 supervisor.start()
             else:
                 self.supervisor.reset(fen, self.chess960)
@@ -249,8 +252,8 @@ class OrderedSystem:
         return self.supervisor
 
     def _ask(self, message: Request[R], ply: int, name: str = REFEREE) -> R:
-        envelope = post(self.recorder, CLIENT, name, message, None, ply or None)
-        reply: R = wait_one(*ask(self._supervisor.ref(name), name, envelope), self.timeout)
+        assert self._caller is not None, "seated before it plays"
+        reply = self._caller.call(name, message, ply=ply or None)
         self.turnstile.drain()  # the conversation is over when its last tell is delivered
         return reply
 

@@ -1,6 +1,6 @@
 """The steps of a scenario script, as values: what each line asks for, and what running it found.
 
-:mod:`actors.scenario.script` reads a script's text into these; :mod:`actors.scenario.runner` runs them.
+:mod:`actors.study.script` reads a script's text into these; :mod:`actors.study.runner` runs them.
 """
 
 from __future__ import annotations

@@ -158,29 +158,8 @@ class MissingExtra(InputError):
     """An optional dependency the command needs is not installed."""
 
 
-class RayAddressError(InputError):
-    """``--ray`` was given something that is not a Ray address."""
-
-
 class RayUnreachable(InputError):
     """No Ray cluster answered at the address within the time allowed."""
-
-
-def check_address(text: str) -> str:
-    """``text`` if it is 'local', 'auto', HOST:PORT or ray://HOST:PORT.
-
-    Raises:
-        RayAddressError: it is none of those (a URL of another scheme, a port that is no number).
-    """
-    if text in ("local", "auto"):
-        return text
-    rest = text.removeprefix("ray://")
-    host, colon, port = rest.rpartition(":")
-    if "://" in rest or "/" in rest or not colon or not host or not port.isdigit() \
-            or not 0 < int(port) < 65536:
-        raise RayAddressError(f"--ray {text}: not a Ray address (give local, auto, HOST:PORT or "
-                              f"ray://HOST:PORT)")
-    return text
 
 
 def ray_timeout(given: float | None) -> float:

@@ -6,7 +6,7 @@ position: ('accepted', uci, san, check, outcome) or (kind of refusal, reason).
 
 from __future__ import annotations
 
-from actors.client.game import ActorGame
+from actors.game.game import ActorGame
 from actors.protocol import Accepted, Rejected
 from board.errors import AmbiguousMoveError, IllegalMoveError, MoveSyntaxError
 from board.games.game import Game

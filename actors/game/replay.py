@@ -32,9 +32,9 @@ from board.notation.pgn import MoveToken, PgnGame, read_games
 if TYPE_CHECKING:
     from collections import Counter
 
-    from actors.client.game import ActorGame
-    from actors.client.nodes import Nodes
-    from actors.client.pool import SystemPool
+    from actors.game.game import ActorGame
+    from actors.game.placement import GameNodes
+    from actors.game.pool import SystemPool
     from actors.kernel.links import LinkModel
     from actors.protocol import Verdict
     from actors.tracing.recorder import TraceRecorder
@@ -53,7 +53,7 @@ def judge_for(engine: str) -> Judge:
 
 def replay_with_actors(game: PgnGame, pool: SystemPool | None = None) -> GameVerdict:
     """Replay one PGN game through the piece, board and referee actors, on a system borrowed from
-    ``pool`` (default: this process's pool, :func:`actors.client.pool.process_pool`).
+    ``pool`` (default: this process's pool, :func:`actors.game.pool.process_pool`).
 
     Args:
         game: a game read by :func:`board.notation.pgn.read_games`.
@@ -62,7 +62,7 @@ def replay_with_actors(game: PgnGame, pool: SystemPool | None = None) -> GameVer
     Returns:
         The verdict, as :func:`board.games.replay.replay_direct` gives it for the same game.
     """
-    from actors.client.pool import process_pool
+    from actors.game.pool import process_pool
 
     return watch_game(game, "actors", pool=pool or process_pool())
 
@@ -134,7 +134,7 @@ def watch_game(
     pool: SystemPool | None = None,
     network: LinkModel | None = None,
     faults: Counter[str] | None = None,
-    nodes: Nodes | None = None,
+    nodes: GameNodes | None = None,
     max_restarts: int = 10,
     pause: Pause | None = None,
     scheduled: bool = True,
@@ -223,10 +223,10 @@ def _kind(error: ChessActorsError) -> str:
 def _watch_actors(
     game: PgnGame, mirror: Game, recorder: TraceRecorder | None, report: MoveListener, positions: bool,
     teach: Mapping[str, str], pool: SystemPool | None, network: LinkModel | None = None,
-    faults: Counter[str] | None = None, nodes: Nodes | None = None, max_restarts: int = 10,
+    faults: Counter[str] | None = None, nodes: GameNodes | None = None, max_restarts: int = 10,
     pause: Pause | None = None, scheduled: bool = True,
 ) -> GameVerdict:
-    from actors.client.game import ActorGame
+    from actors.game.game import ActorGame
 
     # Over failing links in one process, the game runs its own actors under a turnstile in arrival
     # order: the seed then decides everything (every fault, timeout and heal, on the schedule's clock,
@@ -251,7 +251,7 @@ def _watch_game_actors(
     game: PgnGame, mirror: Game, actor_game: ActorGame, report: MoveListener, positions: bool,
     teach: Mapping[str, str], pause: Pause | None = None,
 ) -> GameVerdict:
-    from actors.client.moves import final_fen
+    from actors.game.moves import final_fen
     from actors.protocol import Rejected
 
     start = actor_game.supervisor.start_fen

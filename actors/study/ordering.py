@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from actors.kernel.policies import Fifo, Policy, Ready, Reoffer, ScheduleError, Step
-from actors.scenario.steps import OrderEntry
+from actors.study.steps import OrderEntry
 
 __all__ = ["Befallen", "Ordered", "order_line"]
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from actors.kernel.schedule import LINK_FAULTS
-from actors.scenario.steps import STEP_NAMES
+from actors.study.steps import STEP_NAMES
 from board.rules.squares import SQUARE_NAMES
 
 DELIVERY_VERBS = ("deliver", *LINK_FAULTS)

@@ -49,7 +49,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import cast
 
-from actors.client.game import ActorGame
+from actors.game.game import ActorGame
 from actors.kernel.errors import ActorFailure, LinkFailure
 from actors.kernel.links import FAULT_KINDS, LinkModel
 from actors.kernel.policies import Fifo, Step
@@ -63,7 +63,7 @@ from actors.tracing.event import TraceEvent
 from actors.tracing.recorder import Delivery, TraceRecorder
 from board.errors import ChessActorsError, InputError
 from board.games.game import Game
-from board.rules.geometries import label_of, standard
+from board.rules.geometry import label_of, standard
 from board.rules.pieces import KING
 
 __all__ = [

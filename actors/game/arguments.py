@@ -1,6 +1,6 @@
-"""The client's checks of what a program hands it (timeouts, move texts), made before anything
-reaches an actor: a wrong argument is a TypeError or a ValueError at the call, never an actor that
-crashes on it later.
+"""The client's checks of what a program hands it (timeouts, move texts, Ray addresses), made before
+anything reaches an actor: a wrong argument is a TypeError or a ValueError at the call (an InputError
+for a Ray address, as the command line gives it), never an actor that crashes on it later.
 """
 
 from __future__ import annotations
@@ -8,6 +8,8 @@ from __future__ import annotations
 import math
 import threading
 from numbers import Real
+
+from board.errors import InputError
 
 
 def checked_timeout(value: object, what: str = "timeout") -> float:
@@ -36,3 +38,24 @@ def checked_text(value: object, what: str) -> str:
     if not isinstance(value, str):
         raise TypeError(f"{what} must be a string, not {type(value).__name__}")
     return value
+
+
+class RayAddressError(InputError):
+    """``--ray`` was given something that is not a Ray address."""
+
+
+def check_address(text: str) -> str:
+    """``text`` if it is 'local', 'auto', HOST:PORT or ray://HOST:PORT.
+
+    Raises:
+        RayAddressError: it is none of those (a URL of another scheme, a port that is no number).
+    """
+    if text in ("local", "auto"):
+        return text
+    rest = text.removeprefix("ray://")
+    host, colon, port = rest.rpartition(":")
+    if "://" in rest or "/" in rest or not colon or not host or not port.isdigit() \
+            or not 0 < int(port) < 65536:
+        raise RayAddressError(f"--ray {text}: not a Ray address (give local, auto, HOST:PORT or "
+                              f"ray://HOST:PORT)")
+    return text

@@ -12,7 +12,7 @@ from typing import Any
 
 import pykka
 
-from actors.client.cluster import MissingExtra
+from actors.clusters.cluster import MissingExtra
 from actors.kernel.errors import ActorUnavailable
 from actors.kernel.mailbox import Reply
 from actors.kernel.remote import Wire

@@ -11,7 +11,7 @@ import weakref
 from types import TracebackType
 from typing import TYPE_CHECKING
 
-from actors.client.arguments import checked_timeout
+from actors.game.arguments import checked_timeout
 from actors.kernel.errors import ActorFailure, GameClosed
 from actors.kernel.limits import GAMES
 from actors.kernel.messaging import DEFAULT_TIMEOUT

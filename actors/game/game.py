@@ -14,17 +14,16 @@ from contextlib import nullcontext, suppress
 from functools import partial
 from itertools import islice
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import Any, TypeVar
 
-from actors.client.arguments import checked_text, checked_timeout
-from actors.client.cluster import check_address
-from actors.client.placement import Placement, checked_count
-from actors.client.pool import SystemPool
+from actors.game.arguments import check_address, checked_text, checked_timeout
+from actors.game.placement import GameNodes, Placement, checked_count, start_nodes
+from actors.game.pool import SystemPool
 from actors.kernel.control import Armed, Crash, CrashOnNext, Disarm, HangOnNext, Ping
 from actors.kernel.errors import ActorFailure, ActorTimeout, ActorUnavailable, GameClosed
 from actors.kernel.limits import GAMES
 from actors.kernel.links import LinkModel, parse_network
-from actors.kernel.messaging import DEFAULT_TIMEOUT, WINDOW, Pending, Request, ask, post, tell, wait_one
+from actors.kernel.messaging import DEFAULT_TIMEOUT, WINDOW, Caller, Pending, Request, wait_one
 from actors.kernel.network import Network
 from actors.kernel.policies import Policy
 from actors.kernel.schedule import Turnstile, make_turnstile, start_up
@@ -59,12 +58,9 @@ from actors.roles.supervisor import STANDARD_ROLES, Roles, Supervisor
 from actors.tracing.recorder import STARTUP, TraceRecorder
 from board.errors import ChessActorsError, InputError
 from board.games.game import Game
-from board.rules.geometries import Geometry, geometry_named, user_geometry
+from board.rules.geometry import Geometry, geometry_named, user_geometry
 from board.rules.pieces import KIND_BY_LETTER, KIND_NAMES, PROMOTION_KINDS
 from board.rules.squares import SQUARE_NAMES, parse_size, parse_square, parse_standard_square
-
-if TYPE_CHECKING:
-    from actors.client.nodes import Nodes
 
 R = TypeVar("R")
 
@@ -90,7 +86,7 @@ InFlight = tuple[Proposal, Pending[Verdict] | None]
 
 Teachable = Geometry | str | Callable[[tuple[int, int], tuple[int, int]], object]
 """What a piece can learn: a geometry, the name of one ('archbishop', 'knight', ...), or a function
-``(start, end) -> None | (target, traversed)`` on (file, rank) pairs (see board.rules.geometries)."""
+``(start, end) -> None | (target, traversed)`` on (file, rank) pairs (see board.rules.geometry)."""
 
 
 def as_geometry(lesson: Teachable) -> Geometry:
@@ -193,14 +189,14 @@ class ActorGame:
             verdicts stay the same (see the protocol's page). With a schedule other than free, a
             model's faults befall the mail on the schedule's clock (see ``links``).
         nodes: run the game's actors on node processes placed by Ray: a number of nodes (started
-            for this game and ended with it) or a :class:`~actors.client.nodes.Nodes` already
+            for this game and ended with it) or a :class:`~actors.clusters.nodes.Nodes` already
             started (used by one game at a time, and left running). None: in this process. With
             ``network``, each node runs a network of its own under the same model for the mail its
             actors send, and a partition may name nodes (see :meth:`partition`).
         ray: where a number of ``nodes`` run: 'local' (a Ray started on this machine, loopback
             only), 'auto' or a cluster's address.
         placement: which node runs which actor, with a number of ``nodes``: 'role', 'colour',
-            'round-robin' or a list ('referee=1,board=2,pieces=3'; see actors.client.placement).
+            'round-robin' or a list ('referee=1,board=2,pieces=3'; see actors.game.placement).
         roles: the classes the piece, board and referee actors are made of (a lab's class in place
             of one: see :mod:`actors.study.labs`); in this process, on actors of the game's own.
 
@@ -221,7 +217,7 @@ class ActorGame:
         schedule: str | Policy | Turnstile | None = None,
         chess960: bool | None = False,
         network: str | LinkModel | Network | None = None,
-        nodes: int | Nodes | None = None,
+        nodes: int | GameNodes | None = None,
         ray: str = "local",
         placement: str | Placement = "role",
         roles: Roles = STANDARD_ROLES,
@@ -254,6 +250,8 @@ class ActorGame:
             roles=roles,
         )
         """The game's actor system (with a pool: the one borrowed, once started)."""
+        self._caller = Caller(CLIENT, recorder, self.timeout, self.supervisor.ref)
+        """How the game asks its actors: as the client, traced by its recorder, within its timeout."""
         self.links: ScheduledLinks | None = None
         """Under a schedule, the failing links of the model ``network`` names, on the schedule's
         clock (actors.kernel.scheduled_links; ``counts``: what befell the messages); else None."""
@@ -265,9 +263,9 @@ class ActorGame:
         self.network = _network(network, recorder, self.turnstile is not None)
         """The network the game's messages cross (None: reliable links; ``counts``: what befell them)."""
         self.supervisor.directory.network = self.network
-        self.nodes: Nodes | None = None
+        self.nodes: GameNodes | None = None
         """The node processes the game's actors run on (None: this process)."""
-        self._nodes_wanted: tuple[int, str, str | Placement] | Nodes | None = None
+        self._nodes_wanted: tuple[int, str, str | Placement] | GameNodes | None = None
         if isinstance(nodes, int) or (nodes is not None and not hasattr(nodes, "spawn")):
             self._nodes_wanted = (checked_count(nodes), check_address(ray), placement)  # a count
         elif nodes is not None:
@@ -367,6 +365,7 @@ class ActorGame:
             self.supervisor = self.pool.borrow(
                 supervisor.start_fen, supervisor.max_restarts, supervisor.period, supervisor.chess960
             )
+            self._caller.lookup = self.supervisor.ref  # the borrowed system's actors are asked from now on
             # A game dropped without close() stops the system it borrowed (its state is unknown).
             self._finalizer = weakref.finalize(self, self.pool.discard, self.supervisor)
             if self.network is not None:  # the borrowed system's mail crosses this game's links
@@ -410,9 +409,7 @@ class ActorGame:
         if wanted is None:
             return
         if isinstance(wanted, tuple):
-            from actors.client.nodes import Nodes
-
-            self.nodes = Nodes(*wanted)
+            self.nodes = start_nodes(*wanted)
         else:
             self.nodes = wanted
         self.nodes.begin(self.supervisor, self.network)
@@ -421,9 +418,7 @@ class ActorGame:
         """The names a partition may use: the actors', and on nodes the nodes' (and the driver's)."""
         names = [*self.supervisor.names(), CLIENT]
         if self.nodes is not None:
-            from actors.client.ray_carrier import DRIVER
-
-            names += [*self.nodes.names, DRIVER]
+            names += [*self.nodes.names, self.nodes.driver]
         return names
 
     def partition(self, actors: frozenset[str], seconds: float, apart: frozenset[str] = frozenset()) -> None:
@@ -481,10 +476,9 @@ class ActorGame:
         if healthy:
             try:
                 if self._sending:  # a proposal stream left open: let the referee finish with it
-                    envelope = post(self.recorder, CLIENT, REFEREE, Ping())
-                    wait_one(*ask(supervisor.ref(REFEREE), REFEREE, envelope), self.timeout)
+                    self._caller.call(REFEREE, Ping())
                 for name in self._armed:  # faults armed through this game die with it
-                    tell(supervisor.ref(name), post(self.recorder, CLIENT, name, Disarm()))
+                    self._caller.tell(name, Disarm())
             except ActorFailure:
                 healthy = False
         if self.network is not None:
@@ -638,8 +632,7 @@ class ActorGame:
         # A proposal serves the ply it is tagged with; a question (the FEN, legal targets, a piece's
         # answer) serves none: labelled with the next ply, the end of a game would gain a ply.
         ply = message.ply if isinstance(message, ProposeText | ProposeSquares) else None
-        envelope = post(self.recorder, CLIENT, name, message, None, ply)
-        return cast("Pending[R]", ask(self.supervisor.ref(name), name, envelope))
+        return self._caller.send(name, message, ply)
 
     def _wait(self, pending: Pending[R], deadline: float | None = None) -> R:
         """The reply to an ask sent by :meth:`_ask_later`, within the timeout (and before ``deadline``,
@@ -647,7 +640,7 @@ class ActorGame:
         timeout = self.timeout
         if deadline is not None:
             timeout = max(0.0, min(timeout, deadline - time.monotonic()))
-        reply = wait_one(*pending, timeout)
+        reply = self._caller.wait(pending, timeout)
         if self.turnstile is not None:
             self.turnstile.drain()  # the conversation is over when its last tell is delivered
         return reply
@@ -797,7 +790,7 @@ class ActorGame:
     def _send(self, name: str, message: Proposal, ply: int) -> Pending[Verdict] | None:
         """Ask without waiting; None if the actor is not there to ask."""
         try:
-            return ask(self.supervisor.ref(name), name, post(self.recorder, CLIENT, name, message, None, ply))
+            return self._caller.send(name, message, ply)
         except ActorFailure:
             return None
 
@@ -816,16 +809,16 @@ class ActorGame:
                 for _, pending in batch:
                     if pending is None:
                         break
-                    wait_one(*pending, self.timeout)
+                    self._caller.wait(pending)
         elif last is not None:
             with suppress(ActorFailure):  # the first failure is found below, in order
-                wait_one(*last, self.timeout)
+                self._caller.wait(last)
         replies: list[Verdict] = []
         for _, pending in batch:
             if pending is None:
                 break
             try:
-                reply = wait_one(*pending, 0)
+                reply = self._caller.wait(pending, 0)
             except ActorFailure:
                 break
             stale = isinstance(reply, Rejected) and reply.kind == "stale"
@@ -846,7 +839,7 @@ class ActorGame:
                 if pending is None:
                     break
                 try:
-                    reply = wait_one(*pending, self.timeout)
+                    reply = self._caller.wait(pending)
                 except ActorFailure:
                     break
                 if not isinstance(reply, Accepted) or reply.entry is None:
@@ -894,7 +887,7 @@ class ActorGame:
         """Make the actor ``name`` crash now."""
         self._check_open()
         ply = len(self._entries) + 1
-        tell(self.supervisor.ref(name), post(self.recorder, CLIENT, name, Crash(), None, ply))
+        self._caller.tell(name, Crash(), ply)
 
     def crash_on_next(self, name: str, kind: str) -> None:
         """Make the actor ``name`` raise on the next message of class ``kind`` it receives."""
@@ -971,7 +964,8 @@ def _made_by(attempts: Iterable[Pending[Verdict]]) -> Accepted | None:
 
 
 def _stop_dropped(
-    supervisor: Supervisor, network: Network | None = None, nodes: Nodes | None = None, owned: bool = False
+    supervisor: Supervisor, network: Network | None = None, nodes: GameNodes | None = None,
+    owned: bool = False,
 ) -> None:
     """Stop the actors of a game that was dropped (or left open at exit) without close()."""
     if nodes is not None:
@@ -984,7 +978,7 @@ def _stop_dropped(
     GAMES.release()
 
 
-def _end_nodes(nodes: Nodes, owned: bool) -> None:
+def _end_nodes(nodes: GameNodes, owned: bool) -> None:
     """End the game on its nodes (collecting what they traced), and end the nodes the game started."""
     try:
         nodes.end()

@@ -2,7 +2,7 @@
 of the pykka actors, and a message between two nodes is pickled and carried by Ray.
 
 The driver (the process of the client and the supervisor) is not a node: it runs no game actor,
-starts each one on the node the placement names (:mod:`actors.client.placement`) and tells every
+starts each one on the node the placement names (:mod:`actors.game.placement`) and tells every
 node where it runs. Every process keeps a directory of the game's actors by name: its own actors by
 their pykka references, the others by :class:`~actors.kernel.remote.RemoteRef`, whose mail takes
 the remote route. A node serves many deliveries at once (a threaded Ray actor), and puts what it
@@ -18,8 +18,8 @@ Over links that fail (a game's ``network``), every node runs a network of its ow
 model for the mail its actors send, and the driver's network is added up with theirs when the game
 ends; a partition may name nodes (the networks know where each actor runs).
 
-The node process itself is :mod:`actors.client.node_process`; the mail between processes is
-carried by :mod:`actors.client.ray_carrier`. This module is the driver's view of its nodes.
+The node process itself is :mod:`actors.clusters.node_process`; the mail between processes is
+carried by :mod:`actors.clusters.ray_carrier`. This module is the driver's view of its nodes.
 """
 
 from __future__ import annotations
@@ -31,10 +31,10 @@ from typing import TYPE_CHECKING, Any
 
 import pykka
 
-from actors.client.cluster import RAY_TIMEOUT_SECONDS, init_ray, prepare_ray, reach
-from actors.client.node_process import NODE_CONCURRENCY, NodeHost
-from actors.client.placement import Placement, checked_count, parse_placement
-from actors.client.ray_carrier import CALL_SECONDS, DRIVER, RayCarrier, first_line, import_ray
+from actors.clusters.cluster import RAY_TIMEOUT_SECONDS, init_ray, prepare_ray, reach
+from actors.clusters.node_process import NODE_CONCURRENCY, NodeHost
+from actors.clusters.ray_carrier import CALL_SECONDS, DRIVER, RayCarrier, first_line, import_ray
+from actors.game.placement import Placement, checked_count, parse_placement, provide_node_starter
 from actors.kernel.errors import ActorUnavailable
 from actors.kernel.messaging import DEFAULT_TIMEOUT, Directory, Ref
 from actors.kernel.network import Network
@@ -57,7 +57,7 @@ class Nodes:
         count: how many node processes (1 to :data:`MAX_NODES`).
         address: 'local' (start a Ray on this machine, listening on the loopback interface only),
             'auto' or a cluster's address (HOST:PORT, ray://HOST:PORT).
-        placement: which node runs which actor (a :class:`~actors.client.placement.Placement` or its text).
+        placement: which node runs which actor (a :class:`~actors.game.placement.Placement` or its text).
         timeout: how long the cluster may take to answer.
 
     Raises:
@@ -80,6 +80,8 @@ class Nodes:
             reach(address, timeout)
             init_ray(ray, address)
         self.names = [f"node-{index}" for index in range(1, self.count + 1)]
+        self.driver = DRIVER
+        """This process's name among the nodes (the client's, and its supervisor's)."""
         remote = ray.remote(num_cpus=0, max_concurrency=NODE_CONCURRENCY, max_restarts=0)(NodeHost)
         try:
             for name in self.names:
@@ -213,7 +215,7 @@ class Nodes:
         """Wait until every tell that any process of the game sent is in its actor's inbox (or its
         node is found gone): call it before the game's actors are stopped, so that none is stopped
         before a tell sent to it lands, as Ray's timing would have it now and then (see
-        :meth:`actors.client.ray_carrier.RayCarrier.landed`)."""
+        :meth:`actors.clusters.ray_carrier.RayCarrier.landed`)."""
         try:
             self.carrier.landed(CALL_SECONDS)
         except self.ray.exceptions.RayError:  # Ray itself is gone: so is whatever was on its way
@@ -314,3 +316,6 @@ class Nodes:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+provide_node_starter(Nodes)  # what a game given a number of nodes starts

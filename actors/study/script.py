@@ -1,7 +1,7 @@
 """Scenario scripts: one step a line that plays moves, talks to actors and checks what they answer.
 
-:func:`parse_scenario` reads a script into the steps of :mod:`actors.scenario.steps` (a malformed one
-raises :class:`~actors.scenario.steps.ScenarioError` naming the line);
+:func:`parse_scenario` reads a script into the steps of :mod:`actors.study.steps` (a malformed one
+raises :class:`~actors.study.steps.ScenarioError` naming the line);
 :func:`run_scenario` plays it against an ActorGame. The format is in actors/examples/README.md.
 """
 
@@ -11,10 +11,10 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from actors.client.stall import check_stall
+from actors.game.stall import check_stall
 from actors.kernel.links import LinkModel, parse_network
 from actors.protocol import REQUEST_KINDS
-from actors.scenario.steps import (
+from actors.study.steps import (
     DIRECTIVE_NAMES,
     ORDER_FAULTS,
     OUTCOMES,
@@ -51,7 +51,7 @@ from board.notation.fen import parse_fen, write_fen
 from board.notation.san_syntax import parse_san, parse_uci
 from board.numbers import whole_number
 from board.rules.chess960 import start_fen
-from board.rules.geometries import geometry_named
+from board.rules.geometry import geometry_named
 from board.rules.pieces import COLOUR_NAMES, KIND_LETTERS, KIND_NAMES
 from board.rules.position import Position
 from board.rules.squares import SQUARE_NAMES, parse_standard_square
