@@ -18,9 +18,11 @@ from actors.cli import build_parser
 from actors.cli.help import EXAMPLES_HEADING
 
 ROOT = Path(__file__).resolve().parent.parent
-COMMANDS = ["replay", "run", "trace", "explore", "shell", "studio", "check-move", "perft", "knight", "color"]
+COMMANDS = ["replay", "run", "trace", "explore", "shell", "studio", "lab", "check-move", "perft", "knight",
+            "color"]
 PUZZLES = [("knight", "path"), ("knight", "treasure"), ("knight", "tour")]
-SUBCOMMANDS = [*[(name,) for name in COMMANDS], *PUZZLES]
+LABS = [("lab", "list"), ("lab", "start"), ("lab", "check")]
+SUBCOMMANDS = [*[(name,) for name in COMMANDS], *PUZZLES, *LABS]
 
 
 def chess_actors(*args: str) -> subprocess.CompletedProcess[str]:

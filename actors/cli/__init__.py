@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "actors.cli.explore",
     "actors.cli.shell",
     "actors.cli.studio",
+    "actors.cli.lab",
     "actors.cli.check_move",
     "actors.cli.perft",
     "actors.cli.puzzles",

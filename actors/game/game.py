@@ -54,7 +54,7 @@ from actors.protocol.referee import (
 )
 from actors.protocol.values import JournalEntry
 from actors.roles.registered import BOARD, CLIENT, REFEREE
-from actors.roles.supervisor import Supervisor
+from actors.roles.supervisor import STANDARD_ROLES, Roles, Supervisor
 from actors.tracing.recorder import STARTUP, TraceRecorder
 from board.errors import ChessActorsError, InputError
 from board.games.game import Game
@@ -197,6 +197,8 @@ class ActorGame:
             only), 'auto' or a cluster's address.
         placement: which node runs which actor, with a number of ``nodes``: 'role', 'colour',
             'round-robin' or a list ('referee=1,board=2,pieces=3'; see actors.game.placement).
+        roles: the classes the piece, board and referee actors are made of (a lab's class in place
+            of one: see :mod:`actors.study.labs`); in this process, on actors of the game's own.
 
     Raises:
         FenError: the FEN is malformed or impossible.
@@ -218,7 +220,11 @@ class ActorGame:
         nodes: int | GameNodes | None = None,
         ray: str = "local",
         placement: str | Placement = "role",
+        roles: Roles = STANDARD_ROLES,
     ) -> None:
+        if not roles.standard and (nodes is not None or pool is not None):
+            raise ValueError("roles of your own run in this process, on actors of the game's own: "
+                             "give roles= without nodes= or pool=")
         if nodes is not None and (pool is not None or schedule is not None):
             raise ValueError("a game on nodes runs actors of its own, freely, over Ray's links: "
                              "give nodes= without pool= or schedule=")
@@ -239,8 +245,9 @@ class ActorGame:
         :data:`REQUEST_DEADLINE_FLOOR`; it may be set."""
         self.pool = pool
         self.turnstile = make_turnstile(schedule)
-        self.supervisor = Supervisor(
-            fen, recorder, self.timeout, max_restarts, period, turnstile=self.turnstile, chess960=chess960
+        self.supervisor = (roles.supervisor or Supervisor)(
+            fen, recorder, self.timeout, max_restarts, period, turnstile=self.turnstile, chess960=chess960,
+            roles=roles,
         )
         """The game's actor system (with a pool: the one borrowed, once started)."""
         self._caller = Caller(CLIENT, recorder, self.timeout, self.supervisor.ref)

@@ -51,6 +51,7 @@ from actors.protocol.values import (
     PathEntry,
     PieceReport,
     Probe,
+    ProbeReport,
     Reach,
     RosterEntry,
     Sighting,
@@ -147,7 +148,7 @@ class BoardActor(TracedActor[BoardRequest]):
                 checkers = view.attackers(king, colour ^ 1) if check else ()
                 return SurveyReport(pieces, checkers, king)
             case ProbeSurvey(colour=colour, probes=probes):
-                return ProbeReports(tuple(view.probe(probe, colour) for probe in probes))
+                return ProbeReports(tuple(self.report(probe, colour) for probe in probes))
             case CastleSurvey(
                 colour=colour, king_square=king, rook_square=rook, king_to=king_to, rook_to=rook_to,
                 between=between, crossed=crossed,
@@ -287,7 +288,13 @@ class BoardActor(TracedActor[BoardRequest]):
             code & 7 == PAWN and rule == "enemy" and target == en_passant and not view.code(target)
         )
         probe = Probe(origin, target, traversed, is_en_passant, rule)
-        return PieceReport(name, origin, code, path, view.probe(probe, colour), is_en_passant)
+        return PieceReport(name, origin, code, path, self.report(probe, colour), is_en_passant)
+
+    def report(self, probe: Probe, colour: int) -> ProbeReport:
+        """What I see along a move of ``colour``'s piece: the first blocker, what stands on the
+        target, the enemy pieces that would reach the king once it is made (board.rules.declared's
+        View, from the reach the pieces declared; a lab's board reports itself)."""
+        return self.view.probe(probe, colour)
 
     # -- asking pieces for their reach
 

@@ -12,6 +12,7 @@ import functools
 import time
 from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import pykka
@@ -108,6 +109,27 @@ def promoted_names(start_fen: str, entries: tuple[JournalEntry, ...], chess960: 
     return promoted
 
 
+@dataclass(frozen=True, slots=True)
+class Roles:
+    """The classes a game's actors are made of: the project's own by default. A lab runs a student's
+    class in place of one of them (see :mod:`actors.study.labs`); it speaks the same protocol, so
+    nothing else changes."""
+
+    piece: type[PieceActor] = PieceActor
+    board: type[BoardActor] = BoardActor
+    referee: type[RefereeActor] = RefereeActor
+    supervisor: type[Supervisor] | None = None
+    """The supervisor's class (None: the project's :class:`Supervisor`)."""
+
+    @property
+    def standard(self) -> bool:
+        """Whether every class is the project's own."""
+        return self == STANDARD_ROLES
+
+
+STANDARD_ROLES = Roles()
+
+
 IDLE_PIECES = 8
 """How many pieces a re-seated system keeps idle for positions to come (a pool alternating between
 a few positions reuses them); past that, the pieces the new position does not seat are stopped."""
@@ -130,6 +152,7 @@ class Supervisor:
         hive: run the piece actors on one shared thread (actors.kernel.hive) instead of a thread
             each: pieces only answer, and a question to many of them then wakes one thread. Not
             under a turnstile, which schedules each actor's thread.
+        roles: the classes of the piece, board and referee actors (every start and restart).
     """
 
     def __init__(
@@ -144,10 +167,12 @@ class Supervisor:
         turnstile: Turnstile | None = None,
         hive: bool = False,
         chess960: bool | None = False,
+        roles: Roles = STANDARD_ROLES,
     ) -> None:
         # Setup: the starting state, never a judgement.
         position = parse_fen(fen, strict=not position_only, chess960=chess960)
         self.position_only = position_only
+        self.roles = roles
         self.start_fen = write_fen(position)
         self.chess960 = position.castling_table.chess960
         """Whether the game is Chess960 (its start FEN's K and Q are then X-FEN)."""
@@ -300,7 +325,7 @@ class Supervisor:
         journal = [entry.move for entry in moves]
         ref = self.spawn(
             BOARD,
-            BoardActor,
+            self.roles.board,
             self.start_fen,
             journal,
             self.directory,
@@ -316,20 +341,20 @@ class Supervisor:
         arguments = (entry.name, entry.code, entry.square, entry.has_moved, self.directory, self.recorder,
                      self.timeout, geometry, self.start_state.layout)  # fmt: skip
         if not self._hive_wanted:
-            self._remember(entry.name, self.spawn(entry.name, PieceActor, *arguments))
+            self._remember(entry.name, self.spawn(entry.name, self.roles.piece, *arguments))
             return
         if self._hive is None or not self._hive.is_alive():
             from actors.kernel.hive import Hive  # only position sessions use one: replay never loads it
 
             self._hive = Hive()
             self._started.append(self._hive.ref)
-        self._remember(entry.name, self._hive.adopt(PieceActor(*arguments)))
+        self._remember(entry.name, self._hive.adopt(self.roles.piece(*arguments)))
 
     def _start_referee(self) -> None:
         if self.position_only:
             self._remember(REFEREE, PositionRefereeActor.start(self.directory, self.recorder, self.timeout))
             return
-        referee = self.spawn(REFEREE, RefereeActor, self.directory, self.recorder, self.timeout)
+        referee = self.spawn(REFEREE, self.roles.referee, self.directory, self.recorder, self.timeout)
         self._remember(REFEREE, referee)
         ready: Ready = self._caller.call(REFEREE, Begin(), Ready)
         self.outcome, self.claimable = ready.outcome, ready.claimable
@@ -445,28 +470,26 @@ class Supervisor:
             self._stop(BOARD)
             self._start_board(journal.entries if journal is not None else ())
             roster = self.roster()
-        taught = self._current_lessons(journal) if journal is not None else {}
         on_board = {entry.name for entry in roster.entries}
         for name in self.names():
             if name not in (BOARD, REFEREE, JOURNAL) and name not in on_board:
                 self._stop(name, wait=False)
         # A piece that is alive but silent (stuck in a handler) is replaced like a dead one.
         silent = self._unresponsive([entry.name for entry in roster.entries if self.alive(entry.name)])
-        entries = journal.entries if journal is not None else ()
-        promoted = promoted_names(self.start_fen, entries, self.chess960) if entries else set()
+        records = self.records(roster, journal)
         resyncs: list[Pending[Targets]] = []
         for entry in roster.entries:
+            record = records[entry.name]
             if self.alive(entry.name) and entry.name not in silent:
                 # One record, asked: what the board and the journal hold of the piece, the whole of it
                 # (a promotion or a lesson the journal never recorded is undone), answered before the
                 # heal ends, so no later Moved can be overtaken by it.
-                record = Resync(entry.square, entry.has_moved, entry.code, taught.get(entry.name),
-                                int(entry.name in promoted))
                 resyncs.append(self._caller.send(entry.name, record))
                 continue
             self._count_restart(entry.name)
             self._stop(entry.name, wait=False)
-            self._start_piece(entry, taught.get(entry.name))
+            seat = RosterEntry(record.square, record.code or entry.code, entry.name, record.has_moved)
+            self._start_piece(seat, record.geometry)
         wait_all(resyncs, self.timeout)  # a piece that does not answer is healed again (or the game fails)
         if referee_stopped or not self.alive(REFEREE):
             if not referee_stopped:
@@ -481,6 +504,19 @@ class Supervisor:
                 self._count_restart(REFEREE)
                 self._stop(REFEREE)
                 self._start_referee()
+
+    def records(self, roster: Roster, journal: JournalEntries | None) -> dict[str, Resync]:
+        """What each piece on the board must be once healed, by its actor's name: where it stands and
+        whether it has moved (the board's roster, itself rebuilt from the journal), what it moves as
+        and how many times it was promoted (the journal's lessons and moves)."""
+        taught = self._current_lessons(journal) if journal is not None else {}
+        entries = journal.entries if journal is not None else ()
+        promoted = promoted_names(self.start_fen, entries, self.chess960) if entries else set()
+        return {
+            entry.name: Resync(entry.square, entry.has_moved, entry.code, taught.get(entry.name),
+                               int(entry.name in promoted))
+            for entry in roster.entries
+        }
 
     def disagreements(self) -> list[str]:
         """Where a piece's own answers differ from what the board and the journal hold of it (none,

@@ -247,8 +247,9 @@ class EveryDelivery:
     - no king is ever captured: the board holds one king of each colour after every delivery, not
       only at the end of a ply;
     - a piece that has just taken a message that sets its square or kind (``Moved``, ``Promote``,
-      ``Seat``, ``Resync``) stands where the board holds it, as what the board holds it: a copy that
-      came late, or twice, never puts it back where it was (one that crashed on it is the heal's);
+      ``Seat``, ``Resync``) stands where the board holds it, as what the board holds it, moved or not
+      as the board holds it: a copy that came late, or twice, never puts it back where it was (one
+      that crashed on it is the heal's);
     - an incarnation that was replaced changes nothing: whatever it still handles, its state stays
       what it was when its successor took its name.
 
@@ -302,6 +303,11 @@ class EveryDelivery:
                 if held >= 0 and (square, kind) != (held, code):
                     self.broken.append(f"{where}: {chosen.actor} stands on {square} as {kind}; the board "
                                        f"holds it on {held} as {code}")
+                elif held >= 0 and piece.has_moved != board.moved[held]:
+                    # Whether it has moved decides castling: the piece's word and the board's agree.
+                    says, holds = ("" if moved else " not" for moved in (piece.has_moved, board.moved[held]))
+                    self.broken.append(f"{where}: {chosen.actor} says it has{says} moved; the board holds"
+                                       f" that it has{holds}")
         for name, old, state in self._replaced:
             if name == step.actor and _actor_digest(old) != state:
                 self.broken.append(f"{where}: the replaced incarnation of {name} changed its state")

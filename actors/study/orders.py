@@ -25,7 +25,7 @@ from actors.protocol.board import Roster, RosterQuery, Teach
 from actors.protocol.piece import Learned
 from actors.protocol.referee import Accepted, Description, FenQuery, ProposeText, Verdict
 from actors.roles.registered import BOARD, CLIENT, REFEREE
-from actors.roles.supervisor import Supervisor
+from actors.roles.supervisor import STANDARD_ROLES, Roles, Supervisor
 from actors.study.explore import Outcome, Report, Run, RunOnce, shortest_counterexample
 from actors.tracing.event import TraceEvent
 from actors.tracing.recorder import Delivery, TraceRecorder
@@ -64,10 +64,13 @@ class OrderedSystem:
         timeout: every ask's timeout in seconds (in the schedule's time: see actors.kernel.schedule).
         chess960: every game seated is Chess960 (its FENs' K and Q are X-FEN), as for
             :class:`~actors.game.game.ActorGame`.
+        roles: the classes its actors are made of (a lab's class in place of one of the project's).
     """
 
-    def __init__(self, timeout: float = DEFAULT_TIMEOUT, chess960: bool = False) -> None:
+    def __init__(self, timeout: float = DEFAULT_TIMEOUT, chess960: bool = False,
+                 roles: Roles = STANDARD_ROLES) -> None:
         self.timeout = timeout
+        self.roles = roles
         self.chess960 = chess960
         self.recorder = TraceRecorder()
         self.turnstile = Turnstile(Fifo())
@@ -107,8 +110,9 @@ class OrderedSystem:
             # a referee left judging would otherwise make its move on the re-seated board.
             self.turnstile.drain()
             if self.supervisor is None:
-                supervisor = Supervisor(fen, self.recorder, self.timeout, turnstile=self.turnstile,
-                                        chess960=self.chess960)
+                supervisor = (self.roles.supervisor or Supervisor)(
+                    fen, self.recorder, self.timeout, turnstile=self.turnstile, chess960=self.chess960,
+                    roles=self.roles)
                 GAMES.acquire()
                 self.supervisor = supervisor
                 self._caller = Caller(CLIENT, self.recorder, self.timeout, supervisor.ref)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from actors.study.steps import (
@@ -27,6 +29,7 @@ from actors.study.steps import (
     Reject,
     Restarts,
     Scenario,
+    ScenarioError,
     Send,
     SquareCheck,
     Stall,
@@ -47,10 +50,13 @@ if TYPE_CHECKING:
     from actors.kernel.schedule import Turnstile
     from actors.kernel.scheduled_links import ScheduledLinks
     from actors.protocol import No, Yes
+    from actors.roles.supervisor import Roles
+    from actors.study.fault_search import EveryDelivery
     from actors.tracing.recorder import TraceRecorder
 
 __all__ = [
-    "SCHEDULED_RUNS_HERE", "ScenarioFailure", "StepListener", "phase_of_step", "run_scenario", "step_runner",
+    "SCHEDULED_RUNS_HERE", "ScenarioFailure", "StepListener", "phase_of_step", "run_scenario",
+    "scenario_roles", "step_runner",
 ]
 
 
@@ -135,14 +141,20 @@ def run_scenario(
         network = network or LinkModel()
     elif network is None and faulting:
         network = Network(LinkModel(), recorder)  # reliable links, but for the faults the script asks
+    roles = scenario_roles(scenario)
     if pool is None and recorder is None and timeout is None and network is None and nodes is None \
-            and turnstile is None:
+            and turnstile is None and roles.standard:
         pool = process_pool()
     results: list[StepResult] = []
     with ActorGame(scenario.start_fen, timeout, recorder, pool=pool, teach=teach, network=network,
                    chess960=scenario.chess960, nodes=nodes, schedule=turnstile,
-                   max_restarts=max_restarts) as game:
+                   max_restarts=max_restarts, roles=roles) as game:
         runner = _Runner(game)
+        if turnstile is not None:  # one delivery at a time: the invariants are watched after each
+            from actors.study.fault_search import EveryDelivery
+
+            runner.watch = EveryDelivery(game)
+            turnstile.watchers.append(runner.watch)
         for index, step in enumerate(scenario.steps):
             order = scenario.order_before(index)
             with marking(recorder, *phase_of_step(step, index + 1, game.plies)):
@@ -159,6 +171,34 @@ def run_scenario(
     if counts is not None and links is not None:
         counts.update(links.counts)
     return results
+
+
+def scenario_roles(scenario: Scenario) -> Roles:
+    """The classes the scenario's ``role`` lines name, loaded from their files (each path relative
+    to the script's folder), in place of the project's own.
+
+    Raises:
+        ScenarioError: naming the ``role`` line: the file is missing, does not import, or has no
+            class of that role (or several, and the line names none).
+    """
+    from actors.roles.supervisor import STANDARD_ROLES, Supervisor
+
+    if not scenario.roles:
+        return STANDARD_ROLES
+    from actors.study.labs.plugin import PluginError, load_role
+
+    bases = {"piece": STANDARD_ROLES.piece, "board": STANDARD_ROLES.board, "referee": STANDARD_ROLES.referee,
+             "supervisor": Supervisor}
+    # A script read from a file names files from its folder; one from stdin ('<stdin>'), from here.
+    folder = Path.cwd() if scenario.source.startswith("<") else Path(scenario.source).parent
+    chosen: dict[str, type] = {}
+    for role in scenario.roles:
+        base = bases[role.role]
+        try:
+            chosen[role.role] = load_role(folder / role.path, base, role.class_name)
+        except PluginError as error:
+            raise ScenarioError(scenario.source, role.line, str(error)) from None
+    return replace(STANDARD_ROLES, **chosen)
 
 
 def phase_of_step(step: Step, number: int, plies: int) -> tuple[str, int]:
@@ -203,6 +243,8 @@ class _Runner:
     def __init__(self, game: ActorGame) -> None:
         self.game = game
         self.reply: Yes | No | None = None
+        self.watch: EveryDelivery | None = None
+        """Under a schedule, what every delivery so far broke (an ``invariants`` step reports it)."""
 
     def run(self, step: Step) -> StepResult:
         from actors.kernel.errors import ActorFailure
@@ -229,12 +271,13 @@ class _Runner:
         match step:
             case Start():
                 return True, "the game set up", f"{len(game.supervisor.names())} actors started"
-            case Play(move=move):
+            case Play(move=move, san=san):
                 reply = game.propose(move)
                 if isinstance(reply, Rejected):
                     return False, _expected(step), f"rejected ({reply.kind}): {reply.reason}"
                 mark = move[-1] if move[-1] in "+#" else ""
-                return reply.san.endswith(mark), _expected(step), f"accepted {reply.san}"
+                ok = reply.san.endswith(mark) and san in (None, reply.san)
+                return ok, _expected(step), f"accepted {reply.san}"
             case Reject(move=move, reason=reason):
                 reply = game.propose(move)
                 if not isinstance(reply, Rejected):
@@ -292,7 +335,7 @@ class _Runner:
             case Invariants():
                 from actors.study.fault_search import game_invariants
 
-                broken = game_invariants(game)
+                broken = [*(self.watch.broken if self.watch is not None else ()), *game_invariants(game)]
                 return not broken, _expected(step), "; ".join(broken) or "all hold"
             case Partition(actors=actors, seconds=seconds, apart=apart):
                 network = self._network(step)
@@ -325,7 +368,8 @@ class _Runner:
                 step.reason is None or step.reason.lower() in reply.reason.lower())
             return ok, _expected(step), got
         traversed = reply.traversed_names
-        return step.yes and step.traversed in (None, traversed), _expected(step), got
+        ruled = step.rule in (None, reply.target_rule)
+        return step.yes and step.traversed in (None, traversed) and ruled, _expected(step), got
 
     def _square(self, step: SquareCheck) -> tuple[bool, str, str]:
         index = parse_standard_square(step.square)
@@ -372,17 +416,19 @@ def _expected(step: Step) -> str:
     match step:
         case Start():
             return "the game set up"
-        case Play(move=move):
+        case Play(move=move, san=san):
             mark = {"+": " giving check", "#": " giving checkmate"}.get(move[-1], "")
-            return f"{move} accepted{mark}"
+            return f"{move} accepted{mark}" + (f" as {san}" if san else "")
         case Reject(move=move, reason=reason):
             return f"{move} rejected" + (f", the reason containing {reason!r}" if reason else "")
         case Send():
             return "a reply"
-        case Expect(yes=True, traversed=traversed):
+        case Expect(yes=True, traversed=traversed, rule=rule):
+            ruled = f" (target rule {rule})" if rule else ""
             if traversed is None:
-                return "Yes"
-            return f"Yes, traversing {' '.join(traversed)}" if traversed else "Yes, traversing nothing"
+                return f"Yes{ruled}"
+            crossed = f"traversing {' '.join(traversed)}" if traversed else "traversing nothing"
+            return f"Yes, {crossed}{ruled}"
         case Expect(reason=reason):
             return "No" + (f", the reason containing {reason!r}" if reason else "")
         case Crash(actor=actor):
@@ -410,7 +456,8 @@ def _expected(step: Step) -> str:
         case MessageFault(fault=fault):
             return f"{step.text()} {_BEFALLS[fault]}"
         case Invariants():
-            return "no king captured, the board as the journal, every piece as the board holds it"
+            return ("no king captured, the board as the journal, every piece as the board holds it"
+                    " (under a schedule: after every delivery so far)")
 
         case Lie(ghosts=ghosts, hidden=hidden):
             return _lie_text(ghosts, hidden)
@@ -438,7 +485,8 @@ def _reply_text(reply: Yes | No) -> str:
 
     if isinstance(reply, Yes):
         traversed = " ".join(reply.traversed_names)
-        return f"Yes, traversing {traversed}" if traversed else "Yes, traversing nothing"
+        ruled = f" (target rule {reply.target_rule})" if reply.target_rule != "any" else ""
+        return (f"Yes, traversing {traversed}" if traversed else "Yes, traversing nothing") + ruled
     return f"No: {reply.reason}"
 
 

@@ -18,6 +18,7 @@ from actors.study.steps import (
     DIRECTIVE_NAMES,
     ORDER_FAULTS,
     OUTCOMES,
+    ROLES,
     SCHEDULES,
     STEP_NAMES,
     Crash,
@@ -36,6 +37,7 @@ from actors.study.steps import (
     Play,
     Reject,
     Restarts,
+    RoleFile,
     Scenario,
     ScenarioError,
     Send,
@@ -122,6 +124,7 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
     schedule: str | None = None
     network: LinkModel | None = None
     orders: list[tuple[int, Order]] = []
+    roles: list[RoleFile] = []
     pending: Order | None = None  # an order line waiting for its step
     # Lines end at a line feed only: a quoted text may hold any other character (a form feed,
     # U+2028), as a line typed into the shell may, and a saved session must read back alike.
@@ -136,7 +139,14 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
                 raise ScenarioError(source, number, f"order (line {pending.line}) needs a step after it,"
                                                     " before another order, schedule or network line")
             name = words[0].text
-            if name in ("schedule", "network"):
+            if name == "role":
+                if any(not isinstance(step, Start) for step in steps):
+                    raise ScenarioError(source, number, "role comes at the top (after start only)")
+                role = _parse_role(words[1:], source, number)
+                if any(given.role == role.role for given in roles):
+                    raise ScenarioError(source, number, f"the {role.role} role is given twice")
+                roles.append(role)
+            elif name in ("schedule", "network"):
                 given = schedule if name == "schedule" else network
                 if given is not None or any(not isinstance(step, Start) for step in steps):
                     raise ScenarioError(source, number, f"{name} comes once, at the top (after start only)")
@@ -167,7 +177,14 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
     if pending is not None:
         raise ScenarioError(source, pending.line, "order needs a step after it (the step whose deliveries"
                                                   " it orders)")
-    return Scenario(source, start_fen, tuple(steps), chess960, schedule, tuple(orders), network)
+    return Scenario(source, start_fen, tuple(steps), chess960, schedule, tuple(orders), network, tuple(roles))
+
+
+def _parse_role(rest: list[_Word], source: str, line: int) -> RoleFile:
+    if len(rest) not in (2, 3) or rest[0].text not in ROLES:
+        raise ScenarioError(source, line, f"role needs {'|'.join(ROLES)}, a Python file and maybe a class:"
+                                          " role piece my_piece.py")
+    return RoleFile(line, rest[0].text, rest[1].text, rest[2].text if len(rest) == 3 else None)
 
 
 def _parse_schedule(rest: list[_Word], source: str, line: int) -> str:
@@ -281,8 +298,11 @@ def _parse_step(words: list[_Word], written: str, source: str, line: int) -> Ste
         case "fen":
             return FenCheck(line, written, write_fen(position(rest)))
         case "play":
+            if len(rest) == 3 and not rest[1].quoted and rest[1].text == "as":
+                return Play(line, written, plain(rest[0], "a move"), plain(rest[2], "a SAN"))
             if len(rest) != 1:
-                raise fail("play needs exactly one move, e.g. play e4")
+                raise fail("play needs exactly one move, and maybe the SAN it is written as:"
+                           " play e4, play g1f3 as Nf3")
             return Play(line, written, plain(rest[0], "a move"))
         case "reject":
             if not rest:
@@ -370,15 +390,26 @@ def _parse_chess960_start(rest: list[_Word], written: str, line: int, fail: Call
     return Start(line, written, write_fen(position(rest, True)), True)
 
 
+TARGET_RULES = ("any", "empty", "enemy")
+"""What a Yes may say of its target: anything, empty (a pawn's push) or an enemy (a pawn's capture)."""
+
+
 def _parse_expect(rest: list[_Word], written: str, line: int, fail: Callable[[str], ScenarioError],
                   square: Callable[[_Word], str]) -> Expect:
     answer = rest[0].text if rest and not rest[0].quoted else ""
     if answer == "yes":
+        rule = None
+        if len(rest) >= 3 and rest[-2].text == "rule" and not rest[-2].quoted:
+            rule = rest[-1].text
+            if rule not in TARGET_RULES:
+                raise fail(f"expect yes ... rule takes {', '.join(TARGET_RULES)}, not {rule!r}")
+            rest = rest[:-2]
         if len(rest) == 1:
-            return Expect(line, written, True, None, None)
+            return Expect(line, written, True, None, None, rule)
         if rest[1].quoted or rest[1].text != "traversed":
-            raise fail("expect yes takes nothing more, or traversed and squares: expect yes traversed e2 d3")
-        return Expect(line, written, True, tuple(square(word) for word in rest[2:]), None)
+            raise fail("expect yes takes nothing more, or traversed and squares, then maybe a rule:"
+                       " expect yes traversed e2 d3 rule any")
+        return Expect(line, written, True, tuple(square(word) for word in rest[2:]), None, rule)
     if answer == "no":
         if len(rest) > 2 or (len(rest) == 2 and not rest[1].quoted):
             raise fail('expect no takes nothing more, or a reason to look for in quotes: expect no "knight"')

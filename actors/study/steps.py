@@ -33,6 +33,7 @@ __all__ = [
     "Play",
     "Reject",
     "Restarts",
+    "RoleFile",
     "Scenario",
     "ScenarioError",
     "Send",
@@ -52,9 +53,13 @@ STEP_NAMES = ("start", "play", "reject", "send", "expect", "crash", "stall", "re
 LINK_FAULTS = ("drop", "duplicate", "delay", "reorder")
 """The steps that befall the next message of a kind on its link (see actors.kernel.network)."""
 
-DIRECTIVE_NAMES = ("schedule", "network", "order")
+DIRECTIVE_NAMES = ("schedule", "network", "order", "role")
 """The lines that say how the steps' deliveries run, not steps of their own: ``schedule fifo`` and
-``network SPEC`` (at the top) and ``order ...`` (before the step whose deliveries it orders)."""
+``network SPEC`` (at the top) and ``order ...`` (before the step whose deliveries it orders); and
+``role ROLE FILE [CLASS]`` (at the top), a class of one's own in place of one of the project's."""
+
+ROLES = ("piece", "board", "referee", "supervisor")
+"""The roles a ``role`` line may fill with a class of one's own."""
 
 SCHEDULES = ("fifo",)
 """What ``schedule`` takes: ``fifo``, every delivery one at a time in arrival order under a turnstile."""
@@ -94,12 +99,13 @@ class Start:
 
 @dataclass(frozen=True, slots=True)
 class Play:
-    """``play <move>``, or the move alone (``Nc6``, ``e2e4``): the referee accepts the move; a written
-    ``+`` or ``#`` must be in its SAN."""
+    """``play <move> [as <SAN>]``, or the move alone (``Nc6``, ``e2e4``): the referee accepts the
+    move; a written ``+`` or ``#`` must be in its SAN, and with ``as``, its SAN is exactly that."""
 
     line: int
     written: str
     move: str
+    san: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,13 +132,15 @@ class Send:
 
 @dataclass(frozen=True, slots=True)
 class Expect:
-    """``expect yes [traversed <square>...]`` or ``expect no ["text"]``: the last send's reply."""
+    """``expect yes [traversed <square>...] [rule any|empty|enemy]`` or ``expect no ["text"]``: the
+    last send's reply (``rule``: its target rule, a pawn's push 'empty', its capture 'enemy')."""
 
     line: int
     written: str
     yes: bool
     traversed: tuple[str, ...] | None
     reason: str | None
+    rule: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,6 +321,17 @@ Step = (
 
 
 @dataclass(frozen=True, slots=True)
+class RoleFile:
+    """``role ROLE FILE [CLASS]``: the game's ``role`` actors are made of the class in ``path`` (a
+    path relative to the script's folder; ``CLASS`` when the file has several)."""
+
+    line: int
+    role: str
+    path: str
+    class_name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Scenario:
     """A parsed script: where it came from, the position it starts from, its steps in order, and
     whether the game is Chess960 (as its ``start`` step says).
@@ -330,6 +349,8 @@ class Scenario:
     schedule: str | None = None
     orders: tuple[tuple[int, Order], ...] = ()
     network: LinkModel | None = None
+    roles: tuple[RoleFile, ...] = ()
+    """The ``role`` lines: classes of one's own that the game's actors are made of instead."""
 
     def order_before(self, index: int) -> Order | None:
         """The ``order`` line written before ``steps[index]`` (None: its deliveries run as scheduled)."""

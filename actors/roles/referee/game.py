@@ -57,7 +57,7 @@ from actors.roles.registered import BOARD, JOURNAL, REFEREE
 from board.errors import IllegalMoveError, MoveSyntaxError
 from board.notation.algebraic import format_san, intent_from_squares, san_intent
 from board.notation.san_syntax import parse_uci
-from board.rules.judge import CandidateFacts, Intent, decide
+from board.rules.judge import CandidateFacts, Decision, Intent, decide
 from board.rules.outcome import GAME_OVER, claims, decide_outcome, ending
 from board.rules.pieces import (
     BISHOP,
@@ -224,7 +224,7 @@ class RefereeActor(Conversation[RefereeRequest]):
         except IllegalMoveError as error:
             return Rejected(text, error.reason, "illegal")
         if intent.castle is not None:
-            ruling = judge_castling(self, self.state, intent)
+            ruling = self.castle(self.state, intent)
             plain = self._plain_king_move(message, intent) if ruling.reason is not None else None
             if plain is not None:  # a king that moves two squares by its own rule, castling or not
                 other = self._judge(plain)
@@ -283,6 +283,22 @@ class RefereeActor(Conversation[RefereeRequest]):
                 self.state.layout.table,
             )
 
+    def decide(
+        self,
+        intent: Intent,
+        candidates: list[CandidateFacts],
+        king_square: int,
+        checkers: tuple[Sighting, ...],
+    ) -> Decision:
+        """The verdict over the facts the pieces and the board gave about every candidate
+        (board.rules.judge.decide, which the direct engine uses too; a lab's referee decides itself)."""
+        return decide(intent, candidates, king_square, checkers)
+
+    def castle(self, state: GameState, intent: Intent) -> Ruling:
+        """The ruling on castling, from the king's, the rook's and the board's replies (see
+        actors.roles.referee.castling; a lab's referee holds this conversation itself)."""
+        return judge_castling(self, state, intent)
+
     def _judge(self, intent: Intent) -> Ruling:
         """Gather the facts about every piece of the kind by messages; board.rules.judge decides over them.
 
@@ -295,7 +311,7 @@ class RefereeActor(Conversation[RefereeRequest]):
         gathered = self.gather(reading, self.state.en_passant)
         facts, king = gathered.facts, gathered.report.king_square
         finder = _ignoring_capture(intent)
-        found = decide(finder, facts, king, self.checkers).origins
+        found = self.decide(finder, facts, king, self.checkers).origins
         if len(found) == 1:
             origin = found[0]
             rivals: tuple[int, ...] = ()
@@ -307,11 +323,11 @@ class RefereeActor(Conversation[RefereeRequest]):
                         intent, from_file=None, from_rank=None, from_square=None, capture=False
                     )
                 )
-                rivals = tuple(o for o in decide(anyone, facts, king, ()).origins if o != origin)
+                rivals = tuple(o for o in self.decide(anyone, facts, king, ()).origins if o != origin)
             chosen = next(f for f in facts if f.origin == origin)
             yes = gathered.yeses[origin]
             return Ruling(origin, None, "illegal", rivals, yes.traversed, chosen.en_passant, yes.code)
-        reason = decide(intent, facts, king, self.checkers).reason
+        reason = self.decide(intent, facts, king, self.checkers).reason
         if len(found) > 1 and reason is not None:
             return Ruling(reason=reason, kind="ambiguous")
         return Ruling(reason=reason or "not a legal move here")
@@ -436,7 +452,7 @@ class RefereeActor(Conversation[RefereeRequest]):
         for row in state.layout.table.by_colour[state.turn]:
             if state.castling & row.right:
                 intent = Intent(state.turn, KING, row.king_to, castle=row.side)
-                if judge_castling(self, state, intent).reason is None:
+                if self.castle(state, intent).reason is None:
                     return True
         return False
 
@@ -488,14 +504,14 @@ class RefereeActor(Conversation[RefereeRequest]):
                 continue  # the board would not make it (it would take a king)
             last_rank = kind == PAWN and probe.target >> 3 == LAST_RANK[colour]
             intent = Intent(colour, kind, probe.target, QUEEN if last_rank else 0, from_square=square)
-            if decide(intent, [fact], fact.king_square, self.checkers).legal:
+            if self.decide(intent, [fact], fact.king_square, self.checkers).legal:
                 legal.add(probe.target)
         if kind == KING:
             table = self.state.layout.table
             for right in table.by_colour[colour]:
                 if square == right.king_from:
                     castle = Intent(colour, KING, right.king_to, castle=right.side)
-                    if judge_castling(self, self.state, castle).reason is None:
+                    if self.castle(self.state, castle).reason is None:
                         # Chess960 names castling by the rook's square (the king may stay, or go where a
                         # plain move could too); standard chess by the king's target.
                         legal.add(right.rook_from if table.chess960 else right.king_to)
