@@ -7,7 +7,8 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from browser_pages import browser  # noqa: F401  (the chromium fixture of the browser tests)
+
+from tests.helpers.browser_pages import browser  # noqa: F401  (the chromium fixture of the browser tests)
 
 
 def _actor_threads() -> list[threading.Thread]:

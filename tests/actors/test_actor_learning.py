@@ -13,8 +13,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from fairy_judge import legal_moves
-from fairy_positions import taught_positions
 
 from actors.client.game import ActorGame
 from actors.protocol import Accepted, No, Rejected, Yes
@@ -22,6 +20,8 @@ from actors.tracing.recorder import TraceRecorder
 from board.errors import InputError
 from board.rules.geometries import NAMED, geometry_named
 from board.rules.squares import SQUARE_NAMES
+from tests.helpers.fairy_judge import legal_moves
+from tests.helpers.fairy_positions import taught_positions
 
 FAIRY = ("archbishop", "chancellor", "amazon", "jumping-rook")
 POSITIONS = taught_positions(seed=14, count=200)

@@ -16,7 +16,7 @@ from actors.roles.registered import REFEREE
 from actors.studio.live import LiveGame
 from actors.studio.model import build_model
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 # Black's king cannot go e8 -> e6 at ply 10; four more moves follow it in the file.
 GAME = '[Event "x"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Ke6 6. Re1 b5 7. Bb3 d6 *\n'
 PLAYED = 9

@@ -10,7 +10,6 @@ import random
 import chess
 import chess.pgn
 import pytest
-from chess960_games import CASTLING_CORNERS, random_chess960_game
 
 from actors.client.game import ActorGame
 from actors.client.parity import actor_verdict, direct_verdict
@@ -26,6 +25,7 @@ from board.rules.chess960 import start_fen
 from board.rules.movegen import legal_moves
 from board.rules.pieces import KING, ROOK
 from board.rules.squares import SQUARE_NAMES
+from tests.helpers.chess960_games import CASTLING_CORNERS, random_chess960_game
 
 # Castling's Chess960 corners (the positions whose counts they decide, and one with black to move).
 TRICKY = [*CASTLING_CORNERS, "r5kr/8/8/8/8/8/8/R5KR b KQkq - 0 1"]

@@ -15,8 +15,6 @@ from typing import Any
 
 import pykka
 import pytest
-from test_chessmoveq import SEED_CASES, SMALLEST_MATE, Piece, pieces, square
-from test_chessmoveq_oracle import played_position, random_move, sparse_position
 
 from actors.client.session import EMPTY_FEN, CheckMoveSession
 from actors.kernel.messaging import Directory, Envelope
@@ -36,8 +34,10 @@ from actors.roles.piece import PieceActor
 from actors.tracing.recorder import TraceRecorder
 from board.puzzles.chessmoveq import Answer, answer, parse_move, parse_position
 from board.rules.geometries import geometry_named
+from tests.helpers.chessmoveq_cases import SEED_CASES, SMALLEST_MATE, Piece, pieces, square
+from tests.helpers.chessmoveq_positions import played_position, random_move, sparse_position
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def both(session: CheckMoveSession, position: list[Piece], move: Piece) -> tuple[Answer, Answer]:

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from contextlib import suppress
 
-from support import accepted, rejected
-
 from actors.client.game import ActorGame
 from actors.kernel.control import Ping
 from actors.kernel.errors import ActorFailure
@@ -18,6 +16,7 @@ from actors.protocol import Accepted, Learn, Rejected
 from board.rules.geometries import Geometry, geometry_named, standard
 from board.rules.geometry import Path
 from board.rules.pieces import KNIGHT, ROOK
+from tests.helpers.support import accepted, rejected
 
 
 def test_a_piece_taught_by_a_raw_learn_declares_its_reach_itself() -> None:

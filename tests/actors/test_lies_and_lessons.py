@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from support import accepted, rejected
 
 from actors.client.game import ActorGame
 from actors.protocol import Accepted, Learn, Rejected
@@ -25,8 +24,9 @@ from board.rules.geometries import Geometry, geometry_named, label_of, standard,
 from board.rules.geometry import Path as MovePath
 from board.rules.pieces import KING, KNIGHT, PAWN, QUEEN, ROOK
 from board.rules.squares import SQUARE_INDEX
+from tests.helpers.support import accepted, rejected
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 

@@ -4,7 +4,7 @@ Proposals (legal and not, by SAN, UCI and squares, promotions by kind, letter an
 that make positions repeat), lessons (standard, named, user functions whose answers change, raw
 Learn asks, lessons given at the start), board lies (ghosts anywhere, over pieces and kings, pieces
 hidden on castling paths) and truths, crashes and heals: after every step the actors and
-tests/reference_judge.py must agree on the verdict, the position, every legal target, the outcome
+tests/helpers/reference_judge.py must agree on the verdict, the position, every legal target, the outcome
 and the claimable draws, and no accepted move may take a king. Each run counts what happened and
 must reach every floor of its coverage table (a class the generator stops reaching fails it).
 """
@@ -12,8 +12,6 @@ must reach every floor of its coverage table (a class the generator stops reachi
 from __future__ import annotations
 
 import importlib.util
-from pathlib import Path
-from types import ModuleType
 
 import pytest
 from hypothesis import note
@@ -26,7 +24,9 @@ from hypothesis.stateful import (
     rule,
     run_state_machine_as_test,
 )
-from truth_model import (
+
+from scripts import truth as truth_script
+from tests.helpers.truth_model import (
     COVERAGE,
     PROMOTIONS_GIVEN,
     STARTS,
@@ -40,7 +40,6 @@ from truth_model import (
     start_lessons,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
 LESSONS = sorted(lessons(Switch()))
 TALLY = Tally()
 """What the stateful test's runs did, all examples together."""
@@ -173,16 +172,8 @@ def test_the_actors_agree_with_the_reference_step_by_step() -> None:
     assert not misses, f"the generator no longer reaches: {'; '.join(misses)}\n{table}"
 
 
-def _truth_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("truth_script", ROOT / "scripts" / "truth.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_long_run_reports_its_steps_and_what_they_did(capsys: pytest.CaptureFixture[str]) -> None:
-    status = _truth_script().main(["--steps", "60", "--seed", "4", "--without", "lessons,flip,lie"])
+    status = truth_script.main(["--steps", "60", "--seed", "4", "--without", "lessons,flip,lie"])
     printed = capsys.readouterr().out
     assert status == 0, printed
     first, _, _, last = printed.splitlines()[:4]
@@ -193,7 +184,7 @@ def test_the_long_run_reports_its_steps_and_what_they_did(capsys: pytest.Capture
 
 def test_the_long_run_refuses_an_unknown_kind_of_step(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:
-        _truth_script().main(["--without", "lies"])
+        truth_script.main(["--without", "lies"])
     assert exit_info.value.code == 2
     assert "unknown step kinds ['lies']" in capsys.readouterr().err
 
@@ -208,7 +199,7 @@ def test_lessons_on_nodes_are_read_as_in_one_process(capsys: pytest.CaptureFixtu
         with ActorGame("7k/8/8/8/8/8/8/KN6 w - - 0 1", nodes=nodes) as game:
             game.piece("b1").learn("knight")
             assert game.outcome == "insufficient_material"
-        status = _truth_script().run_steps(150, 30, 3, frozenset({"flip"}), 5, nodes=nodes)
+        status = truth_script.run_steps(150, 30, 3, frozenset({"flip"}), 5, nodes=nodes)
     printed = capsys.readouterr().out
     assert status == 0, printed
     assert "disagreements 0, king captures 0" in printed

@@ -17,7 +17,7 @@ import board
 from actors.cli import build_parser
 from actors.cli.help import EXAMPLES_HEADING
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 COMMANDS = ["replay", "run", "trace", "explore", "shell", "studio", "check-move", "perft", "knight", "color"]
 PUZZLES = [("knight", "path"), ("knight", "treasure"), ("knight", "tour")]
 SUBCOMMANDS = [*[(name,) for name in COMMANDS], *PUZZLES]

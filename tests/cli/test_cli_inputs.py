@@ -22,7 +22,7 @@ import chess.pgn
 import pytest
 import zstandard
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 NAMES = ["Müller, Jürgen", "Ljubojević, Ljubomir", "Åkesson, Ralf", "Nuñez, José", "Smith, John"]
 COMPRESSORS = {
     "gz": gzip.compress,

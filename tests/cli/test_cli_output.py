@@ -16,7 +16,7 @@ import pytest
 
 from actors.cli.display import FILES_LINE
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 # One ply, two plies, and a game stopped at its fifth ply by a knight that cannot get there.
 THREE_GAMES = "1. e4 *\n\n1. d4 d5 *\n\n1. Nf3 Nf6 2. Ng5 Ng4 3. Nf7 Nxf2 4. Nf3 *\n"
 THREE_GAMES_LINES = [

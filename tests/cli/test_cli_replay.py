@@ -21,7 +21,7 @@ from actors.client.replay import judge_for, watch_game
 from actors.tracing.event import REQUIRED_FIELDS
 from board.notation.pgn import read_games
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
 ILLEGAL_GAME = '[White "a"]\n\n1. e4 e5 2. Ke2 Nc6 3. Kf3 Nf6 4. Nf7 *\n'
 OPERA_PLIES = 33

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "tests" / "data" / "sample.trace.jsonl"
 SAMPLE_LINES = SAMPLE.read_text(encoding="utf-8").splitlines()
 

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from actors.cli import build_parser, main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
 TRIED: Counter[str] = Counter()
 WORK = Path(tempfile.mkdtemp(prefix="fuzz-cli-"))

@@ -52,7 +52,7 @@ from board.rules.perft import perft
 from board.rules.squares import file_name, file_number, parse_size, parse_square, square_colour, square_name
 
 T = TypeVar("T")
-DATA = Path(__file__).resolve().parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 FAMOUS = (DATA / "famous.pgn").read_text(encoding="utf-8")
 TRIED: Counter[str] = Counter()
 """Inputs tried per surface (printed at the end of the module with ``-s``)."""

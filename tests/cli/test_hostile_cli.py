@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
 MEMORY_LIMIT = 300 * 1024 * 1024
 THREAD_STACK = 2 * 1024 * 1024

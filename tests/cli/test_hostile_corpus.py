@@ -4,14 +4,11 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
-
-import hostile  # a script, found on the path just set
+from scripts import hostile
 
 QUICK = [case for case in hostile.cases() if case.quick]
 

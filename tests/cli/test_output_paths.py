@@ -17,7 +17,7 @@ import pytest
 from actors.cli.streams import replaced_file, side_output
 from board.errors import InputError
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 OPERA = ROOT / "tests" / "data" / "opera-game.pgn"
 SAMPLE_TRACE = ROOT / "tests" / "data" / "sample.trace.jsonl"
 CHECKMATE = ROOT / "actors" / "examples" / "checkmate.scenario"

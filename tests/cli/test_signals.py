@@ -18,8 +18,9 @@ from board.notation.fen import parse_fen, write_fen
 from board.puzzles.knights.treasure import MAX_TREASURES, hunt_moves, treasure_hunt
 from board.rules.perft import divided, perft
 from board.rules.squares import parse_square
+from tests.helpers.processes import alive, living_descendants
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 TREASURES = [parse_square(name) for name in
              ("b3", "c6", "d8", "e2", "f5", "g7", "h1", "h8", "a5", "c1", "e7", "g3")]
@@ -98,38 +99,6 @@ def test_a_long_perft_ends_on_a_signal_with_its_status_and_line(signum: int, sta
     assert (child.returncode, stdout, stderr) == (status, "", said + "\n")
 
 
-def _living_descendants(pid: int) -> list[int]:
-    """The processes below ``pid`` (children, their children, ...), zombies left out."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat", encoding="utf-8") as stat:
-                    fields = stat.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if fields[0] != "Z":
-                children.setdefault(int(fields[1]), []).append(int(entry))
-    found, waiting = [], [pid]
-    while waiting:
-        for child in children.get(waiting.pop(), []):
-            found.append(child)
-            waiting.append(child)
-    return found
-
-
-def _alive(pids: list[int]) -> list[int]:
-    living = []
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/stat", encoding="utf-8") as stat:
-                if stat.read().rsplit(")", 1)[1].split()[0] != "Z":
-                    living.append(pid)
-        except OSError:
-            continue
-    return living
-
-
 def test_no_ray_process_of_a_nodes_run_outlives_its_killed_parent() -> None:
     pytest.importorskip("ray", reason="the cluster extra is not installed")
     child = subprocess.Popen([sys.executable, "-m", "actors.cli", "shell", "--nodes", "2"], cwd=ROOT,
@@ -144,7 +113,7 @@ def test_no_ray_process_of_a_nodes_run_outlives_its_killed_parent() -> None:
         while "nodes:" not in line:  # the placement is shown once the nodes answer
             line = child.stdout.readline()
             assert line, "the shell ended before its nodes started"
-        started = _living_descendants(child.pid)
+        started = living_descendants(child.pid)
         assert len(started) >= 3  # Ray's servers and the two nodes at least
     finally:
         child.kill()  # SIGKILL: no cleanup of its own runs
@@ -152,9 +121,9 @@ def test_no_ray_process_of_a_nodes_run_outlives_its_killed_parent() -> None:
     # Ray's agents outlived such a parent by 40 to 70 s; the watcher ends them within about ten
     # (SIGTERM, then SIGKILL swept for eight seconds), given slack here for a loaded machine.
     deadline = time.monotonic() + 30
-    while _alive(started) and time.monotonic() < deadline:
+    while alive(started) and time.monotonic() < deadline:
         time.sleep(0.2)
-    left = _alive(started)
+    left = alive(started)
     commands = {pid: _command(pid) for pid in left}
     for pid in left:
         os.kill(pid, signal.SIGKILL)

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 HEAVY = ("pykka", "rich", "structlog", "asyncio", "websockets", "ray")
 
 # Runs the command line in-process, then prints which heavy packages it loaded (after its output).

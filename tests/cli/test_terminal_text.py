@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import actors
 from actors.cli.terminal_text import terminal_safe, terminal_safe_line
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SAMPLE_TRACE = ROOT / "tests" / "data" / "sample.trace.jsonl"
 EVIL = "\x1b]0;pwned\x07\x1b[2J\x9b31m\u202eevil\u2066"
 RAW = [b"\x1b", b"\x07", b"\x9b", "\x9b".encode(), "\u202e".encode(), "\u2066".encode()]

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from board.notation.pgn import read_games
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 BROKEN = """
 [Event "illegal"]

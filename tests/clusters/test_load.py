@@ -22,7 +22,7 @@ from actors.client.game import ActorGame
 from actors.kernel.limits import DEFAULT_MAX_GAMES, ENV_VAR, GAMES, THREADS_PER_GAME, TooManyGames, max_games
 from actors.protocol import Accepted
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def actor_threads() -> int:

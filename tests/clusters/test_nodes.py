@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_network import outcome_of, self_play_games
 
 from actors.client.game import ActorGame
 from actors.client.nodes import Nodes
@@ -39,15 +38,13 @@ from board.errors import InputError
 from board.games.game import Game
 from board.games.replay import replay_direct
 from board.notation.pgn import PgnGame, read_games
+from tests.helpers.processes import DRIVER_ACTORS, process_family
+from tests.helpers.self_play import outcome_of, self_play_games
 
 # Ray is looked for, not imported: it reads how to listen (loopback only) when it is first imported.
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="needs the 'cluster' extra")
 
 RUY_LOPEZ = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 9. h3 Nb8 *\n"
-
-DRIVER_ACTORS = frozenset({"client", "supervisor"})
-"""The senders that run in the driver's process (the client and the supervisor are no node's actors)."""
-
 
 @pytest.fixture(scope="module")
 def nodes() -> Iterator[Nodes]:
@@ -199,23 +196,6 @@ def test_nodes_without_ray_say_how_to_install_it() -> None:
     assert "pip install" in result.stderr and "cluster" in result.stderr and "Traceback" not in result.stderr
 
 
-def _family(root: int) -> set[int]:
-    """``root`` and every process descended from it (read from /proc)."""
-    parents: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except OSError:
-                continue  # ended meanwhile
-    family, grown = {root}, True
-    while grown:
-        more = {pid for pid, parent in parents.items() if parent in family} - family
-        family |= more
-        grown = bool(more)
-    return family
-
-
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads processes from /proc")
 @pytest.mark.parametrize(("signal_number", "status"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
 def test_a_replay_on_nodes_stopped_by_a_signal_leaves_no_process_running(
@@ -228,7 +208,7 @@ def test_a_replay_on_nodes_stopped_by_a_signal_leaves_no_process_running(
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert process.stdout is not None and process.stdout.readline().startswith('{"game": 1')
-        family = _family(process.pid)
+        family = process_family(process.pid)
         assert len(family) > 3, "Ray's processes and the nodes run beside the command"
         process.send_signal(signal_number)
         assert process.wait(timeout=60) == status
@@ -287,10 +267,9 @@ def test_run_on_nodes_shows_the_placement_then_the_steps() -> None:
 def test_the_studio_groups_each_node_s_lanes_and_marks_the_messages_that_crossed(
     nodes: Nodes, tmp_path: Path, browser: Any
 ) -> None:
-    from browser_pages import open_page
-
     from actors.studio import write_page
     from actors.studio.model import build_model
+    from tests.helpers.browser_pages import open_page
 
     recorder = TraceRecorder()
     with ActorGame(recorder=recorder, nodes=nodes) as game:

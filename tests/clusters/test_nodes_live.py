@@ -18,9 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_network import self_play_games
-from test_nodes import DRIVER_ACTORS, _family
-from test_studio_live import studio_running
 
 from actors.client.nodes import Nodes
 from actors.client.ray_carrier import DRIVER
@@ -33,10 +30,13 @@ from actors.studio.live import LiveGame
 from actors.tracing.export import placing_nodes
 from board.errors import InputError
 from board.games.replay import replay_direct
+from tests.helpers.live_studio import studio_running
+from tests.helpers.processes import DRIVER_ACTORS, process_family
+from tests.helpers.self_play import self_play_games
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="needs the 'cluster' extra")
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 WAIT = 60.0  # seconds a subprocess may take at most (Ray starts in it): a bound, never a timing relied on
 
 
@@ -162,7 +162,7 @@ def test_studio_on_nodes_serves_a_live_game_and_a_signal_leaves_no_process_runni
     with studio_running("--nodes", "2", "--json") as process:
         assert process.stdout is not None
         address = json.loads(process.stdout.readline())
-        family = _family(process.pid)
+        family = process_family(process.pid)
         url = f"ws://127.0.0.1:{address['port']}/ws?token={address['token']}"
         with connect(url, open_timeout=WAIT) as client:
             assert json.loads(client.recv(WAIT))["type"] == "state"

@@ -15,7 +15,7 @@ import pytest
 
 pytest.importorskip("ray", reason="a local Ray needs the 'cluster' extra")
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 

@@ -10,12 +10,11 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from fairy_judge import CASTLES, Man, captures, in_check, king_square, read_setup
-
 from board.errors import FenError
 from board.notation.fen import parse_fen
 from board.rules.geometries import Geometry, geometry_named
 from board.rules.squares import SQUARE_INDEX, SQUARE_NAMES
+from tests.helpers.fairy_judge import CASTLES, Man, captures, in_check, king_square, read_setup
 
 FAIRIES = ("archbishop", "chancellor", "amazon", "jumping-rook", "camel", "zebra", "nightrider", "mann")
 THEMES = ("taught-check", "taught-pin", "castling-attacked", "taught-pinned", "any")

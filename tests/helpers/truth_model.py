@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, settings
-from reference_judge import CASTLES, STANDARD_KING, Move, Reference
 
 from actors.client.game import ActorGame
 from actors.kernel.control import Ping
@@ -31,6 +30,7 @@ from board.rules.geometries import NAMED, Geometry, user_geometry
 from board.rules.geometry import Path
 from board.rules.pieces import KIND_BY_LETTER
 from board.rules.squares import SQUARE_INDEX, SQUARE_NAMES, Coord
+from tests.helpers.reference_judge import CASTLES, STANDARD_KING, Move, Reference
 
 STARTS = (
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",

@@ -28,7 +28,7 @@ from actors.cli.inputs import (
     decoded_blocks,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 OPERA = ROOT / "tests" / "data" / "opera-game.pgn"
 CHECKMATE = ROOT / "actors" / "examples" / "checkmate.scenario"
 MEMORY_LIMIT = 300 * 1024 * 1024

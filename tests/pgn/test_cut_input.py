@@ -21,7 +21,7 @@ import zstandard
 
 from actors.cli.inputs import CutShortInput, UnreadableInput, decoded_blocks
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 OPERA = (ROOT / "tests" / "data" / "opera-game.pgn").read_text(encoding="utf-8")
 
 

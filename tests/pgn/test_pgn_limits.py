@@ -21,7 +21,7 @@ import pytest
 from board.notation import pgn_lexer
 from board.notation.pgn import LIMITS, PgnLimits, line_pieces, read_games
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 MEMORY_LIMIT = 300 * 1024 * 1024
 NEXT_GAME = b'\n\n[Event "next"]\n\n1. d4 d5 *\n'
 

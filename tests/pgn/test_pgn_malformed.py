@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from test_pgn_reader import DATA, FAMOUS, games, sans
 
 from board.notation.pgn import PgnGame, read_games
 from board.notation.san_syntax import parse_san
+from tests.helpers.pgn_games import DATA, FAMOUS, games, sans
 
 
 def error_text(game: PgnGame) -> str | None:

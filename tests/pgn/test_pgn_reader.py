@@ -15,27 +15,8 @@ import chess
 import chess.pgn
 import pytest
 
-from board.notation.pgn import MoveToken, PgnGame, parse_game_text, read_games
-
-DATA = Path(__file__).parent / "data"
-FAMOUS = (
-    "opera-game",
-    "immortal-game",
-    "evergreen-game",
-    "game-of-the-century",
-    "kasparov-topalov-1999",
-    "gundersen-faul-1928",
-    "spassky-bronstein-1960",
-)
-
-
-def games(text: str) -> list[PgnGame]:
-    return list(read_games(io.StringIO(text)))
-
-
-def sans(game: PgnGame) -> list[str]:
-    return [move.text for move in game.moves]
-
+from board.notation.pgn import MoveToken, parse_game_text, read_games
+from tests.helpers.pgn_games import DATA, FAMOUS, games, sans
 
 # Tags
 

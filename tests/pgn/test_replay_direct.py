@@ -15,7 +15,7 @@ from board.games.game import Game
 from board.games.replay import GameVerdict, replay_direct
 from board.notation.pgn import read_games
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 def _replay(text: str) -> list[GameVerdict]:

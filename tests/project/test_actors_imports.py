@@ -7,9 +7,9 @@ not remove it); only imports under ``if TYPE_CHECKING:`` are left out, as they n
 
 from __future__ import annotations
 
-from test_board_imports import ROOT, _module_name, find_cycle, import_graph
+from tests.helpers.import_graph import ROOT, find_cycle, import_graph, module_name
 
-ACTORS = {_module_name(path): path for path in sorted((ROOT / "actors").rglob("*.py"))}
+ACTORS = {module_name(path): path for path in sorted((ROOT / "actors").rglob("*.py"))}
 GRAPH = import_graph(ACTORS)
 
 
@@ -52,7 +52,7 @@ LAYERS = {
 }
 """The layers, lowest first: a module may import from its own layer and the ones below it."""
 
-EVERY = {**ACTORS, **{_module_name(path): path for path in sorted((ROOT / "board").rglob("*.py"))}}
+EVERY = {**ACTORS, **{module_name(path): path for path in sorted((ROOT / "board").rglob("*.py"))}}
 EVERY_IMPORT = import_graph(EVERY, type_only=True)
 
 

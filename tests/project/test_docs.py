@@ -27,9 +27,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from readme_blocks import Block, blocks, environment
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers.readme_blocks import Block, blocks, environment
+
+ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 COURSE = DOCS / "course"
 SCENARIOS = sorted(COURSE.glob("*.scenario"))

@@ -22,7 +22,7 @@ import board.rules
 PACKAGES = [actors, board, board.rules, board.notation, board.games, board.puzzles]
 PACKAGE_IDS = ["actors", "board", "board.rules", "board.notation", "board.games", "board.puzzles"]
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("package", PACKAGES, ids=PACKAGE_IDS)

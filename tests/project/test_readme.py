@@ -7,9 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from readme_blocks import Block, blocks, check, console_steps, matches, needs_marker
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers.readme_blocks import Block, blocks, check, console_steps, matches, needs_marker
+
+ROOT = Path(__file__).resolve().parents[2]
 GUIDES = [ROOT / "README.md", ROOT / "actors" / "examples" / "README.md",
           *sorted((ROOT / "docs").rglob("*.md"))]
 # Sections whose examples are not run yet: they describe the actor API and protocol, which are being

@@ -35,7 +35,7 @@ from actors.tracing.event import TraceEvent
 from board.notation.fen import STARTING_FEN
 from board.notation.pgn import read_games
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXPLORE = [sys.executable, "-m", "actors.cli", "explore"]
 
 

@@ -6,12 +6,8 @@ scripts/faults.py (run it for longer with --games and --seed).
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 import time
 from collections.abc import Iterable, Iterator
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pykka
@@ -24,22 +20,10 @@ from actors.kernel.errors import ActorFailure, ActorTimeout, RestartIntensityExc
 from actors.protocol import Accepted, CrashOnNext, HangOnNext
 from board.games.game import Game
 from board.notation.pgn import read_games
+from scripts import faults as harness
 
-ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 0.3
 MARGIN = 1.5  # scheduling noise on a busy 2-core machine: a bound that tells a slow answer from a hang
-
-
-def _load_harness() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("fault_harness", ROOT / "scripts" / "faults.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-harness = _load_harness()
 
 
 def settle(seconds: float = 10 * TIMEOUT) -> None:

@@ -17,8 +17,6 @@ from pathlib import Path
 from typing import IO, Any
 
 import pytest
-from support import accepted
-from test_recovery import _assert_alike, _finished, _replay_in_process
 
 from actors.client.game import ActorGame
 from actors.client.node_process import NodeHost
@@ -29,6 +27,9 @@ from actors.tracing.recorder import TraceRecorder
 from board.errors import InputError
 from board.games.replay import replay_direct
 from board.notation.pgn import read_games
+from tests.helpers.processes import alive, living_descendants
+from tests.helpers.seeded_replays import assert_alike, finished, replay_in_process
+from tests.helpers.support import accepted
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="needs the 'cluster' extra")
 
@@ -87,17 +88,17 @@ def test_the_same_seed_replays_ten_real_games_alike_on_nodes_in_three_processes(
     # Each process starts a Ray of its own: two at a time, so that three Rays do not share two cores.
     on_nodes = ("--nodes", "2", "--ray", "local")
     traces = {seed: tmp_path / f"trace-{seed}.jsonl" for seed in (1, 2, 3)}
-    started = [_replay_in_process(seed, tmp_path, *on_nodes) for seed in (1, 2)]
+    started = [replay_in_process(seed, tmp_path, *on_nodes) for seed in (1, 2)]
     try:
-        runs = [_finished(started[0], traces[1])]
-        started.append(_replay_in_process(3, tmp_path, *on_nodes))
-        runs += [_finished(started[1], traces[2]), _finished(started[2], traces[3])]
+        runs = [finished(started[0], traces[1])]
+        started.append(replay_in_process(3, tmp_path, *on_nodes))
+        runs += [finished(started[1], traces[2]), finished(started[2], traces[3])]
     finally:
         for process in started:  # a run that failed leaves none behind it
             if process.poll() is None:
                 process.kill()
                 process.wait()
-    _assert_alike(runs, 10_000)
+    assert_alike(runs, 10_000)
     crossing = sum(1 for event in runs[0][1]
                    if len({json.loads(event)["sender_node"], json.loads(event)["receiver_node"]}) == 2)
     assert crossing > 1_000, "the games' messages crossed between processes"
@@ -139,8 +140,8 @@ def test_a_tell_that_lands_late_still_reaches_its_piece_before_the_game_s_nodes_
     assert captured == [("node-2", "black-pawn-d7", "node-1")], "the taken pawn heard of it before it stopped"
 
 
-GAME_OF_THE_CENTURY = Path(__file__).parent / "data" / "game-of-the-century.pgn"  # 82 plies to mate
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
+GAME_OF_THE_CENTURY = ROOT / "tests" / "data" / "game-of-the-century.pgn"  # 82 plies to mate
 NODE_LINE = re.compile(r"^  (node-\d+) \(pid (\d+)\): (\d+) actors?\b")
 
 
@@ -165,8 +166,6 @@ def _state(pid: int) -> str:
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads processes from /proc")
 def test_replay_on_three_nodes_goes_on_with_one_process_verdicts_after_its_fullest_node_is_killed() -> None:
-    from tests.test_signals import _alive, _living_descendants
-
     alone = subprocess.run(_replay(), cwd=ROOT, capture_output=True, text=True, check=False, timeout=120)
     assert alone.returncode == 0, alone.stderr
     [game] = read_games(GAME_OF_THE_CENTURY.read_text(encoding="utf-8"))
@@ -189,7 +188,7 @@ def test_replay_on_three_nodes_goes_on_with_one_process_verdicts_after_its_fulle
         while _state(replay.pid) != "T" and time.monotonic() < deadline:
             time.sleep(0.05)
         assert _state(replay.pid) == "T", "the replay did not stop itself after the lines"
-        started = _living_descendants(replay.pid)
+        started = living_descendants(replay.pid)
         assert node_pid in started, "the node is a process of the Ray this replay started"
         os.kill(node_pid, signal.SIGKILL)
         os.kill(replay.pid, signal.SIGCONT)
@@ -206,6 +205,6 @@ def test_replay_on_three_nodes_goes_on_with_one_process_verdicts_after_its_fulle
     restarts = after.index(f"restarts in game 1: 1 (nodes gone: {fullest})")  # its actors, one restart
     assert f"  {fullest} (pid {node_pid}): gone" in after[restarts + 1:restarts + 4]
     deadline = time.monotonic() + 30
-    while _alive(started) and time.monotonic() < deadline:
+    while alive(started) and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert _alive(started) == [], "a process of the replay's Ray is still running"
+    assert alive(started) == [], "a process of the replay's Ray is still running"

@@ -19,8 +19,6 @@ from typing import cast
 import pytest
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
-from reference_judge import Reference
-from truth_model import STARTS, Switch, Tally, TruthRun, lessons, machine_settings
 
 from actors.client.fault_search import EveryDelivery
 from actors.client.game import ActorGame
@@ -31,6 +29,8 @@ from actors.kernel.network import Network
 from actors.kernel.policies import Fifo
 from actors.kernel.schedule import Turnstile
 from actors.tracing.recorder import TraceRecorder
+from tests.helpers.reference_judge import Reference
+from tests.helpers.truth_model import STARTS, Switch, Tally, TruthRun, lessons, machine_settings
 
 LESSONS = sorted(lessons(Switch()))
 KINDS = ("ProposeText", "Apply", "Moved", "Promote", "Captured", "MoveQuery", "Survey", "Teach", "Learn",

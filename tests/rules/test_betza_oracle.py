@@ -12,12 +12,11 @@ from __future__ import annotations
 import pytest
 
 pytest.importorskip("pyffish", reason="Fairy-Stockfish's bindings (the 'test' extra) are the oracle")
-from fairy_stockfish import VARIANTS, Ply, Variant, load, oracle_perft, random_game
-
 from actors.client.game import ActorGame
 from board.notation.fen import STARTING_FEN, parse_fen
 from board.rules.squares import SQUARE_NAMES
 from board.rules.taught import TaughtBoard, perft, read_lessons
+from tests.helpers.fairy_stockfish import VARIANTS, Ply, Variant, load, oracle_perft, random_game
 
 POSITIONS = 300
 """Positions compared per variant, at least."""

@@ -9,98 +9,19 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-BOARD = ROOT / "board"
+from tests.helpers.import_graph import (
+    BOARD_MODULES,
+    ROOT,
+    find_cycle,
+    import_graph,
+    import_statements,
+    modules_loaded,
+)
 
-
-def _module_name(path: Path) -> str:
-    parts = path.relative_to(ROOT).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
-MODULES = {_module_name(path): path for path in sorted(BOARD.rglob("*.py"))}
-
-
-def _is_type_checking_block(node: ast.AST) -> bool:
-    return isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
-
-
-def _runtime_imports(tree: ast.AST, type_only: bool = False) -> list[ast.Import | ast.ImportFrom]:
-    """Every import statement of ``tree``, wherever it stands; those under ``if TYPE_CHECKING:`` only
-    with ``type_only``."""
-    found: list[ast.Import | ast.ImportFrom] = []
-    pending: list[ast.AST] = [tree]
-    while pending:
-        node = pending.pop()
-        if not type_only and _is_type_checking_block(node):
-            assert isinstance(node, ast.If)
-            pending.extend(node.orelse)
-            continue
-        if isinstance(node, ast.Import | ast.ImportFrom):
-            found.append(node)
-        pending.extend(ast.iter_child_nodes(node))
-    return found
-
-
-def _board_targets(
-    node: ast.Import | ast.ImportFrom, importer: str, modules: dict[str, Path] = MODULES
-) -> set[str]:
-    """The modules of ``modules`` (board's by default) one import statement loads (``from board.x
-    import y`` may load board.x.y)."""
-    if isinstance(node, ast.Import):
-        return {alias.name for alias in node.names if alias.name in modules}
-    base = node.module or ""
-    if node.level:
-        package = importer.split(".")
-        if modules[importer].name != "__init__.py":
-            package = package[:-1]
-        package = package[: len(package) - node.level + 1]
-        base = ".".join([*package, base] if base else package)
-    targets = {base} if base in modules else set()
-    targets |= {f"{base}.{alias.name}" for alias in node.names if f"{base}.{alias.name}" in modules}
-    return targets
-
-
-def import_graph(modules: dict[str, Path] = MODULES, type_only: bool = False) -> dict[str, set[str]]:
-    """For each module of ``modules`` (board's by default), the modules of it it imports at run time
-    (and with ``type_only``, for type checking too)."""
-    graph: dict[str, set[str]] = {}
-    for name, path in modules.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-        found = (_board_targets(node, name, modules) for node in _runtime_imports(tree, type_only))
-        graph[name] = set().union(*found) - {name}
-    return graph
-
-
-def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
-    """One import circle as a list of modules (first repeated last), or None."""
-    state: dict[str, int] = {}  # 1: on the current path, 2: finished
-    path: list[str] = []
-
-    def visit(module: str) -> list[str] | None:
-        state[module] = 1
-        path.append(module)
-        for imported in sorted(graph.get(module, ())):
-            if state.get(imported) == 1:
-                return [*path[path.index(imported) :], imported]
-            if imported not in state:
-                found = visit(imported)
-                if found:
-                    return found
-        path.pop()
-        state[module] = 2
-        return None
-
-    for module in sorted(graph):
-        if module not in state:
-            found = visit(module)
-            if found:
-                return found
-    return None
+MODULES = BOARD_MODULES
 
 
 def test_the_board_import_graph_has_no_circle() -> None:
@@ -160,7 +81,7 @@ def test_the_cycle_finder_finds_a_hidden_circle() -> None:
 
 def test_a_function_level_import_is_counted() -> None:
     tree = ast.parse("def key():\n    from board.rules.movegen import legal_en_passant\n")
-    assert _board_targets(_runtime_imports(tree)[0], "board.rules.position") == {"board.rules.movegen"}
+    assert modules_loaded(import_statements(tree)[0], "board.rules.position") == {"board.rules.movegen"}
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))

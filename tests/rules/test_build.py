@@ -15,7 +15,7 @@ import board
 import board.rules.movegen
 from board import compiled_state
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SUFFIX = EXTENSION_SUFFIXES[0]
 
 

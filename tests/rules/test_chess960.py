@@ -8,12 +8,9 @@ from __future__ import annotations
 
 import io
 import random
-import sys
-from pathlib import Path
 
 import chess
 import pytest
-from chess960_games import CASTLING_CORNERS, random_chess960_game
 
 from board.errors import FenError, IllegalMoveError
 from board.games.game import Game
@@ -22,9 +19,8 @@ from board.notation.fen import parse_fen, write_fen
 from board.notation.pgn import read_games
 from board.rules.chess960 import back_rank, number_of, position_number, start_fen
 from board.rules.perft import divide, perft
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
-from chess960_perft import DATA, read_suite
+from scripts.chess960_perft import DATA, read_suite
+from tests.helpers.chess960_games import CASTLING_CORNERS, random_chess960_game
 
 SUITE = read_suite(DATA)
 

@@ -12,12 +12,12 @@ import chess
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support import position_state
 
 from board.notation.fen import STARTING_FEN, parse_fen, write_fen
 from board.rules.movegen import count_legal_moves, is_check, legal_moves
 from board.rules.moves import CASTLE, DOUBLE_PUSH, EN_PASSANT, Move
 from board.rules.position import Position
+from tests.helpers.support import position_state
 
 STARTS = {
     "initial": STARTING_FEN,

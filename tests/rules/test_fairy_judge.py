@@ -10,11 +10,11 @@ from pathlib import Path
 
 import chess
 import pytest
-from fairy_judge import legal_moves
-from fairy_positions import FAIRIES, THEMES, TaughtPosition, taught_positions
 
 from board.notation.fen import parse_fen
 from board.rules.geometries import geometry_named
+from tests.helpers.fairy_judge import legal_moves
+from tests.helpers.fairy_positions import FAIRIES, THEMES, TaughtPosition, taught_positions
 
 # Seeds for random games: the start, and positions rich in castling, en passant, promotion and pins.
 STARTS = (
@@ -134,12 +134,13 @@ def test_teaching_changes_the_moves_in_most_generated_positions(positions: list[
 
 def test_the_judge_stands_apart_from_the_engine_s_move_generator_and_judge() -> None:
     code = (
-        "import sys, fairy_judge\n"
+        "import sys, tests.helpers.fairy_judge\n"
         "engine = {'board.rules.movegen', 'board.rules.judge', 'board.rules.facts', 'board.rules.position'}\n"
         "used = sorted(engine & set(sys.modules))\n"
         "assert not used, used\n"
     )
     result = subprocess.run(
-        [sys.executable, "-c", code], cwd=Path(__file__).parent, capture_output=True, text=True, check=False
+        [sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True,
+        check=False,
     )
     assert result.returncode == 0, result.stderr

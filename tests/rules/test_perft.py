@@ -6,13 +6,13 @@ The counts are those of the Chess Programming Wiki "Perft Results" page.
 from __future__ import annotations
 
 import pytest
-from support import position_state
 
 from board.notation.fen import STARTING_FEN, parse_fen
 from board.rules.movegen import legal_moves
 from board.rules.moves import Move
 from board.rules.perft import divide, perft
 from board.rules.position import Position
+from tests.helpers.support import position_state
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"

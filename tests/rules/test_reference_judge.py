@@ -6,10 +6,10 @@ from __future__ import annotations
 import random
 
 import chess
-from reference_judge import Reference, square
 
 from board.rules.geometries import NAMED, Geometry
 from board.rules.geometry import Path
+from tests.helpers.reference_judge import Reference, square
 
 STARTS = (
     chess.STARTING_FEN,

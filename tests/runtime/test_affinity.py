@@ -21,7 +21,7 @@ from actors.client.game import ActorGame
 from actors.kernel.affinity import ENV_VAR, one_core, wanted
 from board.errors import InputError
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PINNING = hasattr(os, "sched_setaffinity")
 T = TypeVar("T")
 

@@ -27,7 +27,7 @@ from actors.kernel.messaging import Directory, Envelope, ask, post, tell, wait_o
 from actors.kernel.policies import Fifo
 from actors.kernel.schedule import Turnstile
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 KERNEL = ROOT / "actors" / "kernel"
 ALLOWED_PROJECT_MODULES = ("actors.kernel", "board.errors")
 

@@ -23,7 +23,7 @@ from actors.protocol.referee import Accepted, FenQuery
 from actors.scenario.shell import Shell
 from actors.scenario.shell_words import DELIVERY_VERBS
 from actors.tracing.recorder import TraceRecorder
-from tests.test_network import self_play_games
+from tests.helpers.self_play import self_play_games
 
 SHELL = [sys.executable, "-m", "actors.cli", "shell"]
 FAULTS = ("Dropped", "Duplicated", "Delayed", "Retried")

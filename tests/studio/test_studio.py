@@ -19,7 +19,7 @@ from actors.studio import page_html
 from actors.studio.model import START_PLACEMENT, apply_uci, build_model, parse_placement, placement_text
 from actors.tracing.export import read_jsonl
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
 
 

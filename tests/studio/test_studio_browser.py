@@ -13,7 +13,6 @@ from typing import Any
 
 import chess
 import pytest
-from browser_pages import board_on_page, open_page, where
 
 from actors.client.replay import watch_game
 from actors.scenario.runner import run_scenario
@@ -22,8 +21,9 @@ from actors.studio import write_page
 from actors.tracing.event import TraceEvent
 from actors.tracing.recorder import TraceRecorder
 from board.notation.pgn import PgnGame, read_games
+from tests.helpers.browser_pages import board_on_page, open_page, where
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _games(name: str) -> list[PgnGame]:

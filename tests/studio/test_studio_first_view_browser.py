@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_pages import where
 
 from actors.client.replay import watch_game
 from actors.scenario.runner import run_scenario
@@ -26,8 +25,9 @@ from actors.scenario.script import read_scenario
 from actors.studio import write_page
 from actors.tracing.recorder import TraceRecorder
 from board.notation.pgn import read_games
+from tests.helpers.browser_pages import where
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 WIDTHS = [1280, 1024]
 # Black's king cannot go e8 -> e6 at ply 10; the four moves after it were already on their way.
 STOPPED = '[Event "x"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Ke6 6. Re1 b5 7. Bb3 d6 *\n'

@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_pages import open_page
 
 from actors.scenario.runner import run_scenario
 from actors.scenario.script import parse_scenario
@@ -16,6 +15,7 @@ from actors.tracing.recorder import TraceRecorder
 from board.rules.geometries import geometry_named, reach
 from board.rules.pieces import WHITE
 from board.rules.squares import SQUARE_INDEX, SQUARE_NAMES
+from tests.helpers.browser_pages import open_page
 
 SCENARIO = """\
 start startpos

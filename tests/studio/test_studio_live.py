@@ -4,7 +4,6 @@ watchers of one game, and a clean stop on a signal."""
 from __future__ import annotations
 
 import json
-import os
 import random
 import signal
 import socket
@@ -22,7 +21,6 @@ import pytest
 
 pytest.importorskip("websockets", reason="the live studio needs the 'studio' extra")
 
-from replayed import first_difference, read_trace, run_saved, untimed
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
@@ -33,9 +31,18 @@ from actors.studio.live import LiveGame
 from actors.studio.server import StudioServer, serving_in_background
 from board.games.replay import start_game
 from board.notation.pgn import PgnGame, read_games
+from tests.helpers.live_studio import (
+    WAIT,
+    open_client,
+    send_command,
+    studio_running,
+    until_done,
+    url_of,
+    ws_url,
+)
+from tests.helpers.replayed import first_difference, read_trace, run_saved, untimed
 
-ROOT = Path(__file__).resolve().parent.parent
-WAIT = 30.0  # seconds a test waits for a message at most: a bound, never a timing the test relies on
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @contextmanager
@@ -44,33 +51,6 @@ def studio(fen: str = "startpos", shell: Shell | None = None) -> Iterator[Studio
         server = StudioServer(live, live_page_html(), 0)
         with serving_in_background(server):
             yield server
-
-
-def _ws(server: StudioServer, token: str | None = None) -> str:
-    return f"ws://127.0.0.1:{server.port}/ws?token={server.token if token is None else token}"
-
-
-@contextmanager
-def _open(server: StudioServer, **options: Any) -> Iterator[ClientConnection]:
-    with connect(_ws(server), open_timeout=WAIT, **options) as client:
-        hello = json.loads(client.recv(WAIT))
-        assert hello["type"] == "state", hello
-        yield client
-
-
-def _until_done(client: ClientConnection) -> list[dict[str, Any]]:
-    """Every message up to and including the next ``done``."""
-    messages: list[dict[str, Any]] = []
-    while True:
-        message = json.loads(client.recv(WAIT))
-        messages.append(message)
-        if message["type"] == "done":
-            return messages
-
-
-def _command(client: ClientConnection, line: str) -> list[dict[str, Any]]:
-    client.send(line)
-    return _until_done(client)
 
 
 def _http_status(url: str) -> int:
@@ -101,18 +81,18 @@ def test_a_websocket_upgrade_without_the_right_token_is_refused() -> None:
     with studio() as server:
         for token, status in (("", 401), ("wrong", 403)):
             with pytest.raises(InvalidStatus) as refused:
-                connect(_ws(server, token), open_timeout=WAIT)
+                connect(ws_url(server, token), open_timeout=WAIT)
             assert refused.value.response.status_code == status
 
 
 def test_a_websocket_from_another_origin_is_refused_and_one_from_the_page_is_not() -> None:
     with studio() as server:
         with pytest.raises(InvalidStatus) as refused:
-            connect(_ws(server), origin="http://evil.example", open_timeout=WAIT)
+            connect(ws_url(server), origin="http://evil.example", open_timeout=WAIT)
         assert refused.value.response.status_code == 403
         own = f"http://127.0.0.1:{server.port}"
-        with _open(server, origin=own) as client:
-            assert [m["type"] for m in _command(client, "help")][-1] == "done"
+        with open_client(server, origin=own) as client:
+            assert [m["type"] for m in send_command(client, "help")][-1] == "done"
 
 
 def test_a_host_other_than_the_servers_is_refused() -> None:
@@ -130,7 +110,7 @@ def _moves_over_the_websocket(client: ClientConnection, game: PgnGame) -> tuple[
     """Play the game's moves until one is refused: the SANs accepted, and the refusal (or {})."""
     accepted: list[str] = []
     for token in game.moves:
-        answers = _command(client, f"play {token.text}")
+        answers = send_command(client, f"play {token.text}")
         [verdict] = [m for m in answers if m["type"] == "shown" and "accepted" in m]
         if not verdict["accepted"]:
             return accepted, verdict
@@ -147,9 +127,9 @@ def test_a_game_played_over_the_websocket_gets_the_direct_engines_verdicts() -> 
     [broken] = read_games([f'[Event "broken"]\n\n{moves} *\n'])
     for game in (opera, broken):
         direct = judge_for("direct")(game)
-        with studio() as server, _open(server) as client:
+        with studio() as server, open_client(server) as client:
             accepted, refusal = _moves_over_the_websocket(client, game)
-            [shown] = [m for m in _command(client, "board") if m["type"] == "shown"]
+            [shown] = [m for m in send_command(client, "board") if m["type"] == "shown"]
         assert len(accepted) == direct.plies
         assert shown["fen"] == direct.fen
         if direct.error is None:
@@ -160,9 +140,9 @@ def test_a_game_played_over_the_websocket_gets_the_direct_engines_verdicts() -> 
 
 
 def test_events_stream_in_the_trace_format_and_two_watchers_see_the_same() -> None:
-    with studio() as server, _open(server) as first, _open(server) as second:
+    with studio() as server, open_client(server) as first, open_client(server) as second:
         first.send("e4")
-        seen = [_until_done(first), _until_done(second)]
+        seen = [until_done(first), until_done(second)]
         streams = [[m["event"] for m in messages if m["type"] == "event"] for messages in seen]
         assert streams[0] and streams[0] == streams[1]
         for event in streams[0]:
@@ -179,37 +159,37 @@ def test_events_stream_in_the_trace_format_and_two_watchers_see_the_same() -> No
 
 
 def test_a_bad_command_gets_an_error_and_the_session_goes_on() -> None:
-    with studio() as server, _open(server) as client:
-        errors = [m for m in _command(client, "fly e4 e9") if m["type"] == "error"]
+    with studio() as server, open_client(server) as client:
+        errors = [m for m in send_command(client, "fly e4 e9") if m["type"] == "error"]
         assert len(errors) == 1 and errors[0]["error"].startswith("unknown command 'fly' (commands: a move")
         client.send("e4\ne5")
         assert json.loads(client.recv(WAIT))["error"] == "one command per message, as text"
-        verdicts = [m for m in _command(client, "e4") if "accepted" in m]
+        verdicts = [m for m in send_command(client, "e4") if "accepted" in m]
         assert verdicts[0]["accepted"] and verdicts[0]["san"] == "e4"
 
 
 def test_step_mode_lists_the_waiting_deliveries_and_delivers_the_one_chosen() -> None:
-    with studio() as server, _open(server) as client:
-        _command(client, "mode step")
-        state = next(m for m in _command(client, "Nf3") if m["type"] == "state")
+    with studio() as server, open_client(server) as client:
+        send_command(client, "mode step")
+        state = next(m for m in send_command(client, "Nf3") if m["type"] == "state")
         assert state["in_flight"] and [p["kind"] for p in state["pending"]] == ["ProposeText"]
-        state = next(m for m in _command(client, "deliver 1") if m["type"] == "state")
+        state = next(m for m in send_command(client, "deliver 1") if m["type"] == "state")
         asked = sorted(p["actor"] for p in state["pending"] if p["number"] is not None)
         assert asked == ["board", "white-knight-b1", "white-knight-g1"]
         chosen = next(p for p in state["pending"] if p["actor"] == "white-knight-g1")
-        delivered = _command(client, f"deliver {chosen['number']}")
+        delivered = send_command(client, f"deliver {chosen['number']}")
         assert any("delivered: white-knight-g1 <- referee" in m.get("text", "") for m in delivered)
-        verdict = next(m for m in _command(client, "run") if "accepted" in m)
+        verdict = next(m for m in send_command(client, "run") if "accepted" in m)
         assert verdict["san"] == "Nf3"
 
 
 def test_a_waiting_message_dropped_over_the_websocket_is_sent_again_and_its_faults_stream() -> None:
-    with studio() as server, _open(server) as client:
-        _command(client, "mode step")
-        state = next(m for m in _command(client, "Nf3") if m["type"] == "state")
+    with studio() as server, open_client(server) as client:
+        send_command(client, "mode step")
+        state = next(m for m in send_command(client, "Nf3") if m["type"] == "state")
         assert state["delivery_verbs"] == ["deliver", "drop", "duplicate"]
-        _command(client, "deliver 1")
-        messages = _command(client, "drop 3")
+        send_command(client, "deliver 1")
+        messages = send_command(client, "drop 3")
         events = [m["event"] for m in messages if m["type"] == "event"]
         assert [(event["kind"], event["payload"]["attempt"]) for event in events] == [("Dropped", 1),
                                                                                       ("Retried", 2)]
@@ -218,16 +198,16 @@ def test_a_waiting_message_dropped_over_the_websocket_is_sent_again_and_its_faul
         travelling = [p for p in state["pending"] if p["number"] is None]
         assert [(p["actor"], p["kind"]) for p in travelling] == [("board", "Survey")]
         assert "on its way" in travelling[0]["waits"]
-        messages = _command(client, "duplicate 1")
+        messages = send_command(client, "duplicate 1")
         assert [m["event"]["kind"] for m in messages if m["type"] == "event"] == ["Duplicated"]
-        verdict = next(m for m in _command(client, "run") if "accepted" in m)
+        verdict = next(m for m in send_command(client, "run") if "accepted" in m)
         assert verdict["san"] == "Nf3"
 
 
 def test_a_crash_is_healed_by_the_supervisor_and_shown() -> None:
-    with studio() as server, _open(server) as client:
-        _command(client, "crash board")
-        messages = _command(client, "e4")
+    with studio() as server, open_client(server) as client:
+        send_command(client, "crash board")
+        messages = send_command(client, "e4")
         assert any(m.get("text", "").strip() == "the supervisor restarted board" for m in messages)
         state = next(m for m in messages if m["type"] == "state")
         assert state["restarts"] == 1 and state["plies"] == 1
@@ -235,59 +215,35 @@ def test_a_crash_is_healed_by_the_supervisor_and_shown() -> None:
 
 
 def test_the_board_lies_and_the_verdicts_follow_it() -> None:
-    with studio() as server, _open(server) as client:
-        said = [m for m in _command(client, "lie hide e2") if m["type"] == "shown"]
+    with studio() as server, open_client(server) as client:
+        said = [m for m in send_command(client, "lie hide e2") if m["type"] == "shown"]
         assert said[0]["ok"] and said[0]["got"] == "the board lies: the piece on e2 hidden"
-        [refused] = [m for m in _command(client, "e3") if "accepted" in m]
+        [refused] = [m for m in send_command(client, "e3") if "accepted" in m]
         assert not refused["accepted"] and "no pawn can reach e3" in refused["reason"]
-        _command(client, "lie off")
-        [accepted] = [m for m in _command(client, "e3") if "accepted" in m]
+        send_command(client, "lie off")
+        [accepted] = [m for m in send_command(client, "e3") if "accepted" in m]
         assert accepted["accepted"]
-        errors = [m for m in _command(client, "lie ghost e4 purple pawn") if m["type"] == "error"]
+        errors = [m for m in send_command(client, "lie ghost e4 purple pawn") if m["type"] == "error"]
         assert errors and "lie needs off, or ghost" in errors[0]["error"]
 
 
 def test_the_studio_drives_a_shell_it_is_given() -> None:
-    with studio(shell=Shell("4k3/8/8/8/8/8/8/4K2R w K - 0 1")) as server, _open(server) as client:
-        [castled] = [m for m in _command(client, "O-O") if "accepted" in m]
-        [shown] = [m for m in _command(client, "board") if m["type"] == "shown"]
+    with studio(shell=Shell("4k3/8/8/8/8/8/8/4K2R w K - 0 1")) as server, open_client(server) as client:
+        [castled] = [m for m in send_command(client, "O-O") if "accepted" in m]
+        [shown] = [m for m in send_command(client, "board") if m["type"] == "shown"]
     assert castled["uci"] == "e1g1" and shown["fen"] == "4k3/8/8/8/8/8/8/5RK1 b - - 1 1"
 
 
 def test_twenty_watchers_at_once_are_served_and_all_stopped() -> None:
     before = {thread.ident for thread in threading.enumerate()}
     with studio() as server, ExitStack() as stack:
-        clients = [stack.enter_context(_open(server)) for _ in range(20)]
+        clients = [stack.enter_context(open_client(server)) for _ in range(20)]
         clients[7].send("d4")
         for client in clients:
-            verdicts = [m for m in _until_done(client) if "accepted" in m]
+            verdicts = [m for m in until_done(client) if "accepted" in m]
             assert verdicts[0]["san"] == "d4"
     left = [thread.name for thread in threading.enumerate() if thread.ident not in before]
     assert left == [], f"threads left behind: {left}"
-
-
-@contextmanager
-def studio_running(*arguments: str) -> Iterator[subprocess.Popen[str]]:
-    """``chess-actors studio ARGUMENTS`` as a process of its own, killed if it is still running
-    when the block ends (a test that failed before stopping it)."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "actors.cli", "studio", *arguments], stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True, cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    try:
-        yield process
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-
-
-def _url_of(process: subprocess.Popen[str]) -> str:
-    """The one address a studio prints."""
-    assert process.stdout is not None
-    url = process.stdout.readline().strip()
-    assert url.startswith("http://127.0.0.1:") and "?token=" in url, url
-    return url
 
 
 def _children(pid: int) -> list[int]:
@@ -306,13 +262,13 @@ def _children(pid: int) -> list[int]:
 @pytest.mark.parametrize("signal_number", [signal.SIGTERM, signal.SIGINT])
 def test_a_signal_stops_the_studio_cleanly_even_with_a_move_waiting(signal_number: int) -> None:
     with studio_running("--port", "0") as process:
-        url = _url_of(process)
+        url = url_of(process)
         websocket = url.replace("http://", "ws://").replace("/?", "/ws?")
         with connect(websocket, open_timeout=WAIT) as client:
             client.recv(WAIT)
-            _command(client, "e4")
-            _command(client, "mode step")
-            _command(client, "e5")  # left waiting for its deliveries
+            send_command(client, "e4")
+            send_command(client, "mode step")
+            send_command(client, "e5")  # left waiting for its deliveries
             assert _children(process.pid) == []
             process.send_signal(signal_number)
             status = process.wait(WAIT)
@@ -336,7 +292,7 @@ def test_with_json_the_address_is_one_json_object() -> None:
 def _hello_from_studio(*arguments: str) -> dict[str, Any]:
     """The first state a page gets from ``chess-actors studio ARGUMENTS``, which then stops cleanly."""
     with studio_running(*arguments) as process:
-        url = _url_of(process)
+        url = url_of(process)
         with connect(url.replace("http://", "ws://").replace("/?", "/ws?"), open_timeout=WAIT) as client:
             hello: dict[str, Any] = json.loads(client.recv(WAIT))
         process.send_signal(signal.SIGTERM)
@@ -345,7 +301,7 @@ def _hello_from_studio(*arguments: str) -> dict[str, Any]:
 
 
 def test_the_studio_starts_from_a_game_or_a_scenario(tmp_path: Path) -> None:
-    from chess960_games import random_chess960_game
+    from tests.helpers.chess960_games import random_chess960_game
 
     scenario = ROOT / "actors" / "examples" / "pin.scenario"
     chess960, _, chess960_plies, _ = random_chess960_game(random.Random(7))
@@ -389,9 +345,9 @@ def test_bad_studio_arguments_exit_2_in_one_line(tmp_path: Path) -> None:
 
 def test_a_session_saved_over_the_websocket_runs_again_as_a_scenario(tmp_path: Path) -> None:
     script = tmp_path / "session.scenario"
-    with studio() as server, _open(server) as client:
+    with studio() as server, open_client(server) as client:
         for line in ("e4", "e5", "learn g1 camel", "Ke3", f"save {script}"):
-            _command(client, line)
+            send_command(client, line)
     ran = subprocess.run([sys.executable, "-m", "actors.cli", "run", str(script)], capture_output=True,
                          text=True, cwd=ROOT, timeout=WAIT)
     assert ran.returncode == 0, ran.stdout + ran.stderr
@@ -407,11 +363,11 @@ def _state(messages: list[dict[str, Any]]) -> dict[str, Any]:
 def test_a_session_saved_over_the_websocket_runs_again_to_the_same_trace(tmp_path: Path) -> None:
     script, live, ran = tmp_path / "session.scenario", tmp_path / "live.jsonl", tmp_path / "run.jsonl"
     chosen: list[str] = []
-    with studio() as server, _open(server) as client:
+    with studio() as server, open_client(server) as client:
         for line in ("e4", "e5", "Ke3", "crash board", "Nf3", "learn b8 camel", "lie hide e5", "legal b8",
                      "lie off", "mode step"):
-            _command(client, line)
-        messages = _command(client, "Nc6")
+            send_command(client, line)
+        messages = send_command(client, "Nc6")
         plan = ["deliver", "drop", "duplicate", "deliver"]
         while _state(messages)["in_flight"]:
             numbered = [item["number"] for item in _state(messages)["pending"] if item["number"] is not None]
@@ -422,9 +378,9 @@ def test_a_session_saved_over_the_websocket_runs_again_to_the_same_trace(tmp_pat
             else:  # the last of the list, which arrival order would deliver last
                 line = f"{plan.pop(0)} {numbered[-1]}"
             chosen.append(line)
-            messages = _command(client, line)
+            messages = send_command(client, line)
         for line in ("mode auto", "Bc4", f"save {script}", f"trace {live}"):
-            _command(client, line)
+            send_command(client, line)
     assert {"drop", "duplicate", "deliver"} <= {line.split()[0] for line in chosen}, chosen
     done = run_saved(script, ran)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -434,7 +390,7 @@ def test_a_session_saved_over_the_websocket_runs_again_to_the_same_trace(tmp_pat
 
 
 def test_a_chess960_game_is_played_live_with_the_direct_engines_verdicts() -> None:
-    from chess960_games import random_chess960_game
+    from tests.helpers.chess960_games import random_chess960_game
 
     rng = random.Random(960)
     castled = 0
@@ -446,9 +402,9 @@ def test_a_chess960_game_is_played_live_with_the_direct_engines_verdicts() -> No
         assert board.chess960
         with LiveGame(board.start_fen, chess960=True) as live:
             server = StudioServer(live, live_page_html(), 0)
-            with serving_in_background(server), _open(server) as client:
+            with serving_in_background(server), open_client(server) as client:
                 accepted, refusal = _moves_over_the_websocket(client, game)
-                [shown] = [m for m in _command(client, "board") if m["type"] == "shown"]
+                [shown] = [m for m in send_command(client, "board") if m["type"] == "shown"]
         assert len(accepted) == direct.plies and shown["fen"] == direct.fen
         assert (refusal == {}) == (direct.error is None)
         castled += sum(san.startswith("O-O") for san in accepted)

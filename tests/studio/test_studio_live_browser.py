@@ -15,9 +15,10 @@ from typing import Any
 
 import chess
 import pytest
-from browser_pages import board_on_page, open_page, where
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers.browser_pages import board_on_page, open_page, where
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

@@ -19,7 +19,6 @@ import pytest
 
 pytest.importorskip("websockets", reason="the live studio needs the 'studio' extra")
 
-from test_studio_live import WAIT, _command, _open, _until_done, _url_of, _ws, studio_running
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
@@ -29,8 +28,17 @@ from actors.studio.live import LiveGame
 from actors.studio.model import build_model
 from actors.studio.server import StudioServer, serving_in_background
 from board.notation.pgn import read_games
+from tests.helpers.live_studio import (
+    WAIT,
+    open_client,
+    send_command,
+    studio_running,
+    until_done,
+    url_of,
+    ws_url,
+)
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 OPERA = [f"play {token.text}" for token in
          next(iter(read_games((ROOT / "tests" / "data" / "opera-game.pgn").open(encoding="utf-8")))).moves]
 
@@ -66,13 +74,13 @@ def test_a_save_to_a_pipe_no_one_reads_holds_up_no_other_command(tmp_path: Path)
     fifo = tmp_path / "session.scenario"
     os.mkfifo(fifo)
     try:
-        with LiveGame(save_timeout=3 * WAIT) as live, served(live) as server, _open(server) as client:
+        with LiveGame(save_timeout=3 * WAIT) as live, served(live) as server, open_client(server) as client:
             client.send(f"save {fifo}")
             # The save waits for a reader; the next command is done meanwhile, and so is a new page.
-            answers = _command(client, "e4")
+            answers = send_command(client, "e4")
             assert answers[-1]["seq"] == 2 and any(m.get("san") == "e4" for m in answers)
-            with _open(server) as second:
-                assert _command(second, "e5")[-1]["seq"] == 3
+            with open_client(server) as second:
+                assert send_command(second, "e5")[-1]["seq"] == 3
     finally:
         _release(fifo)
 
@@ -81,13 +89,13 @@ def test_a_save_to_a_pipe_no_one_reads_ends_in_an_error_after_its_timeout(tmp_pa
     fifo = tmp_path / "session.scenario"
     os.mkfifo(fifo)
     try:
-        with LiveGame(save_timeout=1) as live, served(live) as server, _open(server) as client:
-            _command(client, "e4")
-            said = _command(client, f"save {fifo}")
+        with LiveGame(save_timeout=1) as live, served(live) as server, open_client(server) as client:
+            send_command(client, "e4")
+            said = send_command(client, f"save {fifo}")
             [error] = [m for m in said if m["type"] == "error"]
             assert "not written within 1 s" in error["error"] and error["seq"] == 2
             saved = tmp_path / "saved.scenario"
-            [shown] = [m for m in _command(client, f"save {saved}") if m["type"] == "shown"]
+            [shown] = [m for m in send_command(client, f"save {saved}") if m["type"] == "shown"]
             assert shown["text"].startswith(f"wrote 2 steps to {saved}")
             assert saved.read_text(encoding="utf-8").splitlines()[-1] == "play e4"
     finally:
@@ -103,11 +111,11 @@ def test_sigterm_stops_the_studio_while_a_save_waits_on_a_pipe(tmp_path: Path) -
     os.mkfifo(fifo)
     try:
         with studio_running() as process:
-            url = _url_of(process)
+            url = url_of(process)
             with connect(url.replace("http://", "ws://").replace("/?", "/ws?"), open_timeout=WAIT) as client:
                 client.recv(WAIT)
                 client.send(f"save {fifo}")
-                assert any(m.get("san") == "e4" for m in _command(client, "e4"))
+                assert any(m.get("san") == "e4" for m in send_command(client, "e4"))
                 process.send_signal(signal.SIGTERM)
                 status = process.wait(WAIT)
             _, errors = process.communicate(timeout=WAIT)
@@ -127,9 +135,9 @@ def test_a_late_command_builds_only_its_own_phases(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(studio_model, "_compact", counting)
     with LiveGame() as live:
         assert live.run_lines(OPERA[:30]) == []
-        with served(live) as server, _open(server) as client:
+        with served(live) as server, open_client(server) as client:
             compacted.clear()
-            messages = _command(client, "board")
+            messages = send_command(client, "board")
     state = next(m for m in messages if m["type"] == "state")
     events = [m for m in messages if m["type"] == "event"]
     assert state["messages"] > 200, "thirty plies of messages before the command"
@@ -141,7 +149,7 @@ def test_a_page_joining_late_gets_the_newest_phases_and_pages_through_the_rest()
     budget = 40_000
     with LiveGame(page_characters=budget) as live:
         assert live.run_lines(OPERA) == []
-        with served(live) as server, connect(_ws(server), open_timeout=WAIT, max_size=None) as client:
+        with served(live) as server, connect(ws_url(server), open_timeout=WAIT, max_size=None) as client:
             hello = client.recv(WAIT)
             first = json.loads(hello)["model"]
             assert len(hello) < budget + 10_000, "the first message is bounded"
@@ -162,7 +170,7 @@ def test_a_page_joining_late_gets_the_newest_phases_and_pages_through_the_rest()
 def test_a_page_that_reads_nothing_is_dropped_and_the_others_are_served() -> None:
     lines: list[str] = []
     with LiveGame() as live, served(live, log=lines.append, queue_characters=60_000) as server, \
-            _open(server) as reader:
+            open_client(server) as reader:
         idle = socket.socket()
         idle.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         idle.connect(("127.0.0.1", server.port))
@@ -170,12 +178,12 @@ def test_a_page_that_reads_nothing_is_dropped_and_the_others_are_served() -> Non
         # It never reads again: what is sent to it piles up on the server until the bound.
         commands = 0
         while server.dropped == 0 and commands < 400:
-            answers = _command(reader, "legal g1" if commands % 2 else "legal b1")
+            answers = send_command(reader, "legal g1" if commands % 2 else "legal b1")
             assert answers[-1]["seq"] == commands + 1
             commands += 1
         idle.close()
         assert server.dropped == 1 and len(server.pages) == 1
-        assert _command(reader, "e4")[-1]["type"] == "done"
+        assert send_command(reader, "e4")[-1]["type"] == "done"
     assert [line for line in lines if "disconnected a page" in line] == [
         "disconnected a page that fell 60,000 characters behind (it reads too slowly, or not at all)"]
 
@@ -189,8 +197,8 @@ def test_two_host_or_origin_headers_are_a_400_and_one_log_line(capfd: pytest.Cap
         origin = f"Origin: http://127.0.0.1:{server.port}"
         assert _raw(server, _upgrade(server, origin, origin)) == b"HTTP/1.1 400 Bad Request"
         assert _raw(server, _upgrade(server, "Origin: http://x\x9b2J")) == b"HTTP/1.1 403 Forbidden"
-        with _open(server) as client:
-            assert _command(client, "e4")[-1]["type"] == "done"
+        with open_client(server) as client:
+            assert send_command(client, "e4")[-1]["type"] == "done"
     assert lines == ["refused a request with 2 Host headers (400)",
                      "refused a request with 2 Origin headers (400)",
                      "refused a WebSocket from origin 'http://x\\x9b2J' (403)"]
@@ -203,15 +211,15 @@ def test_a_page_that_leaves_before_its_first_message_ends_quietly(capfd: pytest.
     with LiveGame() as live, served(live, log=lines.append) as server:
         held = live._worker.submit(release.wait, WAIT)  # the game is busy: the first message waits
         try:
-            with connect(_ws(server), open_timeout=WAIT) as leaving:
+            with connect(ws_url(server), open_timeout=WAIT) as leaving:
                 # Closed at once, with a reset: the server finds it gone when it sends the first message.
                 leaving.socket.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
                 leaving.socket.close()
         finally:
             release.set()
         held.result(WAIT)
-        with _open(server) as client:
-            assert _command(client, "e4")[-1]["type"] == "done"
+        with open_client(server) as client:
+            assert send_command(client, "e4")[-1]["type"] == "done"
             assert len(server.pages) == 1
     assert "Traceback" not in capfd.readouterr().err and lines == []
 
@@ -219,23 +227,23 @@ def test_a_page_that_leaves_before_its_first_message_ends_quietly(capfd: pytest.
 def test_past_the_most_pages_at_once_a_page_is_refused() -> None:
     lines: list[str] = []
     with LiveGame() as live, served(live, log=lines.append, max_pages=3) as server, ExitStack() as stack:
-        clients = [stack.enter_context(_open(server)) for _ in range(3)]
+        clients = [stack.enter_context(open_client(server)) for _ in range(3)]
         with pytest.raises(InvalidStatus) as refused:
-            connect(_ws(server), open_timeout=WAIT)
+            connect(ws_url(server), open_timeout=WAIT)
         assert refused.value.response.status_code == 503
         clients[0].close()
         clients[1].send("e4")
-        assert any(m.get("san") == "e4" for m in _until_done(clients[2]))
-        assert any(m.get("san") == "e4" for m in _until_done(clients[1]))
+        assert any(m.get("san") == "e4" for m in until_done(clients[2]))
+        assert any(m.get("san") == "e4" for m in until_done(clients[1]))
     assert lines == ["refused a page: 3 are open, the most at once (503)"]
 
 
 def test_an_empty_command_or_a_bad_request_is_answered_and_the_game_goes_on() -> None:
-    with LiveGame() as live, served(live) as server, _open(server) as client:
-        assert [m["type"] for m in _command(client, "   ")] == ["state", "done"]
+    with LiveGame() as live, served(live) as server, open_client(server) as client:
+        assert [m["type"] for m in send_command(client, "   ")] == ["state", "done"]
         client.send('{"want": "phases", "before": -1}')
         assert json.loads(client.recv(WAIT))["error"] == 'a request is {"want": "phases", "before": N}'
         client.send('{"want": "phases", "before": 1}')
         page = json.loads(client.recv(WAIT))
         assert (page["type"], page["from"], page["to"]) == ("phases", 0, 1)
-        assert any(m.get("san") == "e4" for m in _command(client, "e4"))
+        assert any(m.get("san") == "e4" for m in send_command(client, "e4"))

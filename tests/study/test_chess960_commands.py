@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from chess960_games import random_chess960_game
 
 from actors.scenario.runner import run_scenario
 from actors.scenario.script import parse_line, parse_scenario, read_scenario
@@ -24,8 +23,9 @@ from board.games.game import Game
 from board.games.replay import start_game
 from board.notation.pgn import read_games
 from board.rules.chess960 import start_fen
+from tests.helpers.chess960_games import random_chess960_game
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 POSITION_3 = start_fen(3)  # BQNNRKRB: the king on f1 between its rooks on e1 and g1
 # From position 3: black castles short in UCI (the king takes its own rook), white long in SAN.
 CASTLING_GAME = ["Ne3", "f8g8", "Nd3", "Nd6", "O-O-O"]

@@ -16,7 +16,7 @@ from actors.examples import UnknownExampleError, example, examples
 from actors.scenario.script import parse_scenario
 from board.errors import InputError
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FOLDER = ROOT / "actors" / "examples"
 NAMES = sorted(path.stem for path in FOLDER.glob("*.scenario"))
 

@@ -25,7 +25,7 @@ from actors.tracing.recorder import TraceRecorder
 from board.notation.fen import STARTING_FEN
 from board.notation.pgn import read_games
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def pgn_games(path: str) -> list[list[str]]:

@@ -14,7 +14,7 @@ from actors.client.orders import OrderedSystem, game_plies
 from actors.roles.supervisor import IDLE_PIECES
 from board.notation.pgn import read_games
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GAME = ROOT / "tests" / "data" / "kasparov-topalov-1999.pgn"
 
 

@@ -12,7 +12,6 @@ from pathlib import Path
 import chess
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from replayed import first_difference, read_trace, run_saved, untimed
 
 from actors.kernel.links import LinkModel, parse_network
 from actors.scenario.runner import run_scenario
@@ -20,6 +19,7 @@ from actors.scenario.script import parse_line, parse_scenario
 from actors.scenario.shell import Shell
 from actors.scenario.steps import Reject
 from actors.tracing.recorder import TraceRecorder
+from tests.helpers.replayed import first_difference, read_trace, run_saved, untimed
 
 
 def _session(shell: Shell, lines: list[str]) -> None:

@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from replayed import first_difference, read_trace, untimed
 
 from actors.scenario.runner import run_scenario
 from actors.scenario.script import parse_scenario
@@ -17,8 +16,9 @@ from actors.scenario.shell import Shell
 from actors.scenario.steps import Order, OrderEntry, Play
 from actors.tracing.recorder import TraceRecorder
 from board.errors import InputError
+from tests.helpers.replayed import first_difference, read_trace, untimed
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(script: Path, *options: str) -> subprocess.CompletedProcess[str]:

@@ -30,7 +30,7 @@ from actors.scenario.steps import (
 from actors.tracing.export import read_jsonl
 from board.notation.fen import STARTING_FEN
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "actors" / "examples").glob("*.scenario"))
 
 

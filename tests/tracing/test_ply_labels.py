@@ -11,7 +11,7 @@ from pathlib import Path
 from actors import ActorGame, TraceRecorder
 from actors.studio.model import build_model
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 OPERA_PLIES = 33  # the embedded game: Morphy's Opera game, 17. Rd8#
 
 

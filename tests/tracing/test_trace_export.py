@@ -27,7 +27,7 @@ from actors.tracing.export import (
 from actors.tracing.mermaid import describe_move, to_mermaid
 from board.errors import InputError
 
-SAMPLE = Path(__file__).parent / "data" / "sample.trace.jsonl"
+SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample.trace.jsonl"
 
 # Mermaid's sequence-diagram statements this exporter may produce. Text may hold no raw ';'
 # (it ends a statement), '#' only as an entity code such as '#59;', and no quotes or angles.
