@@ -2,7 +2,7 @@
 
 Each step is a public call on an ActorGame (a proposal, a lesson, a lie, a crash) made on the
 reference too; :meth:`TruthRun.check` then compares everything a user can see. Shared by the
-stateful test (tests/test_truth.py) and the long run (scripts/truth.py).
+stateful test (tests/actors/test_truth.py) and the long run (scripts/truth.py).
 
 A run also counts what happened, step by step: each kind of step taken and each situation met (a
 ghost told over a king, a castling with a hidden piece on its path, a repetition after start-up

@@ -1,6 +1,6 @@
 """The documentation site: it builds with warnings as errors, its course runs, and its pages are wired up.
 
-The examples on its pages are run by tests/test_readme.py, like README's; here the site as a whole is
+The examples on its pages are run by tests/project/test_readme.py, like README's; here the site as a whole is
 held to its promises: a strict build (broken links, missing anchors and docstrings that do not render
 are errors), a studio page built for every lesson's scenario, and every lesson with its scenario,
 its studio page and questions to try, each question with a worked answer that is run.

@@ -1,6 +1,6 @@
 """The examples runner: every marked example in the Markdown guides (README, the scenario format, every
 page of the documentation site) is run, so none can drift from what the program does (see
-tests/readme_blocks.py for the markers), and the runner itself is held to its rules."""
+tests/helpers/readme_blocks.py for the markers), and the runner itself is held to its rules."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ plays and learns, judged against the reference after every step.
 
 Each step is a proposal (legal or not), a lesson through the handle, a crash (now, or armed on a
 lesson), a stall, a partition, or a message of a chosen kind (or its reply) lost once, lost for
-good or duplicated. After every step: the actors agree with tests/reference_judge.py on the
+good or duplicated. After every step: the actors agree with tests/helpers/reference_judge.py on the
 position, every legal target and the outcome (no verdict of the game differs); no king was taken;
 and, healed, every piece answers as the board and the journal hold (Supervisor.disagreements). A
 game may instead fail, cleanly: with an ActorFailure, after which it plays nothing more; the next

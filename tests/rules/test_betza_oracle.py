@@ -1,6 +1,6 @@
 """Pieces taught in Betza notation, judged against Fairy-Stockfish.
 
-Each variant (tests/fairy_stockfish.py) is standard chess with one kind of piece replaced by a Betza
+Each variant (tests/helpers/fairy_stockfish.py) is standard chess with one kind of piece replaced by a Betza
 piece: leapers, riders, lame leapers, move/capture splits and pieces whose moves depend on their colour.
 Seeded random games are played with pyffish; at every position the direct engine's legal (from, to)
 moves must be pyffish's, and a sample of those positions is judged through the actors as well. Perft to

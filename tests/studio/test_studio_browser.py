@@ -1,5 +1,6 @@
 """The studio page read offline in a real browser: Debian's chromium driven by Playwright (the
-``browser`` fixture, :mod:`browser_pages`); the live page's tests are in test_studio_live_browser.py.
+``browser`` fixture, :mod:`tests.helpers.browser_pages`); the live page's tests are in
+test_studio_live_browser.py.
 
 Enable with ``apt-get install -y chromium`` and the ``test`` extra; with
 ``CHESS_ACTORS_BROWSER_TESTS=required`` a missing browser fails these tests instead of skipping them.
