@@ -11,8 +11,6 @@ must reach every floor of its coverage table (a class the generator stops reachi
 
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
 from hypothesis import note
 from hypothesis import strategies as st
@@ -26,6 +24,7 @@ from hypothesis.stateful import (
 )
 
 from scripts import truth as truth_script
+from tests.helpers.extras import needs
 from tests.helpers.truth_model import (
     COVERAGE,
     PROMOTIONS_GIVEN,
@@ -189,7 +188,7 @@ def test_the_long_run_refuses_an_unknown_kind_of_step(capsys: pytest.CaptureFixt
     assert "unknown step kinds ['lies']" in capsys.readouterr().err
 
 
-@pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="needs the 'cluster' extra")
+@needs("ray")
 def test_lessons_on_nodes_are_read_as_in_one_process(capsys: pytest.CaptureFixture[str]) -> None:
     from actors.client.game import ActorGame
     from actors.client.nodes import Nodes

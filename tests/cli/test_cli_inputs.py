@@ -22,6 +22,8 @@ import chess.pgn
 import pytest
 import zstandard
 
+from tests.helpers.extras import needs
+
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = ["Müller, Jürgen", "Ljubojević, Ljubomir", "Åkesson, Ralf", "Nuñez, José", "Smith, John"]
 COMPRESSORS = {
@@ -123,10 +125,10 @@ def test_workers_read_compressed_input_too(
     assert result.stdout == original
 
 
+@needs("ray")
 def test_a_local_ray_reads_compressed_input(
     exported: tuple[Path, list[int]], original: bytes, tmp_path: Path
 ) -> None:
-    pytest.importorskip("ray", reason="the cluster extra is not installed")
     path = tmp_path / "exported.pgn.zst"
     path.write_bytes(COMPRESSORS["zst"](exported[0].read_bytes()))
     result = chess_actors(

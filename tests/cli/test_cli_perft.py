@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.extras import import_or_skip
+
 ROOT = Path(__file__).resolve().parents[2]
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -124,7 +126,7 @@ def test_a_depth_past_the_limit_is_one_line_naming_it() -> None:
 
 
 def test_a_long_count_on_a_terminal_shows_a_progress_bar_of_first_moves_then_the_count() -> None:
-    import pexpect
+    pexpect = import_or_skip("pexpect")
 
     # The bar appears once counting has taken PROGRESS_AFTER seconds; here that is set to at once.
     script = ("import sys, actors.cli.perft as p; p.PROGRESS_AFTER = -1.0; from actors.cli import main; "

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.extras import needs
+
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
 MEMORY_LIMIT = 300 * 1024 * 1024
@@ -335,8 +337,8 @@ def test_an_address_that_is_no_ray_address_is_one_line() -> None:
     one_error(ended, 2, "--ray http://x", "not a Ray address")
 
 
+@needs("ray")
 def test_an_unreachable_ray_cluster_fails_within_the_bound() -> None:
-    pytest.importorskip("ray")
     ended = chess_actors("replay", str(OPERA), "--ray", "127.0.0.1:1", "--ray-timeout", "5", memory=None)
     one_error(ended, 2, "--ray 127.0.0.1:1")
     assert ended.seconds < 30

@@ -9,6 +9,19 @@ from pathlib import Path
 import pytest
 
 from scripts import hostile
+from tests.helpers.extras import needs
+
+
+def _with_its_extra(case: hostile.Case) -> object:
+    """The case as a parameter, skipped without the extra its command needs (the studio's websockets,
+    a local Ray or nodes)."""
+    needed = []
+    if case.args[0] == "studio":
+        needed.append(needs("websockets"))
+    if "--nodes" in case.args or ("--ray" in case.args and "local" in case.args):
+        needed.append(needs("ray"))
+    return pytest.param(case, id=case.name, marks=needed)
+
 
 QUICK = [case for case in hostile.cases() if case.quick]
 
@@ -18,7 +31,7 @@ def test_the_quick_subset_covers_every_command() -> None:
     assert commands >= {"replay", "explore", "run", "trace", "check-move", "shell", "perft"}
 
 
-@pytest.mark.parametrize("case", QUICK, ids=[case.name for case in QUICK])
+@pytest.mark.parametrize("case", [_with_its_extra(case) for case in QUICK])
 def test_a_hostile_case_ends_cleanly_within_its_bounds(case: hostile.Case, tmp_path: Path) -> None:
     result = hostile.run_case(case, tmp_path)
     assert result.ok, f"{case.name}: {'; '.join(result.problems)} (stderr: {result.first_line!r})"
@@ -31,7 +44,7 @@ def test_the_seed_chooses_every_kind_of_thread_starting_command() -> None:
     assert len({case.name.split(": ", 1)[1] for case in THREADS}) >= 5
 
 
-@pytest.mark.parametrize("case", THREADS, ids=[case.name for case in THREADS])
+@pytest.mark.parametrize("case", [_with_its_extra(case) for case in THREADS])
 def test_thread_start_under_the_address_space_limit_never_hangs(case: hostile.Case, tmp_path: Path) -> None:
     result = hostile.run_case(case, tmp_path)
     assert result.ok, f"{case.name}: {'; '.join(result.problems)} (stderr: {result.first_line!r})"

@@ -18,6 +18,7 @@ from board.notation.fen import parse_fen, write_fen
 from board.puzzles.knights.treasure import MAX_TREASURES, hunt_moves, treasure_hunt
 from board.rules.perft import divided, perft
 from board.rules.squares import parse_square
+from tests.helpers.extras import needs
 from tests.helpers.processes import alive, living_descendants
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -99,8 +100,8 @@ def test_a_long_perft_ends_on_a_signal_with_its_status_and_line(signum: int, sta
     assert (child.returncode, stdout, stderr) == (status, "", said + "\n")
 
 
+@needs("ray")
 def test_no_ray_process_of_a_nodes_run_outlives_its_killed_parent() -> None:
-    pytest.importorskip("ray", reason="the cluster extra is not installed")
     child = subprocess.Popen([sys.executable, "-m", "actors.cli", "shell", "--nodes", "2"], cwd=ROOT,
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              env={**os.environ, "PYTHONPATH": str(ROOT),

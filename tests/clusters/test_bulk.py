@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from board.notation.pgn import read_games
+from tests.helpers.extras import needs
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -75,6 +76,7 @@ def test_errors_survive_the_trip_between_processes() -> None:
         assert type(copy) is type(error) and str(copy) == str(error)
 
 
+@needs("ray")
 def test_a_local_ray_prints_exactly_what_one_worker_prints(mixed_file: Path) -> None:
     single = _replay(mixed_file)
     on_ray = _replay(mixed_file, "--ray", "local", "--workers", "2")

@@ -6,7 +6,6 @@ One local Ray and one set of three nodes serve the whole module (starting Ray ta
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import signal
 import subprocess
@@ -38,11 +37,12 @@ from board.errors import InputError
 from board.games.game import Game
 from board.games.replay import replay_direct
 from board.notation.pgn import PgnGame, read_games
+from tests.helpers.extras import needs
 from tests.helpers.processes import DRIVER_ACTORS, process_family
 from tests.helpers.self_play import outcome_of, self_play_games
 
 # Ray is looked for, not imported: it reads how to listen (loopback only) when it is first imported.
-pytestmark = pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="needs the 'cluster' extra")
+pytestmark = needs("ray")
 
 RUY_LOPEZ = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 9. h3 Nb8 *\n"
 

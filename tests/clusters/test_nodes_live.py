@@ -7,7 +7,6 @@ One local Ray and one set of three nodes serve the module (starting Ray takes se
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import signal
 import subprocess
@@ -30,11 +29,12 @@ from actors.studio.live import LiveGame
 from actors.tracing.export import placing_nodes
 from board.errors import InputError
 from board.games.replay import replay_direct
+from tests.helpers.extras import import_or_skip, needs
 from tests.helpers.live_studio import studio_running
 from tests.helpers.processes import DRIVER_ACTORS, process_family
 from tests.helpers.self_play import self_play_games
 
-pytestmark = pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="needs the 'cluster' extra")
+pytestmark = needs("ray")
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT = 60.0  # seconds a subprocess may take at most (Ray starts in it): a bound, never a timing relied on
@@ -157,7 +157,7 @@ def test_shell_on_nodes_from_the_command_line_shows_the_placement_and_refuses_st
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads processes from /proc")
 def test_studio_on_nodes_serves_a_live_game_and_a_signal_leaves_no_process_running() -> None:
-    from websockets.sync.client import connect
+    connect = import_or_skip("websockets.sync.client").connect  # the studio extra, too
 
     with studio_running("--nodes", "2", "--json") as process:
         assert process.stdout is not None

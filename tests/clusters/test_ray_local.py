@@ -11,9 +11,9 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
+from tests.helpers.extras import needs
 
-pytest.importorskip("ray", reason="a local Ray needs the 'cluster' extra")
+pytestmark = needs("ray")  # looked for, not imported: the commands under test start Ray
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 

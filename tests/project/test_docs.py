@@ -28,6 +28,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.extras import import_or_skip
 from tests.helpers.readme_blocks import Block, blocks, environment
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,7 +41,7 @@ LESSONS = sorted(page for page in COURSE.glob("*.md") if page.name != "index.md"
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The site, built once for this module by the documented command (strict: a warning fails it)."""
-    pytest.importorskip("mkdocs", reason="building the site needs the 'docs' extra")
+    import_or_skip("mkdocs")  # building the site needs the docs extra
     site = tmp_path_factory.mktemp("docs") / "site"
     done = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],

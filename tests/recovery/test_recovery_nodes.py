@@ -4,7 +4,6 @@ on nodes over failing links is the same in every process, and what Ray carries l
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import pickle
@@ -27,11 +26,12 @@ from actors.tracing.recorder import TraceRecorder
 from board.errors import InputError
 from board.games.replay import replay_direct
 from board.notation.pgn import read_games
+from tests.helpers.extras import needs
 from tests.helpers.processes import alive, living_descendants
 from tests.helpers.seeded_replays import assert_alike, finished, replay_in_process
 from tests.helpers.support import accepted
 
-pytestmark = pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="needs the 'cluster' extra")
+pytestmark = needs("ray")
 
 
 def test_the_node_holding_every_piece_killed_mid_game_is_one_restart_and_the_game_goes_on() -> None:

@@ -12,11 +12,9 @@ steps play a new game. The run counts what it reached and asserts a floor for ea
 
 from __future__ import annotations
 
-import importlib.util
 from collections import Counter
 from typing import cast
 
-import pytest
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 
@@ -29,6 +27,7 @@ from actors.kernel.network import Network
 from actors.kernel.policies import Fifo
 from actors.kernel.schedule import Turnstile
 from actors.tracing.recorder import TraceRecorder
+from tests.helpers.extras import needs
 from tests.helpers.reference_judge import Reference
 from tests.helpers.truth_model import STARTS, Switch, Tally, TruthRun, lessons, machine_settings
 
@@ -408,6 +407,6 @@ class NodeRecoveryMachine(RecoveryMachine):
             REACHED["node lost mid-ply"] += 1
 
 
-@pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="nodes need the 'cluster' extra")
+@needs("ray")
 def test_recovery_on_nodes_never_changes_a_verdict_and_loses_nodes_mid_ply() -> None:
     _run_and_reach(NodeRecoveryMachine, NODE_FLOORS, 3, 14)

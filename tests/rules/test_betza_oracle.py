@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import pytest
 
-pytest.importorskip("pyffish", reason="Fairy-Stockfish's bindings (the 'test' extra) are the oracle")
+from tests.helpers.extras import missing_extra_reason
+
+pytest.importorskip("pyffish", reason=missing_extra_reason("pyffish"))
 from actors.client.game import ActorGame
 from board.notation.fen import STARTING_FEN, parse_fen
 from board.rules.squares import SQUARE_NAMES

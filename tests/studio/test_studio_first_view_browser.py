@@ -26,6 +26,7 @@ from actors.studio import write_page
 from actors.tracing.recorder import TraceRecorder
 from board.notation.pgn import read_games
 from tests.helpers.browser_pages import where
+from tests.helpers.extras import import_or_skip
 
 ROOT = Path(__file__).resolve().parents[2]
 WIDTHS = [1280, 1024]
@@ -336,6 +337,7 @@ def test_a_game_stopped_by_an_illegal_move_shows_no_ply_after_it(screens: Any, p
 
 @pytest.fixture
 def live_url() -> Iterator[str]:
+    import_or_skip("websockets")  # the live server needs the studio extra
     from actors.studio import live_page_html
     from actors.studio.live import LiveGame
     from actors.studio.server import StudioServer, serving_in_background

@@ -16,6 +16,7 @@ from board.rules.geometries import geometry_named, reach
 from board.rules.pieces import WHITE
 from board.rules.squares import SQUARE_INDEX, SQUARE_NAMES
 from tests.helpers.browser_pages import open_page
+from tests.helpers.extras import needs
 
 SCENARIO = """\
 start startpos
@@ -100,6 +101,7 @@ def test_move_only_targets_and_a_named_lesson_s_betza_string_are_drawn(browser: 
     assert not page.errors
 
 
+@needs("websockets")
 def test_the_live_teach_box_takes_betza_and_a_refused_string_teaches_nothing(browser: Any) -> None:
     from actors.studio import live_page_html
     from actors.studio.live import LiveGame

@@ -19,7 +19,9 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("websockets", reason="the live studio needs the 'studio' extra")
+from tests.helpers.extras import missing_extra_reason
+
+pytest.importorskip("websockets", reason=missing_extra_reason("websockets"))
 
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import ClientConnection, connect

@@ -17,12 +17,14 @@ import chess
 import pytest
 
 from tests.helpers.browser_pages import board_on_page, open_page, where
+from tests.helpers.extras import import_or_skip, needs
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
 def live_studio() -> Iterator[str]:
+    import_or_skip("websockets")  # the live server needs the studio extra
     from actors.studio import live_page_html
     from actors.studio.live import LiveGame
     from actors.studio.server import StudioServer, serving_in_background
@@ -266,6 +268,7 @@ def test_the_live_page_compares_a_stepped_move_with_arrival_order(browser: Any, 
     page.close()
 
 
+@needs("websockets")
 def test_a_page_joining_a_long_game_late_fetches_every_phase_and_stays_on_the_newest(browser: Any) -> None:
     from actors.studio import live_page_html
     from actors.studio.live import LiveGame

@@ -24,6 +24,7 @@ from actors.tracing.export import read_jsonl
 from actors.tracing.recorder import TraceRecorder
 from board.notation.fen import STARTING_FEN
 from board.notation.pgn import read_games
+from tests.helpers.extras import import_or_skip
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -364,7 +365,7 @@ def test_a_budget_spent_inside_a_ply_reports_that_ply_then_the_one_line() -> Non
 
 
 def test_exploring_for_longer_than_a_second_shows_a_progress_bar_on_a_terminal() -> None:
-    import pexpect
+    pexpect = import_or_skip("pexpect")
 
     # The budget keeps the run going for three seconds, past the second after which the bar shows.
     child = pexpect.spawn(sys.executable, ["-m", "actors.cli", "explore", "tests/data/opera-game.pgn",

@@ -16,6 +16,7 @@ from actors.scenario.shell import Shell
 from actors.scenario.steps import Order, OrderEntry, Play
 from actors.tracing.recorder import TraceRecorder
 from board.errors import InputError
+from tests.helpers.extras import needs
 from tests.helpers.replayed import first_difference, read_trace, untimed
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -126,6 +127,7 @@ def test_a_network_given_twice_or_a_scheduled_script_on_nodes_is_one_line(tmp_pa
     assert done.stderr.startswith("chess-actors run: --nodes: ") and len(done.stderr.splitlines()) == 1
 
 
+@needs("websockets")
 def test_the_studio_opens_a_scenario_whose_order_drops_a_delivery_in_one_line(tmp_path: Path) -> None:
     """An order that drops or duplicates a delivery is replayed by the live studio as by chess-actors
     run: the studio opens past it (no line on stderr: the game did not stop short) and serves."""

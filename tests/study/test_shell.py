@@ -6,14 +6,18 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pexpect
 import pytest
 
 from actors.client.replay import MoveReport
 from actors.scenario.shell import Shell
 from actors.scenario.shell_words import completions
 from board.errors import InputError
+from tests.helpers.extras import import_or_skip
+
+if TYPE_CHECKING:
+    import pexpect
 
 SHELL = [sys.executable, "-m", "actors.cli", "shell"]
 
@@ -112,6 +116,7 @@ def test_completion_offers_verbs_then_actor_names_and_squares() -> None:
 
 
 def test_the_shell_on_a_terminal_prompts_completes_and_keeps_history() -> None:
+    pexpect = import_or_skip("pexpect")
     child = pexpect.spawn(SHELL[0], SHELL[1:], encoding="utf-8", timeout=30, dimensions=(40, 140))
     try:
         child.expect("type a move")
@@ -219,6 +224,7 @@ def test_stalling_an_unknown_actor_fails_that_step_alone() -> None:
 
 
 def test_the_shell_on_a_terminal_stalls_a_piece_and_shows_the_supervisor_at_work() -> None:
+    pexpect = import_or_skip("pexpect")
     child = pexpect.spawn(SHELL[0], SHELL[1:], encoding="utf-8", timeout=30, dimensions=(40, 140))
     try:
         child.expect_exact("chess> ")
@@ -326,6 +332,8 @@ def _interrupt(child: pexpect.spawn, shown: str) -> None:
     its wait for keys: one that comes while readline is between two waits (just after drawing the
     prompt or echoing a key) is noted but only acted on with the next. Then a second is pressed, as a
     person would; the two fold into one interrupt."""
+    import pexpect  # its tests skip without it
+
     child.sendintr()
     if child.expect_exact([shown, pexpect.TIMEOUT], timeout=NOTED_BUT_WAITING) == 1:
         child.sendintr()
@@ -338,6 +346,7 @@ that answers later still passes, since the second press folds into the first).""
 
 
 def test_ctrl_c_cancels_the_line_and_a_second_at_the_empty_prompt_asks_before_leaving() -> None:
+    pexpect = import_or_skip("pexpect")
     child = pexpect.spawn(SHELL[0], SHELL[1:], encoding="utf-8", timeout=30, dimensions=(40, 140))
     try:
         child.expect_exact("chess> ")
