@@ -11,7 +11,7 @@ from board.notation.pgn import PgnGame, read_games
 from board.rules.movegen import legal_moves
 
 ILLEGAL_TRIES = ("Ke5", "O-O", "exd6", "Qxh8", "a8=Q", "Nf3")
-"""Moves a game may try that are illegal wherever it stands (one of them ends every fourth game)."""
+"""What every fourth game tries after its random moves (then e4): moves seldom legal there."""
 
 
 def self_play_games(count: int, seed: int, max_plies: int = 60) -> list[PgnGame]:
