@@ -28,13 +28,10 @@ from typing import Any
 
 import pykka
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
-for place in (ROOT, HERE):  # the project, and the harnesses' shared helpers (random_play)
-    if str(place) not in sys.path:
-        sys.path.insert(0, str(place))
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # the project, with the harnesses' shared helpers (scripts.random_play)
+    sys.path.insert(0, str(ROOT))
 
-from random_play import illegal_move, random_play  # noqa: E402
 
 import actors.game.game  # noqa: E402
 import actors.game.replay  # noqa: E402
@@ -55,6 +52,7 @@ from board.notation.algebraic import san  # noqa: E402
 from board.notation.pgn import read_games  # noqa: E402
 from board.notation.pgn_writer import format_game  # noqa: E402
 from board.rules.movegen import legal_moves  # noqa: E402
+from scripts.random_play import illegal_move, random_play  # noqa: E402
 
 MESSAGE_KINDS = (
     "ProposeText", "FenQuery", "Begin", "MoveQuery", "CastleQuery", "TargetsQuery", "Survey",

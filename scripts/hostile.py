@@ -9,7 +9,7 @@ status, the seconds, the peak RSS (the child's own high-water mark) and the firs
 A case passes when it ends within :data:`SECONDS` (or within its explicit budget), with one of its
 expected statuses, without "unexpected error", a traceback or running out of memory, with no raw
 escape byte on stdout or stderr, and with no process of its session left behind. ``--quick`` runs
-the fast subset the test suite runs (tests/test_hostile_corpus.py).
+the fast subset the test suite runs (tests/cli/test_hostile_corpus.py).
 """
 
 from __future__ import annotations

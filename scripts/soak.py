@@ -25,15 +25,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
-for place in (ROOT, HERE):  # the project, and the harnesses' shared helpers (random_play)
-    if str(place) not in sys.path:
-        sys.path.insert(0, str(place))
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # the project, with the harnesses' shared helpers (scripts.random_play)
+    sys.path.insert(0, str(ROOT))
 
-from random_play import illegal_move, random_play  # noqa: E402
 
 from board.notation.pgn_writer import format_game  # noqa: E402
+from scripts.random_play import illegal_move, random_play  # noqa: E402
 
 ILLEGAL = ("Ke5", "Nf7", "Qxh8", "O-O-O", "Bb5", "exd6", "Rxa8", "Kxe2")
 GARBLED = ("Nxx9", "e9", "--", "P@e4", "{unterminated")

@@ -2,7 +2,7 @@
 
     python scripts/truth.py --steps 200000 [--seed S] [--sequence-steps 40] [--show 3] [--nodes N]
 
-Each sequence starts a game from one of tests/truth_model.STARTS (a third of them with start-up
+Each sequence starts a game from one of tests/helpers/truth_model.py's STARTS (a third of them with start-up
 lessons) and takes up to --sequence-steps steps (proposals, promotions given by kind, letter or
 name, lessons, flips of a stateful move function, lies, ghosts told over pieces and kings, pieces
 hidden on castling paths, truths, crashes and heals), comparing the actors with the reference after
@@ -21,9 +21,9 @@ import time
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the project: its tests.helpers
 
-from truth_model import (
+from tests.helpers.truth_model import (
     COVERAGE,
     NODE_COVERAGE,
     PROMOTIONS_GIVEN,

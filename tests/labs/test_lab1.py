@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from seeded import assert_reference_passes, assert_wrong_is_caught, wrong_solutions
+
+from tests.helpers.seeded_labs import assert_reference_passes, assert_wrong_is_caught, wrong_solutions
 
 LAB = 1
 

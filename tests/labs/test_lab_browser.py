@@ -6,10 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from browser_pages import browser, open_page, where  # noqa: F401  (browser: the chromium fixture)
-from seeded import LABS
-
 from actors.cli import main
+from tests.helpers.browser_pages import browser, open_page, where  # noqa: F401  (browser: the chromium fixture)
+from tests.helpers.seeded_labs import LABS
 
 
 def test_the_counterexample_page_opens_at_the_failing_delivery(browser: Any, tmp_path: Path) -> None:  # noqa: F811

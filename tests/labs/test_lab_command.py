@@ -11,7 +11,6 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from seeded import LABS
 
 from actors.game.game import ActorGame
 from actors.roles.supervisor import STANDARD_ROLES
@@ -21,8 +20,10 @@ from actors.study.labs.grader import check_file, gradescope_results
 from actors.study.runner import run_scenario, scenario_roles
 from actors.study.script import parse_scenario
 from actors.study.steps import ScenarioError
+from tests.helpers.extras import import_or_skip
+from tests.helpers.seeded_labs import LABS
 
-ROOT = LABS.parent.parent
+ROOT = LABS.parents[1]
 SOLUTION = LABS / "lab1" / "solution.py"
 WRONG = LABS / "lab1" / "wrong_rook_jumps.py"
 
@@ -165,7 +166,7 @@ GRADESCOPE_SCHEMA = {
 
 
 def test_the_gradescope_results_follow_gradescopes_schema(tmp_path: Path) -> None:
-    jsonschema = pytest.importorskip("jsonschema", reason="the test extra installs jsonschema")
+    jsonschema = import_or_skip("jsonschema")
     output = tmp_path / "results.json"
     result = lab("check", "1", str(WRONG), "--quick", "--fail-fast", "--format", "gradescope", "--output",
                  str(output), cwd=tmp_path)

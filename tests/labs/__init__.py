@@ -1,0 +1,1 @@
+"""The labs: the lab command, and each lab's reference and seeded wrong solutions, checked."""

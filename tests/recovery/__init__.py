@@ -1,0 +1,1 @@
+"""Tests of supervision and recovery: faults injected, crashes healed, verdicts that stay."""

@@ -1,0 +1,1 @@
+"""Tests of studying the actors: explore, delivery orders, scenarios, the shell, saved sessions."""

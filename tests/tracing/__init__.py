@@ -1,0 +1,1 @@
+"""Tests of tracing: the recorder, payloads, causes, ply labels and the exporters."""
