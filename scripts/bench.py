@@ -3,7 +3,8 @@
 
     python scripts/bench.py SECTION|all [--quick]
 
-    SECTION: perft|replay|lines|blanks|actors|pool|knight|bulk|checkmove|studio|orders|live|nodes|faults
+    SECTION: perft|replay|lines|blanks|actors|pool|knight|bulk|checkmove|studio|orders|live|nodes|faults|
+             redesign
 
 Each section lives in ``scripts/benchmarks/<name>.py`` with a ``run(quick: bool) -> None``.
 """
@@ -17,7 +18,7 @@ from pathlib import Path
 
 SECTIONS = (
     "perft", "replay", "lines", "blanks", "actors", "pool", "knight", "bulk", "checkmove", "studio", "orders",
-    "live", "nodes", "faults",
+    "live", "nodes", "faults", "redesign",
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -1,0 +1,66 @@
+"""The shape changed, not the speed: this tree against the one before the runtime, the typed
+conversation, plain messages, the package roots and the packages by purpose (``BEFORE_REDESIGN``),
+both rules cores compiled, whole commands in alternating runs: an actor replay, ChessMoveQ through
+the actors, and the start-up of two small commands.
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from benchmarks.checkmove import cases_file
+from benchmarks.common import compiled, random_games_pgn, tree_at
+from benchmarks.pool import GAMES, PLIES, _built_in_place, _side_by_side
+
+BEFORE_REDESIGN = "b30334b"
+"""The last commit before the redesign: its figures are the ones not to fall behind (a ratio of at
+least 0.95, as the noise of a shared two-core machine allows)."""
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def _wall(command: list[str], folder: Path) -> float:
+    began = time.perf_counter()
+    subprocess.run(command, cwd=folder, capture_output=True, text=True, check=True)
+    return time.perf_counter() - began
+
+
+def _alternating(command: list[str], other: Path, runs: int) -> tuple[float, float]:
+    """Median wall seconds of ``command`` run here and in ``other``, in turns."""
+    ours, theirs = [], []
+    for _ in range(runs):
+        ours.append(_wall(command, ROOT))
+        theirs.append(_wall(command, other))
+    return statistics.median(ours), statistics.median(theirs)
+
+
+def run(quick: bool) -> None:
+    """Print this tree's figures beside the ones before the redesign, and their ratios."""
+    folder, why = tree_at(BEFORE_REDESIGN)
+    if folder is None or not _built_in_place(compiled(folder)):
+        print(f"  (no side-by-side run of {BEFORE_REDESIGN}: {why or 'its rules core would not compile'})")
+        return
+    compiled(ROOT)
+    games = 40 if quick else GAMES
+    path = random_games_pgn(games, seed=17, max_plies=PLIES)
+    measured = _side_by_side(str(path), 1 if quick else 5, BEFORE_REDESIGN, native=True)
+    if measured is not None:
+        mine, before, plies = measured
+        print(f"actor replay, {games} games, {plies:,} plies (replay FILE --engine actors --json):"
+              f" this tree {mine:5.2f} s, {BEFORE_REDESIGN} {before:5.2f} s: ratio {before / mine:.2f}"
+              " (target >= 0.95)")
+    count = 2000 if quick else 10000
+    cases = cases_file(count)
+    batch = [sys.executable, "-m", "actors.cli", "check-move", "--batch", str(cases), "--engine", "actors"]
+    mine, before = _alternating(batch, folder, 1 if quick else 5)
+    print(f"ChessMoveQ through the actors, {count:,} cases (check-move --batch --engine actors): this tree"
+          f" {mine:5.2f} s, {BEFORE_REDESIGN} {before:5.2f} s: ratio {before / mine:.2f} (target >= 0.95)")
+    for words in (["--version"], ["color", "e4"]):
+        command = [sys.executable, "-m", "actors.cli", *words]
+        mine, before = _alternating(command, folder, 5 if quick else 21)
+        print(f"start-up, chess-actors {' '.join(words)}: this tree {mine * 1e3:5.0f} ms,"
+              f" {BEFORE_REDESIGN} {before * 1e3:5.0f} ms: ratio {before / mine:.2f} (target >= 0.95)")
