@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from board.rules.fen_text import placement_field
-from board.rules.geometry import Geometry, geometry_named
+from board.rules.geometry import Geometry, geometry_named, label_of
 from board.rules.pieces import COLOUR_NAMES, KIND_NAMES
 from board.rules.squares import FILE_LETTERS, SQUARE_NAMES
 
@@ -95,6 +95,14 @@ def _geometry(value: Any) -> Any:
     return value.name if known.moves is value.moves else value
 
 
+def _geometry_plain(value: Any) -> Any:
+    """A geometry in a trace payload: its name, notation and label, and whether it is a fixed table
+    (what the studio draws a lesson by)."""
+    if not isinstance(value, Geometry):
+        return value
+    return {"name": value.name, "pure": value.pure, "betza": value.betza, "label": label_of(value)}
+
+
 def _leaf(name: Callable[[Any], Any]) -> Meaning:
     return Meaning(name, name)
 
@@ -109,7 +117,7 @@ COLOUR = _leaf(_colour)
 KIND = _leaf(_kind)
 PIECE = _leaf(_piece)
 PLACEMENT = _leaf(_placement)
-GEOMETRY = _leaf(_geometry)
+GEOMETRY = Meaning(_geometry, _geometry_plain)
 TEXT = _leaf(_as_is)
 
 
