@@ -8,10 +8,11 @@ to the same failure, cut down to the ply (or the one message) that shows it.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import groupby
+from typing import TypeVar
 
 from actors.game.game import ActorGame
 from actors.kernel.errors import ActorFailure, LinkFailure
@@ -317,26 +318,46 @@ def _play(actors: ActorGame, ply: Ply) -> Failure | None:
     return None
 
 
-def check_illegal_moves(run: LabRun, roles: Roles) -> CheckResult:
-    """Moves the rules refuse, in positions of the real games: each refused by the actors too."""
-    cases = sampled_illegal_cases(3, 12) if run.quick else sampled_illegal_cases(12, 3)
-    tried = accepted = 0
+@dataclass
+class _ByPosition:
+    """What a check that proposes moves position by position found: moves tried, positions wrong,
+    the first failure, and what time left out."""
+
+    positions: int
+    tried: int = 0
+    wrong: int = 0
     first: Failure | None = None
-    detail = skipped = ""
+    skipped: str = ""
+
+
+Case = TypeVar("Case", IllegalCase, CastlingCase)
+
+
+def _by_position(run: LabRun, cases: Sequence[Case],
+                 propose: Callable[[str, list[Case]], tuple[Failure | None, int]]) -> _ByPosition:
+    """``propose(fen, cases)`` for the cases of each position in turn, until the check's time is spent."""
     by_position = [(fen, list(group)) for fen, group in groupby(cases, key=lambda case: case.fen)]
+    found = _ByPosition(len(by_position))
     with run.clock() as spent:
         for index, (fen, group) in enumerate(by_position):
             if spent():
-                skipped = f"{len(by_position) - index} of {len(by_position)} positions (time was spent)"
+                found.skipped = f"{len(by_position) - index} of {len(by_position)} positions (time was spent)"
                 break
-            found, count = _refuse_all(fen, group, roles)
-            tried += count
-            if found is not None:
-                accepted += 1
-                if first is None:
-                    first, detail = found, found.what
-    figure = f"{tried:,} illegal moves in {len(by_position)} positions, {accepted} accepted"
-    return CheckResult("illegal moves", accepted == 0, figure, detail, skipped, failure=first)
+            failure, count = propose(fen, group)
+            found.tried += count
+            if failure is not None:
+                found.wrong += 1
+                found.first = found.first or failure
+    return found
+
+
+def check_illegal_moves(run: LabRun, roles: Roles) -> CheckResult:
+    """Moves the rules refuse, in positions of the real games: each refused by the actors too."""
+    cases = sampled_illegal_cases(3, 12) if run.quick else sampled_illegal_cases(12, 3)
+    found = _by_position(run, cases, lambda fen, group: _refuse_all(fen, group, roles))
+    figure = f"{found.tried:,} illegal moves in {found.positions} positions, {found.wrong} accepted"
+    detail = found.first.what if found.first is not None else ""
+    return CheckResult("illegal moves", found.wrong == 0, figure, detail, found.skipped, failure=found.first)
 
 
 def _refuse_all(fen: str, cases: list[IllegalCase], roles: Roles) -> tuple[Failure | None, int]:
@@ -360,24 +381,12 @@ def check_castling(run: LabRun, roles: Roles) -> CheckResult:
     castling they play is legal, again without that right): accepted with the engine's SAN and
     position where the rules allow it, refused where they do not."""
     cases = castling_cases(4 if run.quick else 1)
-    by_position = [(fen, list(group)) for fen, group in groupby(cases, key=lambda case: case.fen)]
-    tried = wrong = 0
-    first: Failure | None = None
-    detail = skipped = ""
-    with run.clock() as spent:
-        for index, (fen, group) in enumerate(by_position):
-            if spent():
-                skipped = f"{len(by_position) - index} of {len(by_position)} positions (time was spent)"
-                break
-            found, count = _castle_all(fen, group, roles)
-            tried += count
-            if found is not None:
-                wrong += 1
-                if first is None:
-                    first, detail = found, found.what
+    found = _by_position(run, cases, lambda fen, group: _castle_all(fen, group, roles))
     legal = sum(case.san is not None for case in cases)
-    figure = f"{tried:,} castlings ({legal} legal) in {len(by_position)} positions, {wrong} judged otherwise"
-    return CheckResult("castling", wrong == 0, figure, detail, skipped, failure=first)
+    figure = (f"{found.tried:,} castlings ({legal} legal) in {found.positions} positions,"
+              f" {found.wrong} judged otherwise")
+    detail = found.first.what if found.first is not None else ""
+    return CheckResult("castling", found.wrong == 0, figure, detail, found.skipped, failure=found.first)
 
 
 def _castle_all(fen: str, cases: list[CastlingCase], roles: Roles) -> tuple[Failure | None, int]:
