@@ -120,3 +120,9 @@ def test_asking_for_the_wrong_reply_type_is_a_type_error(tmp_path: Path) -> None
     assert "SurveyReport" in errors[0] and "Roster" in errors[0], errors[0]
     assert "Yes | No" in errors[1] and "Pong" in errors[1], errors[1]
     assert "SurveyReport" in errors[2] and "Pong" in errors[2], errors[2]
+
+
+def test_the_tests_ci_runs_again_on_the_pure_build_are_there() -> None:
+    listed = (ROOT / ".ci" / "rules-tests").read_text(encoding="utf-8").split()
+    missing = [path for path in listed if not (ROOT / path).is_file()]
+    assert listed and not missing, f".ci/rules-tests names tests that are not there: {missing}"
