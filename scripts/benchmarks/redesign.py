@@ -30,11 +30,14 @@ def _wall(command: list[str], folder: Path) -> float:
 
 
 def _alternating(command: list[str], other: Path, runs: int) -> tuple[float, float]:
-    """Median wall seconds of ``command`` run here and in ``other``, in turns."""
-    ours, theirs = [], []
-    for _ in range(runs):
-        ours.append(_wall(command, ROOT))
-        theirs.append(_wall(command, other))
+    """Median wall seconds of ``command`` run here and in ``other``, in turns, each tree going first
+    in every other turn (whichever runs second finds the interpreter's files warmer)."""
+    ours: list[float] = []
+    theirs: list[float] = []
+    for turn in range(runs):
+        pair = [(ours, ROOT), (theirs, other)]
+        for times, folder in pair if turn % 2 == 0 else reversed(pair):
+            times.append(_wall(command, folder))
     return statistics.median(ours), statistics.median(theirs)
 
 

@@ -9,10 +9,12 @@ import shlex
 import subprocess
 import sys
 import tomllib
+from importlib import metadata
 from pathlib import Path
 
 import pytest
 
+import actors
 import board
 from actors.cli import build_parser
 from actors.cli.help import EXAMPLES_HEADING
@@ -34,11 +36,26 @@ def chess_actors(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_version_prints_the_installed_version_and_the_rules_core_s_build_and_exits_0() -> None:
-    version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+def test_version_prints_the_version_and_the_rules_core_s_build_and_exits_0() -> None:
     result = chess_actors("--version")
     assert result.returncode == 0, result.stderr
-    assert result.stdout == f"chess-actors {version} (rules core: {board.BUILD_NOTE})\n"
+    assert result.stdout == f"chess-actors {actors.__version__} (rules core: {board.BUILD_NOTE})\n"
+
+
+def test_the_installed_metadata_carries_the_package_s_version() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert "version" in project["dynamic"]
+    assert metadata.version("chess-actors") == actors.__version__
+
+
+def test_version_loads_neither_the_installed_metadata_nor_a_subcommand_s_work() -> None:
+    unwanted = ("importlib.metadata", "pykka", "board.rules")
+    probe = ("import sys; from actors.cli import main; main(['--version']); "
+             f"print(sorted(name for name in {unwanted!r} if name in sys.modules))")
+    result = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True,
+                            check=False, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "[]"
 
 
 def test_version_says_pure_python_when_chess_actors_pure_asks_for_it() -> None:
