@@ -49,14 +49,23 @@ def _compiled_modules() -> list[Any]:
 
 def _compilable(path: Path) -> bool:
     """Whether a module of board/ is compiled: not a package's ``__init__`` nor ``board.lazy`` (they
-    run while the build is being picked), and none that defines values or errors which cross processes. Bulk replay's workers and
-    Ray's nodes pickle verdicts, games, moves and errors, and mypyc's frozen dataclasses cannot be
-    unpickled (their state is set back through the frozen ``__setattr__``), so the modules defining
-    dataclasses and the errors stay Python. The move generator, positions, FEN, SAN and the PGN
+    run while the build is being picked), not the errors, and none that defines a dataclass mypyc
+    would make native. Bulk replay's workers and Ray's nodes pickle verdicts, games, moves, geometries
+    and errors, and mypyc's native frozen dataclasses cannot be unpickled (their state is set back
+    through the frozen ``__setattr__``). A module whose every dataclass is marked
+    ``@mypyc_attr(native_class=False)`` is compiled all the same: its functions run as C, its values
+    stay plain Python classes. The move generator, positions, move geometry, FEN, SAN and the PGN
     lexer, where the time goes, are compiled."""
     if path.name in ("__init__.py", "lazy.py", "errors.py"):
         return False
-    return "@dataclass" not in path.read_text(encoding="utf-8")
+    lines = [line.strip() for line in path.read_text(encoding="utf-8").splitlines()]
+    return all(number > 0 and lines[number - 1].startswith(PLAIN_CLASS)
+               for number, line in enumerate(lines) if line.startswith("@dataclass"))
+
+
+PLAIN_CLASS = "@mypyc_attr(native_class=False)"
+"""The decorator, written on the line above ``@dataclass``, that keeps a compiled module's value a
+plain Python class."""
 
 
 class OptionalBuildExt(build_ext):

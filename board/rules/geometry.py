@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import Final, Literal
 
+from mypy_extensions import mypyc_attr
+
 from board.errors import BetzaError, InputError, SquareError
 from board.rules.pieces import BISHOP, KIND_NAMES, KINDS, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE
 from board.rules.squares import STANDARD, Coord, coord_of, index_of, parse_square, square_name
@@ -75,6 +77,7 @@ TargetRule = Literal["any", "empty", "enemy"]
 ``enemy`` (pawn captures; en passant is the referee's business)."""
 
 
+@mypyc_attr(native_class=False)  # a plain Python class in the compiled build (see setup.py)
 @dataclass(frozen=True, slots=True)
 class Path:
     """A geometric yes: the target and the squares strictly between, nearest the mover first."""
@@ -461,6 +464,7 @@ Reach = tuple[tuple[int, tuple[int, ...], TargetRule], ...]
 """Every (target, traversed squares, target rule) a geometry allows from one square, as 0..63 indexes."""
 
 
+@mypyc_attr(native_class=False)  # crosses processes in Learn, Teach and the journal: it must pickle
 @dataclass(frozen=True, slots=True, eq=False)
 class Geometry:
     """A named move rule.
@@ -537,14 +541,13 @@ def leaper(name: str, step: tuple[int, int]) -> Geometry:
     Returns:
         A pure geometry.
     """
-    directions = _directions(step)
+    return Geometry(name, partial(_leap, _directions(step)), pure=True)
 
-    def moves(colour: int, start: Coord, end: Coord) -> Path | None:
-        if (end[0] - start[0], end[1] - start[1]) in directions:
-            return Path(end, ())
-        return None
 
-    return Geometry(name, moves, pure=True)
+def _leap(directions: frozenset[tuple[int, int]], colour: int, start: Coord, end: Coord) -> Path | None:
+    if (end[0] - start[0], end[1] - start[1]) in directions:
+        return Path(end, ())
+    return None
 
 
 def rider(name: str, step: tuple[int, int]) -> Geometry:
@@ -557,29 +560,28 @@ def rider(name: str, step: tuple[int, int]) -> Geometry:
     Returns:
         A pure geometry.
     """
-    directions = _directions(step)
+    return Geometry(name, partial(_ride, _directions(step)), pure=True)
 
-    def moves(colour: int, start: Coord, end: Coord) -> Path | None:
-        file_shift, rank_shift = end[0] - start[0], end[1] - start[1]
-        for df, dr in directions:
-            # The number of steps, read from whichever coordinate the step moves.
-            count = file_shift // df if df else rank_shift // dr
-            if count >= 1 and (df * count, dr * count) == (file_shift, rank_shift):
-                stops = tuple((start[0] + df * k, start[1] + dr * k) for k in range(1, count))
-                return Path(end, stops)
-        return None
 
-    return Geometry(name, moves, pure=True)
+def _ride(directions: frozenset[tuple[int, int]], colour: int, start: Coord, end: Coord) -> Path | None:
+    file_shift, rank_shift = end[0] - start[0], end[1] - start[1]
+    for df, dr in directions:
+        # The number of steps, read from whichever coordinate the step moves.
+        count = file_shift // df if df else rank_shift // dr
+        if count >= 1 and (df * count, dr * count) == (file_shift, rank_shift):
+            stops = tuple((start[0] + df * k, start[1] + dr * k) for k in range(1, count))
+            return Path(end, stops)
+    return None
 
 
 def jumping(name: str, base: Geometry) -> Geometry:
     """``base``'s targets, reached by a jump: the same moves, traversing nothing."""
+    return Geometry(name, partial(_jump, base), base.pure)
 
-    def moves(colour: int, start: Coord, end: Coord) -> Path | None:
-        path = base.moves(colour, start, end)
-        return None if path is None else Path(path.target, (), path.target_rule)
 
-    return Geometry(name, moves, base.pure)
+def _jump(base: Geometry, colour: int, start: Coord, end: Coord) -> Path | None:
+    path = base.moves(colour, start, end)
+    return None if path is None else Path(path.target, (), path.target_rule)
 
 
 def combine(name: str, *parts: Geometry) -> Geometry:
@@ -592,15 +594,15 @@ def combine(name: str, *parts: Geometry) -> Geometry:
     Returns:
         The combined geometry (pure when every part is).
     """
+    return Geometry(name, partial(_any_of, parts), all(part.pure for part in parts))
 
-    def moves(colour: int, start: Coord, end: Coord) -> Path | None:
-        for part in parts:
-            path = part.moves(colour, start, end)
-            if path is not None:
-                return path
-        return None
 
-    return Geometry(name, moves, all(part.pure for part in parts))
+def _any_of(parts: tuple[Geometry, ...], colour: int, start: Coord, end: Coord) -> Path | None:
+    for part in parts:
+        path = part.moves(colour, start, end)
+        if path is not None:
+            return path
+    return None
 
 
 # -- pieces written in Betza notation --------------------------------------------------------------
@@ -750,6 +752,21 @@ def _validated(answer: object, start: Coord, end: Coord) -> Path | None:
     return Path(end, tuple(steps), rule)
 
 
+def _checked_answer(
+    function: Callable[[Coord, Coord], object], shown: str, colour: int, start: Coord, end: Coord
+) -> Path | None:
+    """``function``'s answer for ``start`` -> ``end``, checked (see :func:`user_geometry`)."""
+    asked = f"{shown} asked {_shown(start)} -> {_shown(end)}"
+    try:
+        answer = function(start, end)
+    except Exception as error:
+        raise InputError(f"{asked} raised {type(error).__name__}: {error}") from error
+    try:
+        return _validated(answer, start, end)
+    except _Malformed as error:
+        raise InputError(f"{asked}: {error}") from None
+
+
 def user_geometry(function: Callable[[Coord, Coord], object], name: str) -> Geometry:
     """Wrap a user's ``(start, end) -> answer`` function as a geometry that checks every answer.
 
@@ -762,18 +779,9 @@ def user_geometry(function: Callable[[Coord, Coord], object], name: str) -> Geom
     what was wrong when the function raises or answers something malformed. It is never cached.
     """
     shown = f"move function {name!r} ({getattr(function, '__qualname__', type(function).__name__)})"
-
-    def moves(colour: int, start: Coord, end: Coord) -> Path | None:
-        asked = f"{shown} asked {_shown(start)} -> {_shown(end)}"
-        try:
-            answer = function(start, end)
-        except Exception as error:
-            raise InputError(f"{asked} raised {type(error).__name__}: {error}") from error
-        try:
-            return _validated(answer, start, end)
-        except _Malformed as error:
-            raise InputError(f"{asked}: {error}") from None
-
+    # A partial of a module-level function, not a closure: a geometry taught to a piece on another
+    # node is pickled, and a compiled closure cannot be.
+    moves = partial(_checked_answer, function, shown)
     return Geometry(name, moves, label=function_label(function))
 
 

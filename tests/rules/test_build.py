@@ -24,6 +24,17 @@ def test_the_build_reported_is_the_build_imported() -> None:
     assert ("compiled" if compiled else "pure") == board.BUILD
 
 
+def test_the_modules_where_a_move_s_time_goes_run_in_the_build_reported() -> None:
+    # A module with values in it is compiled when each of its dataclasses stays a plain Python class
+    # (setup.py): the move geometry, whose answers every piece gives, is one.
+    import board.rules.declared
+    import board.rules.geometry
+
+    modules = (board.rules.movegen, board.rules.geometry, board.rules.declared)
+    compiled = [module.__name__ for module in modules if str(module.__file__).endswith(SUFFIX)]
+    assert compiled == ([module.__name__ for module in modules] if board.BUILD == "compiled" else [])
+
+
 def test_chess_actors_pure_imports_every_rules_module_from_its_source() -> None:
     code = (
         "import board, board.rules.movegen, board.puzzles.knights.tour; "
@@ -84,6 +95,7 @@ def test_values_that_cross_processes_survive_pickling_in_either_build() -> None:
     from board.errors import IllegalMoveError
     from board.games.replay import replay_direct
     from board.notation.pgn import read_games
+    from board.rules.geometry import Path, betza, geometry_named
     from board.rules.judge import Intent
     from board.rules.moves import Move
 
@@ -94,4 +106,9 @@ def test_values_that_cross_processes_survive_pickling_in_either_build() -> None:
     values: list[object] = [game, verdict, verdict.error, Move.from_uci("e7e8q"), Intent(0, 6, 20)]
     for value in values:
         assert pickle.loads(pickle.dumps(value)) == value
+    assert pickle.loads(pickle.dumps(Path((3, 3), ((2, 2),), "enemy"))) == Path((3, 3), ((2, 2),), "enemy")
+    for geometry in (geometry_named("camel"), betza("NC")):  # taught to pieces on other nodes
+        copy = pickle.loads(pickle.dumps(geometry))
+        assert (copy.label, copy.betza, copy.moves(0, (2, 2), (3, 5))) == (
+            geometry.label, geometry.betza, geometry.moves(0, (2, 2), (3, 5)))
     assert str(pickle.loads(pickle.dumps(error))) == str(error)
