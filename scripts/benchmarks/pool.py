@@ -16,7 +16,7 @@ import time
 import zipfile
 from pathlib import Path
 
-from benchmarks.common import compiled, one_core_like_the_command_line, random_games_pgn, tree_at
+from benchmarks.common import alternate, compiled, one_core_like_the_command_line, random_games_pgn, tree_at
 
 GAMES = 200
 PLIES = 115
@@ -99,14 +99,11 @@ def _side_by_side(path: str, runs: int, commit: str, native: bool = False) -> tu
     if native and not _built_in_place(folder):
         print(f"  (no side-by-side run of {commit}: its rules core would not compile)")
         return None
-    ours, theirs = [], []
-    plies = 0
-    for _ in range(runs):
-        seconds, plies = _replay(path, "actors")
-        ours.append(seconds)
-        seconds, _ = _replay(path, "actors", str(folder))
-        theirs.append(seconds)
-    return statistics.median(ours), statistics.median(theirs), plies
+    plies: list[int] = []
+    mine, before = alternate(
+        runs, lambda: plies.append(_replay(path, "actors")[1]), lambda: _replay(path, "actors", str(folder))
+    )
+    return mine, before, plies[-1]
 
 
 def _built_in_place(folder: Path) -> bool:

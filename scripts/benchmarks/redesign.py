@@ -6,14 +6,12 @@ the actors, and the start-up of two small commands.
 
 from __future__ import annotations
 
-import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from benchmarks.checkmove import cases_file
-from benchmarks.common import compiled, random_games_pgn, tree_at
+from benchmarks.common import alternate, compiled, random_games_pgn, tree_at
 from benchmarks.pool import GAMES, PLIES, _built_in_place, _side_by_side
 
 BEFORE_REDESIGN = "b30334b"
@@ -23,22 +21,13 @@ least 0.95, as the noise of a shared two-core machine allows)."""
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 
-def _wall(command: list[str], folder: Path) -> float:
-    began = time.perf_counter()
+def _run(command: list[str], folder: Path) -> None:
     subprocess.run(command, cwd=folder, capture_output=True, text=True, check=True)
-    return time.perf_counter() - began
 
 
 def _alternating(command: list[str], other: Path, runs: int) -> tuple[float, float]:
-    """Median wall seconds of ``command`` run here and in ``other``, in turns, each tree going first
-    in every other turn (whichever runs second finds the interpreter's files warmer)."""
-    ours: list[float] = []
-    theirs: list[float] = []
-    for turn in range(runs):
-        pair = [(ours, ROOT), (theirs, other)]
-        for times, folder in pair if turn % 2 == 0 else reversed(pair):
-            times.append(_wall(command, folder))
-    return statistics.median(ours), statistics.median(theirs)
+    """Median wall seconds of ``command`` run here and in ``other``, in turns."""
+    return alternate(runs, lambda: _run(command, ROOT), lambda: _run(command, other))
 
 
 def run(quick: bool) -> None:
