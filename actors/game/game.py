@@ -245,7 +245,7 @@ class ActorGame:
         :data:`REQUEST_DEADLINE_FLOOR`; it may be set."""
         self.pool = pool
         self.turnstile = make_turnstile(schedule)
-        self.supervisor = (roles.supervisor or Supervisor)(
+        self.supervisor = roles.supervisor_class(
             fen, recorder, self.timeout, max_restarts, period, turnstile=self.turnstile, chess960=chess960,
             roles=roles,
         )

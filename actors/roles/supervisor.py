@@ -119,12 +119,21 @@ class Roles:
     board: type[BoardActor] = BoardActor
     referee: type[RefereeActor] = RefereeActor
     supervisor: type[Supervisor] | None = None
-    """The supervisor's class (None: the project's :class:`Supervisor`)."""
+    """The supervisor's class (None: the project's :class:`Supervisor`, defined below this class)."""
 
     @property
     def standard(self) -> bool:
         """Whether every class is the project's own."""
         return self == STANDARD_ROLES
+
+    @property
+    def supervisor_class(self) -> type[Supervisor]:
+        """The class that supervises: the one given, or the project's own."""
+        return self.supervisor or Supervisor
+
+    def of(self, role: str) -> type:
+        """The class that plays ``role`` ('piece', 'board', 'referee' or 'supervisor')."""
+        return self.supervisor_class if role == "supervisor" else getattr(self, role)
 
 
 STANDARD_ROLES = Roles()

@@ -110,7 +110,7 @@ class OrderedSystem:
             # a referee left judging would otherwise make its move on the re-seated board.
             self.turnstile.drain()
             if self.supervisor is None:
-                supervisor = (self.roles.supervisor or Supervisor)(
+                supervisor = self.roles.supervisor_class(
                     fen, self.recorder, self.timeout, turnstile=self.turnstile, chess960=self.chess960,
                     roles=self.roles)
                 GAMES.acquire()

@@ -181,19 +181,17 @@ def scenario_roles(scenario: Scenario) -> Roles:
         ScenarioError: naming the ``role`` line: the file is missing, does not import, or has no
             class of that role (or several, and the line names none).
     """
-    from actors.roles.supervisor import STANDARD_ROLES, Supervisor
+    from actors.roles.supervisor import STANDARD_ROLES
 
     if not scenario.roles:
         return STANDARD_ROLES
     from actors.study.labs.plugin import PluginError, load_role
 
-    bases = {"piece": STANDARD_ROLES.piece, "board": STANDARD_ROLES.board, "referee": STANDARD_ROLES.referee,
-             "supervisor": Supervisor}
     # A script read from a file names files from its folder; one from stdin ('<stdin>'), from here.
     folder = Path.cwd() if scenario.source.startswith("<") else Path(scenario.source).parent
     chosen: dict[str, type] = {}
     for role in scenario.roles:
-        base = bases[role.role]
+        base = STANDARD_ROLES.of(role.role)
         try:
             chosen[role.role] = load_role(folder / role.path, base, role.class_name)
         except PluginError as error:
