@@ -10,7 +10,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cache
 from itertools import groupby
 from typing import TypeVar
 
@@ -43,7 +44,6 @@ __all__ = [
     "Counterexample",
     "Failure",
     "LabRun",
-    "budget_of",
     "check_budget",
     "check_castling",
     "check_crashes",
@@ -55,6 +55,7 @@ __all__ = [
     "check_orders",
     "describe_answer",
     "failed_check",
+    "project_messages",
 ]
 
 
@@ -127,8 +128,8 @@ class LabRun:
     quick: bool = False
     seconds: float = 45.0
     """The running check's share of time: past it, the check stops and says what it skipped."""
-    messages: dict[str, float] = field(default_factory=dict)
-    """Messages a ply, by whose roles played the games ('yours', "the project's")."""
+    messages: float | None = None
+    """Messages a ply on the real games (None until they are played)."""
 
     @contextmanager
     def clock(self) -> Iterator[Callable[[], bool]]:
@@ -251,7 +252,7 @@ def _game_failure(ply: Ply, what: str) -> Failure:
                    move=ply.move, game=(lab_game.start_fen, before))
 
 
-def check_games(run: LabRun, roles: Roles, who: str = "yours") -> CheckResult:
+def check_games(run: LabRun, roles: Roles) -> CheckResult:
     """Every ply of the corpus's real games proposed to the actors: accepted with the engine's SAN,
     leaving the engine's position. A game stops at its first difference."""
     corpus = games()[:8] if run.quick else games()
@@ -271,8 +272,7 @@ def check_games(run: LabRun, roles: Roles, who: str = "yours") -> CheckResult:
                 differing += 1
                 if first is None:
                     first, detail = found, f"game {game.number} ({game.title}): {found.what}"
-    if who == "yours":
-        run.messages[who] = messages / played if played else 0.0
+    run.messages = messages / played if played else 0.0
     figure = f"{len(corpus)} games, {plies:,} plies, {differing} games differ"
     return CheckResult("real games", differing == 0, figure, detail, skipped, failure=first)
 
@@ -633,25 +633,22 @@ def check_invariants(run: LabRun, roles: Roles) -> CheckResult:
     return CheckResult("invariants", broken == 0, figure, detail, skipped, failure=first)
 
 
-_PROJECTS: dict[bool, float] = {}
-"""Messages a ply with the project's own roles, by quick or not (the same games, measured once)."""
-
-
-def budget_of(run: LabRun) -> float:
-    """Messages a ply the project's own roles take on the games the lab plays."""
-    if run.quick not in _PROJECTS:
-        measured = LabRun(STANDARD_ROLES, run.quick, seconds=float("inf"))
-        check_games(measured, STANDARD_ROLES, who="yours")
-        _PROJECTS[run.quick] = measured.messages["yours"]
-    return _PROJECTS[run.quick]
+@cache
+def project_messages(quick: bool) -> float:
+    """Messages a ply the project's own roles take on the games the lab plays (``quick``: the quick
+    corpus), measured once a process."""
+    measured = LabRun(STANDARD_ROLES, quick, seconds=float("inf"))
+    check_games(measured, STANDARD_ROLES)
+    return measured.messages or 0.0
 
 
 def check_budget(run: LabRun, best: float | None, allowance: float = 1.0) -> CheckResult:
     """Messages a ply on the real games, yours against the project's: within ``allowance`` times
     the project's (the ladder shows the best known beside them)."""
-    if "yours" not in run.messages:
+    yours = run.messages
+    if yours is None:
         return CheckResult("messages a ply", False, "not measured", "the real games were not played")
-    yours, projects = run.messages["yours"], budget_of(run)
+    projects = project_messages(run.quick)
     ladder = f"yours {yours:.2f}; the project's {projects:.2f}"
     if best is not None:
         ladder += f"; the best known {best:.2f}"
