@@ -21,7 +21,8 @@ SECTIONS = (
     "live", "nodes", "faults", "redesign",
 )
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+# The sections (scripts/benchmarks) and the project itself: the tests' helpers some sections share.
+sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parent.parent)]
 
 
 def main() -> int:

@@ -10,40 +10,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 from benchmarks.common import alternate, one_core_like_the_command_line
 
-Piece = list[Any]
-
-
-def _sparse(rng: random.Random) -> list[Piece]:
-    """0..32 pieces anywhere, at most one king a colour (maybe none)."""
-    found: list[Piece] = []
-    kings: set[str] = set()
-    for where in rng.sample(range(64), rng.randint(0, 32)):
-        colour, kind = rng.choice("WB"), rng.choice("PPPNNBBRRQK")
-        if kind == "K":
-            kind = "Q" if colour in kings else kind
-            kings.add(colour)
-        found.append([colour, kind, where % 8 + 1, where // 8 + 1])
-    return found
-
-
-def _played(rng: random.Random) -> list[Piece]:
-    """The position after a seeded random game of 0..120 plies (python-chess plays it)."""
-    import chess
-
-    board = chess.Board()
-    for _ in range(rng.randint(0, 120)):
-        moves = list(board.legal_moves)
-        if not moves:
-            break
-        board.push(rng.choice(moves))
-    return [
-        ["W" if piece.color else "B", piece.symbol().upper(), at % 8 + 1, at // 8 + 1]
-        for at, piece in board.piece_map().items()
-    ]
+from tests.helpers.chessmoveq_positions import played_position, sparse_position
 
 
 def cases_file(count: int, seed: int = 11) -> Path:
@@ -54,7 +24,7 @@ def cases_file(count: int, seed: int = 11) -> Path:
     rng = random.Random(seed)
     with path.open("w", encoding="utf-8") as out:
         for index in range(count):
-            position = _sparse(rng) if index % 2 else _played(rng)
+            position = sparse_position(rng) if index % 2 else played_position(rng)
             move = [rng.choice("WB"), rng.choice("PNBRQK"), rng.randint(1, 8), rng.randint(1, 8)]
             if position and rng.random() < 0.5:  # a move of a piece that is there, to find valid ones
                 colour, kind, _, _ = rng.choice(position)
