@@ -13,11 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from board import __version__ as __version__
 from board.lazy import lazy_names
-
-__version__ = "0.1.0"
-"""The project's version, written here once: the package's metadata reads it (``pyproject.toml``) and
-``chess-actors --version`` prints it without loading the installed metadata."""
 
 if TYPE_CHECKING:
     from actors.cli.terminal_text import terminal_safe as terminal_safe

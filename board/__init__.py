@@ -35,6 +35,11 @@ from typing import TYPE_CHECKING
 
 from board.lazy import lazy_names
 
+__version__ = "0.1.0"
+"""The project's version (``actors`` gives it too), written here once, in the lowest package: the
+package's metadata reads it (``pyproject.toml``) and ``chess-actors --version`` prints it without
+loading the installed metadata."""
+
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
 SHARED_LIBRARY = "board__mypyc"

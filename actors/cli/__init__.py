@@ -61,8 +61,7 @@ class VersionAction(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: Any, option_string: str | None = None) -> None:
-        from actors import __version__
-        from board import BUILD_NOTE
+        from board import BUILD_NOTE, __version__
 
         sys.stdout.write(f"{parser.prog} {__version__} (rules core: {BUILD_NOTE})\n")
         parser.exit(EXIT_OK)
