@@ -1,5 +1,6 @@
 """Small commands start fast: ``color`` and ``knight path`` never import pykka, rich, structlog,
-asyncio (the live studio's server alone needs it), websockets or Ray.
+asyncio (the live studio's server alone needs it), websockets or Ray; ``--version`` not even the
+installed metadata or the rules.
 
 Not a timing test (timings flake on a busy machine): it checks what the interpreter has loaded.
 """
@@ -13,20 +14,23 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 HEAVY = ("pykka", "rich", "structlog", "asyncio", "websockets", "ray")
 
-# Runs the command line in-process, then prints which heavy packages it loaded (after its output).
+# Runs the command line in-process, then prints which of the watched modules it loaded (after its output).
 PROBE = """
 import sys
 from actors.cli import main
 status = main(sys.argv[1:])
-print("loaded:", ",".join(name for name in {heavy!r} if name in sys.modules))
+print("loaded:", ",".join(name for name in {watched!r} if name in sys.modules))
 sys.exit(status)
 """
 
 
-def loaded_by(*args: str) -> tuple[subprocess.CompletedProcess[str], list[str]]:
-    """Run the command line with ``args`` in a fresh interpreter; return it and the heavy modules loaded."""
+def loaded_by(
+    *args: str, watched: tuple[str, ...] = HEAVY
+) -> tuple[subprocess.CompletedProcess[str], list[str]]:
+    """Run the command line with ``args`` in a fresh interpreter; return it and the ``watched`` modules
+    it loaded."""
     result = subprocess.run(
-        [sys.executable, "-c", PROBE.format(heavy=HEAVY), *args],
+        [sys.executable, "-c", PROBE.format(watched=watched), *args],
         cwd=ROOT, capture_output=True, text=True, check=False, timeout=60,
     )
     last = result.stdout.splitlines()[-1]
@@ -57,3 +61,9 @@ def test_knight_path_imports_no_actor_logging_or_terminal_library() -> None:
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[0] == "4"
     assert heavy == [], f"'knight path' imported {heavy}"
+
+
+def test_version_loads_neither_the_installed_metadata_nor_a_subcommand_s_work() -> None:
+    result, loaded = loaded_by("--version", watched=("importlib.metadata", "pykka", "board.rules"))
+    assert result.returncode == 0, result.stderr
+    assert loaded == []
